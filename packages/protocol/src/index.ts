@@ -1,0 +1,15 @@
+export { ERRORS, ERROR_CODES, type ErrorCode } from "./errors.js";
+export {
+  checkEntryPath,
+  pathFoldKey,
+  MAX_PATH_BYTES,
+  MAX_SEGMENT_BYTES,
+  NAMESPACE_PATTERN,
+  type PathCheck,
+  type PathRule,
+} from "./paths.js";
+export { sha256Hex } from "./hashing.js";
+export * from "./messages/common.js";
+export * from "./messages/batch.js";
+export * from "./messages/changes.js";
+export * from "./messages/block-report.js";

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { ERROR_CODES } from "../errors.js";
+import { Cursor, EntryPath, OpId, Sha256, Version, WireFinding } from "./common.js";
+
+/** Write (create or replace) the content of one entry. `baseVersion` is the version the edit started from (0: new file). */
+export const PutOperation = z.strictObject({
+  opId: OpId,
+  path: EntryPath,
+  baseVersion: Version,
+  content: z.string(),
+});
+/** Delete one entry (recorded as a tombstone version). */
+export const DeleteOperation = z.strictObject({
+  opId: OpId,
+  path: EntryPath,
+  baseVersion: Version,
+  delete: z.literal(true),
+});
+export const Operation = z.union([PutOperation, DeleteOperation]);
+export type Operation = z.infer<typeof Operation>;
+
+/** POST /v1/namespaces/:namespace/batch body. Each operation is applied atomically on its own. */
+export const BatchRequest = z.strictObject({
+  /** Stable id of the sending device/installation, recorded in history. */
+  clientId: z.string().min(1).max(128).optional(),
+  operations: z.array(Operation).min(1),
+});
+export type BatchRequest = z.infer<typeof BatchRequest>;
+
+const ResultBase = { opId: OpId, path: EntryPath };
+
+/** Fast-forward: baseVersion was the head. */
+export const AppliedResult = z.object({
+  ...ResultBase,
+  status: z.literal("applied"),
+  version: Version,
+  sha256: Sha256.nullable(),
+  deleted: z.boolean(),
+  cursor: Cursor,
+});
+/** The server three-way merged base, head and the incoming content; `content` is the merged result. */
+export const MergedResult = z.object({
+  ...ResultBase,
+  status: z.literal("merged"),
+  version: Version,
+  sha256: Sha256,
+  content: z.string(),
+  cursor: Cursor,
+});
+/**
+ * Overlapping edits: the head stays; the incoming content is kept as conflict record `conflictId`.
+ * `headVersion`/`headContent` let the client show both sides (`headContent` null: head is a tombstone).
+ */
+export const ConflictResult = z.object({
+  ...ResultBase,
+  status: z.literal("conflict"),
+  conflictId: z.string(),
+  headVersion: Version,
+  headSha256: Sha256.nullable(),
+  headContent: z.string().nullable(),
+  cursor: Cursor,
+});
+/** Refused; nothing of the operation was stored. `findings` only with `secret_detected`. */
+export const RejectedResult = z.object({
+  ...ResultBase,
+  status: z.literal("rejected"),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  findings: z.array(WireFinding).optional(),
+});
+export const OperationResult = z.discriminatedUnion("status", [
+  AppliedResult,
+  MergedResult,
+  ConflictResult,
+  RejectedResult,
+]);
+export type OperationResult = z.infer<typeof OperationResult>;
+
+export const BatchResponse = z.object({ results: z.array(OperationResult) });
+export type BatchResponse = z.infer<typeof BatchResponse>;

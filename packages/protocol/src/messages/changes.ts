@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { Cursor, EntryPath, Sha256, Version } from "./common.js";
+
+/** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
+export const ChangesQuery = z.strictObject({
+  since: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type ChangesQuery = z.infer<typeof ChangesQuery>;
+
+/** One new head version of an entry. `content` is null for a tombstone (`deleted: true`). */
+export const Change = z.object({
+  cursor: Cursor,
+  path: EntryPath,
+  version: Version,
+  deleted: z.boolean(),
+  sha256: Sha256.nullable(),
+  size: z.number().int().nonnegative(),
+  content: z.string().nullable(),
+  author: z.string(),
+  createdAt: z.string(),
+});
+export type Change = z.infer<typeof Change>;
+
+/** `nextCursor` is the cursor to pass as `since` next time; `hasMore` says whether to ask again now. */
+export const ChangesResponse = z.object({
+  changes: z.array(Change),
+  nextCursor: Cursor,
+  hasMore: z.boolean(),
+});
+export type ChangesResponse = z.infer<typeof ChangesResponse>;

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ERROR_CODES } from "../errors.js";
+import { NAMESPACE_PATTERN } from "../paths.js";
+
+/** Entry path as sent on the wire; the full rules are checked by `checkEntryPath`. */
+export const EntryPath = z.string().min(1).max(4096);
+export const NamespaceName = z.string().regex(NAMESPACE_PATTERN, "namespace: 1-128 of [A-Za-z0-9._-], starting alphanumeric");
+/** Idempotency key of one write operation, chosen by the client (a UUID is recommended). */
+export const OpId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "opId: 8-128 of [A-Za-z0-9._:-]");
+/** Per-entry version number: 1 for the first version of a path; 0 means "the path does not exist for me". */
+export const Version = z.number().int().nonnegative();
+/** Per-namespace change cursor: strictly increasing, assigned by the server's database. */
+export const Cursor = z.number().int().nonnegative();
+export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** A finding as it travels on the wire: position and rule only, never the value. */
+export const WireFinding = z.strictObject({
+  ruleId: z.string(),
+  label: z.string(),
+  line: z.number().int().positive(),
+  column: z.number().int().positive(),
+});
+export type WireFinding = z.infer<typeof WireFinding>;
+
+/** Body of every error reply. `details` is machine-readable (e.g. `{ limit, value }`). */
+export const ErrorBody = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  findings: z.array(WireFinding).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;

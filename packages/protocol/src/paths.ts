@@ -1,0 +1,66 @@
+/**
+ * Rules for entry paths (the key of an entry inside a namespace). Shared by client and server
+ * so both refuse the same paths with the same reason.
+ *
+ * An entry path is a relative POSIX path, Unicode NFC-normalised, with no empty, `.` or `..`
+ * segment, no leading `/`, no backslash, no NUL or other control character, at most
+ * {@link MAX_SEGMENT_BYTES} UTF-8 bytes per segment and {@link MAX_PATH_BYTES} UTF-8 bytes in all.
+ */
+export const MAX_SEGMENT_BYTES = 255;
+export const MAX_PATH_BYTES = 1024;
+
+export type PathRule =
+  | "empty"
+  | "absolute"
+  | "backslash"
+  | "control_character"
+  | "dot_segment"
+  | "empty_segment"
+  | "segment_too_long"
+  | "path_too_long"
+  | "trailing_slash";
+
+export type PathCheck =
+  | { ok: true; path: string }
+  | { ok: false; rule: PathRule; message: string };
+
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, "utf8");
+
+/**
+ * Checks `raw` against the entry-path rules.
+ * @returns `{ ok: true, path }` with `path` NFC-normalised, or `{ ok: false, rule, message }`
+ *   naming the first rule that failed (the message never echoes more than the path itself).
+ */
+export function checkEntryPath(raw: string): PathCheck {
+  const fail = (rule: PathRule, message: string): PathCheck => ({ ok: false, rule, message });
+  if (raw.length === 0) return fail("empty", "path must not be empty");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw))
+    return fail("control_character", "path must not contain NUL or other control characters");
+  if (raw.includes("\\")) return fail("backslash", "path must use '/' as separator, not '\\'");
+  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw))
+    return fail("absolute", "path must be relative (no leading '/' or drive letter)");
+  if (raw.endsWith("/")) return fail("trailing_slash", "path must name a file, not end with '/'");
+  const path = raw.normalize("NFC");
+  if (utf8Bytes(path) > MAX_PATH_BYTES)
+    return fail("path_too_long", `path must be at most ${MAX_PATH_BYTES} UTF-8 bytes`);
+  for (const segment of path.split("/")) {
+    if (segment === "") return fail("empty_segment", "path must not contain '//'");
+    if (segment === "." || segment === "..")
+      return fail("dot_segment", "path must not contain '.' or '..' segments");
+    if (utf8Bytes(segment) > MAX_SEGMENT_BYTES)
+      return fail("segment_too_long", `each path segment must be at most ${MAX_SEGMENT_BYTES} UTF-8 bytes`);
+  }
+  return { ok: true, path };
+}
+
+/**
+ * The key under which two paths clash on a case-insensitive file system (macOS, Windows):
+ * NFC, then Unicode lower case. Two different paths with the same fold key cannot share a namespace.
+ */
+export function pathFoldKey(path: string): string {
+  return path.normalize("NFC").toLowerCase();
+}
+
+/** Namespace names: what a client names its repository by, e.g. `acme-web` or `acme__web`. */
+export const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

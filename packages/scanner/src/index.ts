@@ -1,0 +1,3 @@
+export type { Finding, Rule } from "./rule.js";
+export { scan, type ScanOptions } from "./scan.js";
+export { RULES } from "./rules/index.js";

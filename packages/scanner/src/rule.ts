@@ -1,0 +1,43 @@
+/**
+ * A detection rule: one credential format with a distinctive literal prefix.
+ * One rule per file under `rules/`; `rules/index.ts` lists them all (generated, see README).
+ */
+export interface Rule {
+  /** kebab-case; the gitleaks id where gitleaks has a rule for the same format. */
+  readonly id: string;
+  /** Human label, e.g. "GitHub personal access token (classic)". */
+  readonly label: string;
+  /**
+   * Literal, case-sensitive strings, at least one of which starts every match of `pattern`
+   * (or sits inside it at `prefixOffset`). The engine only runs `pattern` where a prefix occurs.
+   */
+  readonly prefixes: readonly string[];
+  /**
+   * Sticky (`y`) regular expression tried at each prefix occurrence (lastIndex = prefix position).
+   * Quantifiers must be bounded so each attempt costs O(max token length). Lookbehind may check
+   * the characters before the prefix. A named group `secret` marks the value (default: whole match).
+   */
+  readonly pattern: RegExp;
+  /** Extra check of the matched value (the `secret` group or whole match), e.g. a checksum. */
+  readonly validate?: (value: string) => boolean;
+  /** Examples a test iterates: `positive` must be found by this rule, `negative` must not. */
+  readonly examples: { readonly positive: readonly string[]; readonly negative: readonly string[] };
+}
+
+/**
+ * One credential found in a text. Never holds the value.
+ * `line`/`column`/`endLine`/`endColumn` are 1-based, columns in UTF-16 code units of the original
+ * text; `endColumn` is exclusive.
+ */
+export interface Finding {
+  readonly ruleId: string;
+  readonly label: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** Keyed hash (HMAC-SHA-256, hex, truncated) of the value with the installation's key. */
+  readonly fingerprint: string;
+  /** The prefix followed by `*`s, e.g. `ghp_****`. */
+  readonly preview: string;
+}

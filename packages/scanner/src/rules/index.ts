@@ -1,0 +1,3 @@
+import type { Rule } from "../rule.js";
+import { githubPat } from "./github-pat.js";
+export const RULES: readonly Rule[] = [githubPat];
