@@ -20,8 +20,12 @@ export interface Rule {
   readonly pattern: RegExp;
   /** Extra check of the matched value (the `secret` group or whole match), e.g. a checksum. */
   readonly validate?: (value: string) => boolean;
-  /** Examples a test iterates: `positive` must be found by this rule, `negative` must not. */
-  readonly examples: { readonly positive: readonly string[]; readonly negative: readonly string[] };
+  /**
+   * Examples a test iterates: each `positive` text must give exactly one finding, of this rule;
+   * each `negative` text must give none from this rule. A function, so fake tokens are generated at
+   * test time (never literal in source) and cost nothing at import.
+   */
+  readonly examples: () => RuleExamples;
 }
 
 /**
@@ -40,4 +44,10 @@ export interface Finding {
   readonly fingerprint: string;
   /** The prefix followed by `*`s, e.g. `ghp_****`. */
   readonly preview: string;
+}
+
+export interface RuleExamples {
+  readonly positive: readonly string[];
+  /** Texts that must not be reported by this rule (placeholders, truncations, bad checksums, ...). */
+  readonly negative: readonly string[];
 }
