@@ -3,6 +3,8 @@
  * example reproduces; nothing here is a real credential. Tokens are built at run time so no
  * source file holds a live-looking literal.
  */
+import { githubChecksum } from "./checksums.js";
+
 export const ALPHABETS = {
   base62: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
   lowerAlnum: "0123456789abcdefghijklmnopqrstuvwxyz",
@@ -32,4 +34,27 @@ export function randomChars(length: number, seed: number, alphabet: string = ALP
   let s = "";
   for (let i = 0; i < length; i++) s += alphabet[Math.floor(next() * alphabet.length)];
   return s;
+}
+
+/**
+ * A fake GitHub token `<prefix>` + 30 base62 + 6-char base62 CRC-32 checksum (valid checksum, so
+ * checksum-validating rules report it). `prefix`: `ghp_` (default), `gho_`, `ghu_`, `ghs_`, `ghr_`.
+ */
+export function fakeGithubToken(prefix = "ghp_", seed = 1): string {
+  const random = randomChars(30, seed);
+  return prefix + random + githubChecksum(random);
+}
+
+/** A fake npm access token `npm_` + 30 base62 + valid 6-char checksum. */
+export function fakeNpmToken(seed = 1): string {
+  return fakeGithubToken("npm_", seed);
+}
+
+/**
+ * `token` with its last character changed so its checksum no longer matches (for negative
+ * examples). Keeps length and alphabet.
+ */
+export function breakChecksum(token: string): string {
+  const last = token[token.length - 1];
+  return token.slice(0, -1) + (last === "A" ? "B" : "A");
 }
