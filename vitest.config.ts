@@ -17,6 +17,7 @@ export default defineConfig({
   },
   test: {
     include: ["{packages,apps}/*/{src,test}/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["./test/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

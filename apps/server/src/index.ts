@@ -1,0 +1,3 @@
+export { buildApp, type AppOptions } from "./app.js";
+export { openDatabase, type Database, type DatabaseTarget, type Db } from "./db/database.js";
+export { issueToken } from "./admin/tokens.js";

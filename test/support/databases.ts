@@ -1,0 +1,67 @@
+/**
+ * Fresh, migrated databases for tests: one PostgreSQL database (created on the server given by
+ * global setup) or one in-memory PGlite per call. Dropped/closed by the returned `dispose`.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import { openDatabase, type Database } from "../../apps/server/src/db/database.js";
+
+export type DatabaseKind = "postgres" | "pglite";
+/** Every kind the server supports; `describe.each(DATABASE_KINDS)` runs a suite on each. */
+export const DATABASE_KINDS: readonly DatabaseKind[] = ["postgres", "pglite"];
+
+export interface TestDatabase {
+  readonly database: Database;
+  /** Connection URL (postgres only), e.g. for a server process started by the test. */
+  readonly url?: string;
+  dispose(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + name;
+  return u.toString();
+}
+
+async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty PostgreSQL database and returns its URL (not migrated). */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = inject("postgresUrl");
+  if (!server) throw new Error(inject("postgresProblem"));
+  const name = "teammem_test_" + randomBytes(6).toString("hex");
+  await admin(server, (c) => c.query(`CREATE DATABASE ${name}`));
+  return {
+    url: withDatabase(server, name),
+    drop: () => admin(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** Opens and migrates a fresh database of `kind`. */
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === "pglite") {
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    await database.migrate();
+    return { database, dispose: () => database.close() };
+  }
+  const { url, drop } = await createPostgresDatabase();
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.migrate();
+  return {
+    database,
+    url,
+    dispose: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
