@@ -4,6 +4,7 @@
  * snake_case in SQL, camelCase in TypeScript, timestamptz for time.
  */
 
+import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
@@ -95,7 +96,7 @@ export const entries = pgTable(
   {
     namespaceId: uuid("namespace_id").notNull().references(() => namespaces.id, { onDelete: "cascade" }),
     path: text("path").notNull(),
-    /** pathFoldKey(path): two paths equal under case folding cannot coexist. */
+    /** pathFoldKey(path): two live paths equal under case folding cannot coexist (a tombstone frees its key). */
     foldKey: text("fold_key").notNull(),
     version: integer("version").notNull(),
     deleted: boolean("deleted").notNull().default(false),
@@ -107,7 +108,7 @@ export const entries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.namespaceId, t.path] }),
-    uniqueIndex("entries_namespace_fold_key").on(t.namespaceId, t.foldKey),
+    uniqueIndex("entries_namespace_fold_key_live").on(t.namespaceId, t.foldKey).where(sql`NOT ${t.deleted}`),
     index("entries_namespace_cursor").on(t.namespaceId, t.cursor),
   ],
 );

@@ -1,0 +1,2 @@
+DROP INDEX "entries_namespace_fold_key";--> statement-breakpoint
+CREATE UNIQUE INDEX "entries_namespace_fold_key_live" ON "entries" USING btree ("namespace_id","fold_key") WHERE NOT "entries"."deleted";
