@@ -1,0 +1,88 @@
+// Drives the built CLIs as a user would: `teammem-server` and `teammem` as child processes.
+// Shared by the demo (scripts/demo.mjs) and the end-to-end tests (test/e2e). Needs `tsc -b` first.
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+export const SERVER_CLI = join(root, "apps/server/dist/cli.js");
+export const CLIENT_CLI = join(root, "apps/client/dist/cli.js");
+
+/**
+ * Runs `cli` with `args` to completion.
+ * @returns { status, stdout, stderr }
+ * @throws Error naming the command and quoting its stderr when the exit code is not in `allow`.
+ */
+export function runCli(cli, args, { env = {}, allow = [0] } = {}) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+  if (!allow.includes(r.status)) {
+    throw new Error(`${cli.split("/").slice(-3).join("/")} ${args.join(" ")} exited ${r.status}\n${r.stderr}${r.stdout}`);
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort() {
+  return new Promise((ok, ko) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+    s.on("error", ko);
+  });
+}
+
+/**
+ * Starts `teammem-server start` on a free port: embedded database in `dataDir`, or PostgreSQL when
+ * `databaseUrl` is given. Resolves once /healthz answers.
+ * @returns { url, output(): string, stop(): Promise<void> }
+ */
+export async function startServer({ dataDir, databaseUrl, timeoutMs = 60_000 }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { ...process.env };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  const args = [SERVER_CLI, "start", "--port", String(port), ...(dataDir ? ["--data-dir", dataDir] : [])];
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (b) => (log += b));
+  child.stderr.on("data", (b) => (log += b));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`teammem-server exited with ${child.exitCode}\n${log}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`teammem-server did not answer /healthz within ${timeoutMs} ms\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, output: () => log, stop };
+}
+
+/** Every regular file under `dir` as relative POSIX path -> Buffer (symlinks are not followed). */
+export function readTree(dir) {
+  const out = new Map();
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) out.set(relative(dir, p).split("\\").join("/"), readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
