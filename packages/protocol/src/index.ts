@@ -13,3 +13,6 @@ export * from "./messages/common.js";
 export * from "./messages/batch.js";
 export * from "./messages/changes.js";
 export * from "./messages/block-report.js";
+export * from "./messages/namespaces.js";
+export * from "./messages/entries.js";
+export * from "./messages/conflicts.js";

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { Cursor, EntryPath, OpId, Sha256, Version } from "./common.js";
+
+/** Query of the per-entry read routes: `?path=team/build.md`. */
+export const EntryQuery = z.strictObject({ path: EntryPath });
+export type EntryQuery = z.infer<typeof EntryQuery>;
+
+/** GET /v1/namespaces/:namespace/entry?path=P: the head. `content` null for a tombstone. */
+export const EntryResponse = z.object({
+  path: EntryPath,
+  version: Version,
+  deleted: z.boolean(),
+  sha256: Sha256.nullable(),
+  size: z.number().int().nonnegative(),
+  content: z.string().nullable(),
+  cursor: Cursor,
+  updatedAt: z.string(),
+});
+export type EntryResponse = z.infer<typeof EntryResponse>;
+
+/**
+ * PUT /v1/namespaces/:namespace/entry?path=P: compare-and-set write (no merging).
+ * Succeeds only when `baseVersion` is the head version (0: the path has never existed); else 409
+ * `version_conflict` with `details.currentVersion`. `delete: true` writes a tombstone instead.
+ */
+export const PutEntryRequest = z.union([
+  z.strictObject({ baseVersion: Version, content: z.string() }),
+  z.strictObject({ baseVersion: Version, delete: z.literal(true) }),
+]);
+export type PutEntryRequest = z.infer<typeof PutEntryRequest>;
+
+/** The version a write produced (or the unchanged head when the write changed nothing). */
+export const WriteResponse = z.object({
+  path: EntryPath,
+  version: Version,
+  deleted: z.boolean(),
+  sha256: Sha256.nullable(),
+  cursor: Cursor,
+});
+export type WriteResponse = z.infer<typeof WriteResponse>;
+
+/** Metadata of one version in history. `kind`: write | delete | merge | restore | resolve. */
+export const VersionInfo = z.object({
+  version: Version,
+  kind: z.string(),
+  deleted: z.boolean(),
+  sha256: Sha256.nullable(),
+  size: z.number().int().nonnegative(),
+  /** The head this version replaced (null for the first version). */
+  parentVersion: Version.nullable(),
+  /** For merges and non-fast-forward writes: the version the writer started from. */
+  baseVersion: Version.nullable(),
+  author: z.string(),
+  clientId: z.string().nullable(),
+  opId: z.string().nullable(),
+  cursor: Cursor,
+  createdAt: z.string(),
+});
+export type VersionInfo = z.infer<typeof VersionInfo>;
+
+/** A conflict record: an incoming edit (or delete) that overlapped the head and was kept aside. */
+export const ConflictRecord = z.object({
+  id: z.string(),
+  path: EntryPath,
+  baseVersion: Version,
+  headVersion: Version,
+  deleted: z.boolean(),
+  sha256: Sha256.nullable(),
+  /** The incoming content that was not applied (null when the incoming operation was a delete). */
+  content: z.string().nullable(),
+  author: z.string(),
+  clientId: z.string().nullable(),
+  opId: z.string(),
+  cursor: Cursor,
+  status: z.enum(["open", "resolved"]),
+  resolvedVersion: Version.nullable(),
+  resolvedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ConflictRecord = z.infer<typeof ConflictRecord>;
+
+/** GET /v1/namespaces/:namespace/history?path=P: versions newest first, and the path's conflict records (newest first). */
+export const HistoryResponse = z.object({
+  path: EntryPath,
+  versions: z.array(VersionInfo),
+  conflicts: z.array(ConflictRecord),
+});
+export type HistoryResponse = z.infer<typeof HistoryResponse>;
+
+/** GET /v1/namespaces/:namespace/version?path=P&version=N */
+export const VersionQuery = z.strictObject({ path: EntryPath, version: z.coerce.number().int().positive() });
+export type VersionQuery = z.infer<typeof VersionQuery>;
+export const VersionResponse = VersionInfo.extend({ path: EntryPath, content: z.string().nullable() });
+export type VersionResponse = z.infer<typeof VersionResponse>;
+
+/** GET /v1/namespaces/:namespace/diff?path=P&from=A&to=B: unified diff (a tombstone diffs as empty text; version 0 = empty). */
+export const DiffQuery = z.strictObject({
+  path: EntryPath,
+  from: z.coerce.number().int().nonnegative(),
+  to: z.coerce.number().int().nonnegative(),
+});
+export type DiffQuery = z.infer<typeof DiffQuery>;
+export const DiffResponse = z.object({ path: EntryPath, from: Version, to: Version, diff: z.string() });
+export type DiffResponse = z.infer<typeof DiffResponse>;
+
+/** POST /v1/namespaces/:namespace/restore: writes version `version`'s content as a new head version (kind restore). Idempotent by `opId`. */
+export const RestoreRequest = z.strictObject({
+  opId: OpId,
+  path: EntryPath,
+  version: z.number().int().positive(),
+  clientId: z.string().min(1).max(128).optional(),
+});
+export type RestoreRequest = z.infer<typeof RestoreRequest>;
