@@ -1,0 +1,31 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Alibaba Cloud AccessKey ID: `LTAI` + 20 alphanumerics (24 characters in all).
+ * Format: Alibaba Cloud RAM docs, "Create an AccessKey pair" (https://www.alibabacloud.com/help/en/ram/user-guide/create-an-accesskey-pair);
+ * gitleaks rule `alibaba-access-key-id`. The ID alone names a key pair; leaking it next to its secret grants account access.
+ */
+const token = (seed: number): string => `LTAI${randomChars(20, seed)}`;
+
+const rule: Rule = {
+  id: "alibaba-access-key-id",
+  label: "Alibaba Cloud AccessKey ID",
+  prefixes: ["LTAI"],
+  pattern: /(?<![A-Za-z0-9_])LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(4)),
+  examples: () => ({
+    positive: [
+      `ALIBABA_CLOUD_ACCESS_KEY_ID=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export ALIBABA_CLOUD_ACCESS_KEY_ID='${token(5)}'`,
+    ],
+    negative: [
+      `LTAIXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

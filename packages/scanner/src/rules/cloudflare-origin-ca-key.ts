@@ -1,0 +1,32 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Cloudflare Origin CA key: `v1.0-` + 24 hex + `-` + 146 hex.
+ * Format: Cloudflare API docs, "Origin CA keys" (https://developers.cloudflare.com/fundamentals/api/get-started/ca-keys/);
+ * gitleaks rule `cloudflare-origin-ca-key`.
+ */
+const token = (seed: number): string =>
+  `v1.0-${randomChars(24, seed, ALPHABETS.hex)}-${randomChars(146, seed + 1000, ALPHABETS.hex)}`;
+
+const rule: Rule = {
+  id: "cloudflare-origin-ca-key",
+  label: "Cloudflare Origin CA key",
+  prefixes: ["v1.0-"],
+  pattern: /(?<![A-Za-z0-9_.-])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9_-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(5), { maxRun: 8 }),
+  examples: () => ({
+    positive: [
+      `CLOUDFLARE_ORIGIN_CA_KEY=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export CLOUDFLARE_ORIGIN_CA_KEY='${token(5)}'`,
+    ],
+    negative: [
+      `v1.0-${"0".repeat(24)}-${"0".repeat(146)}`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

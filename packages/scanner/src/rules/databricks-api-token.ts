@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Databricks personal access token: `dapi` + 32 hex, optionally `-<digit>`.
+ * Format: Databricks docs, "Authenticate with Databricks personal access tokens"
+ * (https://docs.databricks.com/en/dev-tools/auth/pat.html); gitleaks rule `databricks-api-token`.
+ */
+const token = (seed: number): string => `dapi${randomChars(32, seed, ALPHABETS.hex)}`;
+
+const rule: Rule = {
+  id: "databricks-api-token",
+  label: "Databricks personal access token",
+  prefixes: ["dapi"],
+  pattern: /(?<![A-Za-z0-9_])dapi[a-fA-F0-9]{32}(?:-\d)?(?![A-Za-z0-9_-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(4, 36)),
+  examples: () => ({
+    positive: [
+      `DATABRICKS_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export DATABRICKS_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `dapi00000000000000000000000000000000`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

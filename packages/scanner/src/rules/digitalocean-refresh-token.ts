@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * DigitalOcean OAuth refresh token: `dor_v1_` + 64 lowercase hex.
+ * Format: DigitalOcean docs, "OAuth Web Application Flow" (https://docs.digitalocean.com/reference/api/oauth/); gitleaks rule
+ * `digitalocean-refresh-token`.
+ */
+const token = (seed: number): string => `dor_v1_${randomChars(64, seed, ALPHABETS.hex)}`;
+
+const rule: Rule = {
+  id: "digitalocean-refresh-token",
+  label: "DigitalOcean OAuth refresh token",
+  prefixes: ["dor_v1_"],
+  pattern: /(?<![A-Za-z0-9_])dor_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(7)),
+  examples: () => ({
+    positive: [
+      `DIGITALOCEAN_REFRESH_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export DIGITALOCEAN_REFRESH_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `dor_v1_0000000000000000000000000000000000000000000000000000000000000000`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

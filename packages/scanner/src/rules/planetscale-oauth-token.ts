@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * PlanetScale OAuth access token: `pscale_oauth_` + 32 to 64 characters of `[A-Za-z0-9_=.-]`.
+ * Format: PlanetScale docs, "OAuth applications" (https://planetscale.com/docs/concepts/oauth); gitleaks rule
+ * `planetscale-oauth-token`.
+ */
+const token = (seed: number): string => `pscale_oauth_${randomChars(43, seed, ALPHABETS.base64url)}`;
+
+const rule: Rule = {
+  id: "planetscale-oauth-token",
+  label: "PlanetScale OAuth token",
+  prefixes: ["pscale_oauth_"],
+  pattern: /(?<![A-Za-z0-9_])pscale_oauth_[A-Za-z0-9_=.-]{32,64}(?![A-Za-z0-9_=.-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(13)),
+  examples: () => ({
+    positive: [
+      `PLANETSCALE_OAUTH_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export PLANETSCALE_OAUTH_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `pscale_oauth_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      `pscale_oauth_${randomChars(31, 3)}`, // truncated: 31 characters, below the minimum of 32
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;
