@@ -1,40 +1,49 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Db } from "./db/database.js";
-import { ApiError } from "./errors.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { loggerOptions } from "./logging.js";
 import auth from "./plugins/auth.js";
+import docs from "./plugins/docs.js";
+import errors from "./plugins/errors.js";
+import rateLimit from "./plugins/rate-limit.js";
+import adminRoutes from "./routes/admin/index.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
   db: Db;
-  /** HS256 key for JWTs. */
+  /** HS256 key for JWTs (see settings.ts `loadServerSecrets`). */
   jwtSecret: string;
   /** Key for scanner fingerprints (HMAC). */
   fingerprintKey: string;
   limits?: Partial<Limits>;
+  /** Pino options or true/false; the Authorization header is always redacted. Default: off. */
   logger?: FastifyServerOptions["logger"];
+  /** How long a token's revocation state is cached per instance, in ms. Default 5000. */
+  tokenCacheMs?: number;
 }
 
 /** Builds the server without listening. Reads no env; call once per test. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: limits.maxBodyBytes }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    logger: loggerOptions(opts.logger ?? false),
+    bodyLimit: limits.maxBodyBytes,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.db);
   app.decorate("limits", limits);
   app.decorate("fingerprintKey", opts.fingerprintKey);
-  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
-    if (err instanceof ApiError) {
-      return reply.status(err.statusCode).send({ code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
-    }
-    if (err.validation) return reply.status(400).send({ code: "invalid_request", message: err.message });
-    request.log.error({ err }, "request failed");
-    return reply.status(500).send({ code: "internal_error", message: "internal error" });
-  });
-  await app.register(auth, { secret: opts.jwtSecret });
-  app.get("/healthz", async () => ({ ok: true }));
+
+  await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
+  await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
+  await app.register(rateLimit, { max: limits.rateLimitMax, windowMs: limits.rateLimitWindowMs });
+  await app.register(docs); // before the routes, so they are described
+
+  app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
+  await app.register(adminRoutes, { prefix: "/v1/admin", jwtSecret: opts.jwtSecret });
+  // Store routes (namespaces, entries, history...) register here, at prefix /v1/namespaces.
   return app;
 }
 

@@ -16,3 +16,4 @@ export * from "./messages/block-report.js";
 export * from "./messages/namespaces.js";
 export * from "./messages/entries.js";
 export * from "./messages/conflicts.js";
+export * from "./messages/admin.js";

@@ -1,27 +1,102 @@
 import fastifyJwt from "@fastify/jwt";
+import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { ApiError } from "../errors.js";
-import type { Role, TokenClaims } from "../auth/auth-context.js";
+import { ROLES, type Role, type TokenClaims } from "../auth/auth-context.js";
+import { memberships, principals, teams, tokens } from "../db/schema.js";
 
 export interface AuthOptions {
-  /** HS256 signing key. */
+  /** HS256 signing key (the only algorithm accepted on verify). */
   secret: string;
+  /** How long a token's row (revocation, role, membership) is trusted after being read, in ms. Default 5000. */
+  tokenCacheMs?: number;
+}
+
+/** What the database says about one token id, as cached per app instance. */
+interface TokenRecord {
+  teamId: string;
+  teamName: string;
+  principalId: string;
+  principalName: string;
+  role: Role;
+  revoked: boolean;
+  expiresAtMs: number | null;
+  /** false when the principal's membership in the team was removed. */
+  member: boolean;
+}
+
+export interface TokenCache {
+  /** Drops a token id so the next request re-reads it (e.g. right after revoking it). */
+  invalidate(tokenId: string): void;
 }
 
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_CACHED = 10_000;
 
 /**
- * Verifies the bearer JWT (HS256 only) and sets `request.auth`. Adds `app.authenticate` (an
- * onRequest hook for protected routes) and `app.requireRole(role)`.
- * Errors: `unauthorized` (missing/malformed/bad signature), `token_expired`.
+ * Verifies the bearer JWT and sets `request.auth`. Adds `app.authenticate` (an onRequest hook for
+ * protected routes), `app.requireRole(role)` and `app.tokenCache`.
+ *
+ * A token is accepted only if all hold:
+ * - signed with HS256 and `secret` (`alg: none` and every other algorithm are refused);
+ * - not expired (`exp`, and `tokens.expires_at`) → else `token_expired`;
+ * - its `jti` names a row in `tokens` whose team, principal and role equal the claims → else
+ *   `unauthorized` (a token signed with the right key but never issued is refused);
+ * - that row is not revoked and the principal is still a member of the team → else `token_revoked`.
+ * The row is re-read at most every `tokenCacheMs` per app instance, so a revocation made by another
+ * process (CLI, another instance) takes effect within that time; one made through this instance's
+ * admin API at once. The role acted with is the token's role as stored at issue time.
+ * Errors: `unauthorized` (missing, malformed, bad signature, unknown id), `token_expired`, `token_revoked`.
  */
 async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
+  const cacheMs = opts.tokenCacheMs ?? 5000;
+  const cache = new Map<string, { record: TokenRecord | null; readAtMs: number }>();
+
   await app.register(fastifyJwt, {
     secret: opts.secret,
     sign: { algorithm: "HS256" },
     verify: { algorithms: ["HS256"] },
   });
+
+  async function readToken(tokenId: string): Promise<TokenRecord | null> {
+    const hit = cache.get(tokenId);
+    if (hit && Date.now() - hit.readAtMs < cacheMs) return hit.record;
+    const [row] = await app.db
+      .select({
+        teamId: tokens.teamId,
+        teamName: teams.name,
+        principalId: tokens.principalId,
+        principalName: principals.name,
+        role: tokens.role,
+        revokedAt: tokens.revokedAt,
+        expiresAt: tokens.expiresAt,
+        memberRole: memberships.role,
+      })
+      .from(tokens)
+      .innerJoin(teams, eq(teams.id, tokens.teamId))
+      .innerJoin(principals, eq(principals.id, tokens.principalId))
+      .leftJoin(memberships, and(eq(memberships.teamId, tokens.teamId), eq(memberships.principalId, tokens.principalId)))
+      .where(eq(tokens.id, tokenId));
+    const record: TokenRecord | null = row
+      ? {
+          teamId: row.teamId,
+          teamName: row.teamName,
+          principalId: row.principalId,
+          principalName: row.principalName,
+          role: row.role as Role,
+          revoked: row.revokedAt !== null,
+          expiresAtMs: row.expiresAt ? row.expiresAt.getTime() : null,
+          member: row.memberRole !== null,
+        }
+      : null;
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(tokenId, { record, readAtMs: Date.now() });
+    return record;
+  }
+
+  app.decorate("tokenCache", { invalidate: (tokenId: string) => void cache.delete(tokenId) } satisfies TokenCache);
   app.decorateRequest("auth", null as unknown as FastifyRequest["auth"]);
   app.decorate("authenticate", async (request: FastifyRequest) => {
     let claims: TokenClaims;
@@ -32,16 +107,27 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       if (code === "FST_JWT_AUTHORIZATION_TOKEN_EXPIRED") throw new ApiError("token_expired", "the token has expired");
       throw new ApiError("unauthorized", "a valid bearer token is required");
     }
+    if (typeof claims.jti !== "string" || !UUID.test(claims.jti) || !ROLES.includes(claims.role)) {
+      throw new ApiError("unauthorized", "a valid bearer token is required");
+    }
+    const record = await readToken(claims.jti);
+    if (!record || record.teamId !== claims.team || record.principalId !== claims.sub || record.role !== claims.role) {
+      throw new ApiError("unauthorized", "a valid bearer token is required");
+    }
+    if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now()) throw new ApiError("token_expired", "the token has expired");
+    if (record.revoked) throw new ApiError("token_revoked", "the token has been revoked");
+    if (!record.member) throw new ApiError("token_revoked", "the token's user is no longer a member of the team");
     request.auth = {
-      teamId: claims.team,
-      teamName: claims.teamName,
-      principalId: claims.sub,
-      principalName: claims.name,
-      role: claims.role,
+      teamId: record.teamId,
+      teamName: record.teamName,
+      principalId: record.principalId,
+      principalName: record.principalName,
+      role: record.role,
       tokenId: claims.jti,
     };
   });
   app.decorate("requireRole", (role: Role) => async (request: FastifyRequest) => {
+    if (!request.auth) throw new ApiError("unauthorized", "a valid bearer token is required");
     if (RANK[request.auth.role] < RANK[role]) throw new ApiError("forbidden", `this action needs the ${role} role`);
   });
 }
@@ -50,6 +136,7 @@ declare module "fastify" {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest) => Promise<void>;
     requireRole: (role: Role) => (request: FastifyRequest) => Promise<void>;
+    tokenCache: TokenCache;
   }
 }
 

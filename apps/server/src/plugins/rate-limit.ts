@@ -1,0 +1,46 @@
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { ApiError } from "../errors.js";
+
+export interface RateLimitOptions {
+  /** Requests per key per window; 0 disables the limit. */
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Limits requests per token: the key is the token id (`jti`) when the request carries a bearer
+ * token with a valid signature, otherwise the client IP. Counters live in memory on this instance.
+ * An exceeded limit answers 429 `rate_limited` with `Retry-After` (seconds) and
+ * `details: { limit, windowMs, retryAfterMs }`. Routes opt out with `config: { rateLimit: false }`.
+ */
+async function limiter(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
+  if (opts.max <= 0) return;
+  const keyOf = (request: FastifyRequest): string => {
+    const header = request.headers.authorization;
+    if (header?.startsWith("Bearer ")) {
+      try {
+        const claims = app.jwt.verify<{ jti?: unknown }>(header.slice(7));
+        if (typeof claims.jti === "string") return `token:${claims.jti}`;
+      } catch {
+        // not a valid token: counted against the address
+      }
+    }
+    return `ip:${request.ip}`;
+  };
+  await app.register(rateLimit, {
+    global: true,
+    max: opts.max,
+    timeWindow: opts.windowMs,
+    keyGenerator: keyOf,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError("rate_limited", `too many requests: at most ${opts.max} per ${opts.windowMs} ms; retry after ${context.after}`, {
+        limit: opts.max,
+        windowMs: opts.windowMs,
+        retryAfterMs: context.ttl,
+      }),
+  });
+}
+
+export default fp(limiter, { name: "teammem-rate-limit", dependencies: ["teammem-auth"] });
