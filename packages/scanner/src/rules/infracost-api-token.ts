@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "infracost-api-token",
   label: "Infracost API key",
   prefixes: ["ico-"],
-  pattern: /(?<![A-Za-z0-9_])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9_])/y,
+  pattern: /(?<![A-Za-z0-9_./-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [

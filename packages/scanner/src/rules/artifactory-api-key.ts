@@ -1,0 +1,31 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * JFrog Artifactory API key (legacy): `AKCp` + 69 alphanumerics.
+ * Format: JFrog docs, "API Key" (https://jfrog.com/help/r/jfrog-platform-administration-documentation/api-key);
+ * gitleaks rule `artifactory-api-key`.
+ */
+const token = (seed: number): string => `AKCp${randomChars(69, seed)}`;
+
+const rule: Rule = {
+  id: "artifactory-api-key",
+  label: "JFrog Artifactory API key",
+  prefixes: ["AKCp"],
+  pattern: /(?<![A-Za-z0-9_])AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(4), { minEntropy: 4.5 }),
+  examples: () => ({
+    positive: [
+      `ARTIFACTORY_API_KEY=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export ARTIFACTORY_API_KEY='${token(5)}'`,
+    ],
+    negative: [
+      `AKCpXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

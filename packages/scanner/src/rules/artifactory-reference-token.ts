@@ -1,0 +1,31 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * JFrog reference token: base64 of `reftkn:01:<expiry>:<id>` = `cmVmdGtuOjAxOj` + 50 alphanumerics (64 in all).
+ * Format: JFrog docs, "Reference tokens" (https://jfrog.com/help/r/jfrog-platform-administration-documentation/reference-tokens);
+ * gitleaks rule `artifactory-reference-token` (which keys on the shorter `cmVmd`).
+ */
+const token = (seed: number): string => `cmVmdGtuOjAxOj${randomChars(50, seed)}`;
+
+const rule: Rule = {
+  id: "artifactory-reference-token",
+  label: "JFrog Artifactory reference token",
+  prefixes: ["cmVmdGtuOjAxOj"],
+  pattern: /(?<![A-Za-z0-9_])cmVmdGtuOjAxOj[A-Za-z0-9]{50}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(14), { minEntropy: 4 }),
+  examples: () => ({
+    positive: [
+      `ARTIFACTORY_ACCESS_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export ARTIFACTORY_ACCESS_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `cmVmdGtuOjAxOjXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

@@ -1,0 +1,30 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Buildkite user API access token: `bkua_` + 40 lowercase hex.
+ * Format: Buildkite docs, "Managing API access tokens" (https://buildkite.com/docs/apis/managing-api-tokens).
+ */
+const token = (seed: number): string => `bkua_${randomChars(40, seed, ALPHABETS.hex)}`;
+
+const rule: Rule = {
+  id: "buildkite-user-access-token",
+  label: "Buildkite API access token",
+  prefixes: ["bkua_"],
+  pattern: /(?<![A-Za-z0-9_])bkua_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(5)),
+  examples: () => ({
+    positive: [
+      `BUILDKITE_API_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export BUILDKITE_API_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `bkua_0000000000000000000000000000000000000000`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Clojars deploy token: `CLOJARS_` + 60 alphanumerics.
+ * Format: Clojars wiki, "Deploy Tokens" (https://github.com/clojars/clojars-web/wiki/Deploy-Tokens); gitleaks
+ * rule `clojars-api-token`.
+ */
+const token = (seed: number): string => `CLOJARS_${randomChars(60, seed, ALPHABETS.lowerAlnum)}`;
+
+const rule: Rule = {
+  id: "clojars-api-token",
+  label: "Clojars deploy token",
+  prefixes: ["CLOJARS_"],
+  pattern: /(?<![A-Za-z0-9_])CLOJARS_[a-zA-Z0-9]{60}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(8)),
+  examples: () => ({
+    positive: [
+      `CLOJARS_PASSWORD=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export CLOJARS_PASSWORD='${token(5)}'`,
+    ],
+    negative: [
+      `CLOJARS_000000000000000000000000000000000000000000000000000000000000`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

@@ -1,0 +1,30 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Doppler personal token: `dp.pt.` + 40 to 44 alphanumerics.
+ * Format: Doppler docs, "Token formats" (https://docs.doppler.com/reference/auth-token-formats); gitleaks rule `doppler-api-token`.
+ */
+const token = (seed: number): string => `dp.pt.${randomChars(43, seed)}`;
+
+const rule: Rule = {
+  id: "doppler-api-token",
+  label: "Doppler personal token",
+  prefixes: ["dp.pt."],
+  pattern: /(?<![A-Za-z0-9_.-])dp\.pt\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(6)),
+  examples: () => ({
+    positive: [
+      `DOPPLER_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export DOPPLER_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `dp.pt.XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      `dp.pt.${randomChars(39, 3)}`, // truncated: 39 characters, below the minimum of 40
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

@@ -1,0 +1,30 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * Doppler audit token: `dp.audit.` + 40 to 44 alphanumerics.
+ * Format: Doppler docs, "Token formats" (https://docs.doppler.com/reference/auth-token-formats).
+ */
+const token = (seed: number): string => `dp.audit.${randomChars(43, seed)}`;
+
+const rule: Rule = {
+  id: "doppler-audit-token",
+  label: "Doppler audit token",
+  prefixes: ["dp.audit."],
+  pattern: /(?<![A-Za-z0-9_.-])dp\.audit\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(9)),
+  examples: () => ({
+    positive: [
+      `DOPPLER_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export DOPPLER_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `dp.audit.XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      `dp.audit.${randomChars(39, 3)}`, // truncated: 39 characters, below the minimum of 40
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

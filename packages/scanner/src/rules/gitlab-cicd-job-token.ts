@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * GitLab CI/CD job token: `glcbt-` + 1 to 5 alphanumerics (partition) + `_` + 20 characters of `[0-9A-Za-z_-]`.
+ * Format: GitLab docs, "GitLab token overview" (https://docs.gitlab.com/ee/security/tokens/), token prefixes table;
+ * gitleaks rule `gitlab-cicd-job-token`.
+ */
+const token = (seed: number): string => `glcbt-${randomChars(2, seed, ALPHABETS.hex)}_${randomChars(20, seed + 1, ALPHABETS.base64url)}`;
+
+const rule: Rule = {
+  id: "gitlab-cicd-job-token",
+  label: "GitLab CI/CD job token",
+  prefixes: ["glcbt-"],
+  pattern: /(?<![A-Za-z0-9_])glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}(?![A-Za-z0-9_-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(value.indexOf("_") + 1)),
+  examples: () => ({
+    positive: [
+      `CI_JOB_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export CI_JOB_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `glcbt-64_${"X".repeat(20)}`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

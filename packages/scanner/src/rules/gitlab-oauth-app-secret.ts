@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * GitLab OAuth application secret: `gloas-` + 64 characters of `[0-9A-Za-z_-]`.
+ * Format: GitLab docs, "GitLab token overview" (https://docs.gitlab.com/ee/security/tokens/), token prefixes table;
+ * gitleaks rule `gitlab-oauth-app-secret`.
+ */
+const token = (seed: number): string => `gloas-${randomChars(64, seed, ALPHABETS.base64url)}`;
+
+const rule: Rule = {
+  id: "gitlab-oauth-app-secret",
+  label: "GitLab OAuth application secret",
+  prefixes: ["gloas-"],
+  pattern: /(?<![A-Za-z0-9_])gloas-[A-Za-z0-9_-]{64}(?![A-Za-z0-9_-])/y,
+  validate: (value) => isPlausibleSecret(value.slice(6)),
+  examples: () => ({
+    positive: [
+      `GITLAB_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export GITLAB_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `gloas-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

@@ -1,0 +1,31 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * GitLab pipeline trigger token: `glptt-` + 40 lowercase hex.
+ * Format: GitLab docs, "GitLab token overview" (https://docs.gitlab.com/ee/security/tokens/), token prefixes table;
+ * gitleaks rule `gitlab-ptt`.
+ */
+const token = (seed: number): string => `glptt-${randomChars(40, seed, ALPHABETS.hex)}`;
+
+const rule: Rule = {
+  id: "gitlab-ptt",
+  label: "GitLab pipeline trigger token",
+  prefixes: ["glptt-"],
+  pattern: /(?<![A-Za-z0-9_])glptt-[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(6)),
+  examples: () => ({
+    positive: [
+      `GITLAB_TRIGGER_TOKEN=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export GITLAB_TRIGGER_TOKEN='${token(5)}'`,
+    ],
+    negative: [
+      `glptt-0000000000000000000000000000000000000000`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;

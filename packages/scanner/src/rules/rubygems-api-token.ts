@@ -1,0 +1,30 @@
+import { ALPHABETS, randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * RubyGems.org API key: `rubygems_` + 48 lowercase hex.
+ * Format: RubyGems guides, "API key scopes" (https://guides.rubygems.org/api-key-scopes/); gitleaks rule `rubygems-api-token`.
+ */
+const token = (seed: number): string => `rubygems_${randomChars(48, seed, ALPHABETS.hex)}`;
+
+const rule: Rule = {
+  id: "rubygems-api-token",
+  label: "RubyGems API key",
+  prefixes: ["rubygems_"],
+  pattern: /(?<![A-Za-z0-9_])rubygems_[a-f0-9]{48}(?![A-Za-z0-9_])/y,
+  validate: (value) => isPlausibleSecret(value.slice(9)),
+  examples: () => ({
+    positive: [
+      `GEM_HOST_API_KEY=${token(1)}`,
+      `{"token": "${token(2)}"}`,
+      `export GEM_HOST_API_KEY='${token(5)}'`,
+    ],
+    negative: [
+      `rubygems_000000000000000000000000000000000000000000000000`, // placeholder: one repeated character
+      token(3).slice(0, -1), // truncated: one character short
+      `x${token(4)}`, // prefix glued to the end of a longer word
+    ],
+  }),
+};
+export default rule;
