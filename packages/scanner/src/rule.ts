@@ -15,7 +15,9 @@ export interface Rule {
   /**
    * Sticky (`y`) regular expression tried at each prefix occurrence (lastIndex = prefix position).
    * Quantifiers must be bounded so each attempt costs O(max token length). Lookbehind may check
-   * the characters before the prefix. A named group `secret` marks the value (default: whole match).
+   * the characters before the prefix. A named group `secret` marks the value (default: whole match);
+   * the finding's span (positions, redaction) is then that group. `checkPatternSafety` (engine/safety.ts)
+   * must accept it: no `*`, `+`, `{n,}`; no variable-width content under a quantifier with max > 4.
    */
   readonly pattern: RegExp;
   /** Extra check of the matched value (the `secret` group or whole match), e.g. a checksum. */
@@ -40,7 +42,11 @@ export interface Finding {
   readonly column: number;
   readonly endLine: number;
   readonly endColumn: number;
-  /** Keyed hash (HMAC-SHA-256, hex, truncated) of the value with the installation's key. */
+  /** 0-based UTF-16 offset of the first code unit in the original text (set by `scan`). */
+  readonly offset?: number;
+  /** 0-based UTF-16 offset just past the last code unit in the original text (set by `scan`). */
+  readonly endOffset?: number;
+  /** Keyed hash (HMAC-SHA-256, hex, truncated to 32 chars) of the value with the installation's key. */
   readonly fingerprint: string;
   /** The prefix followed by `*`s, e.g. `ghp_****`. */
   readonly preview: string;

@@ -1,56 +1,201 @@
-// STUB ENGINE (walking-skeleton placeholder) — to be replaced by the linear-time engine.
-import { createHmac } from "node:crypto";
+/**
+ * The scan engine. One pass of a prefix automaton over the normalised text finds every occurrence of
+ * every rule's literal prefixes; only there is the rule's sticky pattern run, then its optional
+ * `validate`, then the central list of documented example values. Overlapping findings are resolved
+ * (a finding contained in another is dropped; ties: longer first, then catalog order), suppressions
+ * are applied (`teammem:allow` on the line, allowlisted fingerprints), and offsets are mapped back to
+ * the original text.
+ *
+ * Cost: O(n) for the automaton + Σ over prefix hits of the rule's match attempt, each bounded by the
+ * rule's longest match (quantifiers are bounded: see engine/safety.ts). After a rule matches at
+ * [s, e), its later prefix hits inside [s, e) are skipped (like a global regex), so a run of
+ * repeated prefixes inside one token costs one attempt.
+ */
 import type { Finding, Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
+import { compileRules, type CompiledCatalog } from "./engine/compile.js";
+import { normalize } from "./engine/normalize.js";
+import { LineIndex } from "./engine/positions.js";
+import { isKnownExample } from "./examples.js";
+import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
+
+/** The marker that suppresses findings on its line. */
+export const ALLOW_MARKER = "teammem:allow";
 
 export interface ScanOptions {
-  /** Rules to run; default: the whole catalog. */
+  /** Rules to run; default: the whole catalog ({@link RULES}). */
   readonly rules?: readonly Rule[];
-  /** Per-installation key for fingerprints; default: a fixed public key (fingerprints then only compare within one run). */
+  /** Extra rules run after `rules` (e.g. an organisation's custom rules from the config file). */
+  readonly customRules?: readonly Rule[];
+  /** Per-installation key for fingerprints; default: a fixed public key (fingerprints then only compare within one code base). */
   readonly fingerprintKey?: string | Uint8Array;
+  /** Fingerprints (as in {@link Finding.fingerprint}) never reported. */
+  readonly allowFingerprints?: Iterable<string>;
+  /** Honour `teammem:allow` markers (default true). A server re-scan may turn this off. */
+  readonly allowMarker?: boolean;
 }
 
-function lineCol(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+/** A finding with offsets, before positions are computed (internal shape shared with redact). */
+export interface Span {
+  /** UTF-16 offsets into the ORIGINAL text; `end` exclusive. */
+  readonly start: number;
+  readonly end: number;
+  readonly rule: Rule;
+  readonly fingerprint: string;
+  readonly preview: string;
 }
 
-/** Finds credentials in `text`, in order of position. */
-export function scan(text: string, options: ScanOptions = {}): Finding[] {
-  const rules = options.rules ?? RULES;
-  const key = options.fingerprintKey ?? "teammem-default-fingerprint-key";
-  const findings: { start: number; end: number; rule: Rule; value: string; prefix: string }[] = [];
-  for (const rule of rules) {
-    for (const prefix of rule.prefixes) {
-      for (let p = text.indexOf(prefix); p !== -1; p = text.indexOf(prefix, p + 1)) {
-        const re = new RegExp(rule.pattern.source, rule.pattern.flags.includes("y") ? rule.pattern.flags : rule.pattern.flags + "y");
-        re.lastIndex = p;
-        const m = re.exec(text);
-        if (!m) continue;
-        const value = m.groups?.["secret"] ?? m[0];
-        if (rule.validate && !rule.validate(value)) continue;
-        findings.push({ start: m.index, end: m.index + m[0].length, rule, value, prefix });
+const combined = new WeakMap<readonly Rule[], WeakMap<readonly Rule[], readonly Rule[]>>();
+
+function catalogFor(options: ScanOptions): CompiledCatalog {
+  const base = options.rules ?? RULES;
+  const extra = options.customRules;
+  if (!extra || extra.length === 0) return compileRules(base);
+  let inner = combined.get(base);
+  if (!inner) combined.set(base, (inner = new WeakMap()));
+  let all = inner.get(extra);
+  if (!all) inner.set(extra, (all = [...base, ...extra]));
+  return compileRules(all);
+}
+
+/**
+ * Finds credentials in `text`; returns spans in the original text, ordered by start. Internal
+ * building block of {@link scan} and {@link redact}.
+ */
+export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
+  const catalog = catalogFor(options);
+  const norm = normalize(text);
+  const t = norm.text;
+  const { rules, rulesByPrefix, automaton } = catalog;
+  const skipUntil = new Int32Array(rules.length);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const ruleIdx: number[] = [];
+  const values: string[] = [];
+  const prefixLens: number[] = [];
+
+  automaton.forEachHit(t, (start, prefixId) => {
+    const candidates = rulesByPrefix[prefixId]!;
+    for (let k = 0; k < candidates.length; k++) {
+      const r = candidates[k]!;
+      if (start < skipUntil[r]!) continue;
+      const cr = rules[r]!;
+      cr.re.lastIndex = start;
+      const m = cr.re.exec(t);
+      if (m === null) continue;
+      let s = m.index;
+      let e = s + m[0].length;
+      let value = m[0];
+      if (cr.hasSecretGroup) {
+        const g = m.indices?.groups?.["secret"];
+        if (g) {
+          [s, e] = g;
+          value = m.groups!["secret"]!;
+        }
       }
+      if (value.length === 0 || isKnownExample(value) || isKnownExample(m[0])) continue;
+      if (cr.rule.validate) {
+        let ok = false;
+        try {
+          ok = cr.rule.validate(value);
+        } catch {
+          ok = false; // a throwing validator rejects (its error could quote the value)
+        }
+        if (!ok) continue;
+      }
+      skipUntil[r] = m.index + m[0].length;
+      starts.push(s);
+      ends.push(e);
+      ruleIdx.push(r);
+      values.push(value);
+      prefixLens.push(s === start ? automaton.prefixes[prefixId]!.length : 0);
     }
+  });
+  if (starts.length === 0) return [];
+
+  // Overlaps: sort by start, longer first, catalog order; drop spans contained in a kept one.
+  const order = starts.map((_, i) => i);
+  order.sort((a, b) => starts[a]! - starts[b]! || ends[b]! - ends[a]! || ruleIdx[a]! - ruleIdx[b]!);
+  const key = options.fingerprintKey ?? DEFAULT_FINGERPRINT_KEY;
+  const allowed = options.allowFingerprints ? new Set([...options.allowFingerprints].map((f) => f.toLowerCase())) : undefined;
+  const lines = new LineIndex(text);
+  const markerLines = options.allowMarker === false ? undefined : markerLineSet(text, lines);
+  const spans: Span[] = [];
+  let maxEnd = -1;
+  for (const i of order) {
+    if (ends[i]! <= maxEnd) continue;
+    maxEnd = ends[i]!;
+    const start = norm.toOriginal(starts[i]!);
+    const end = norm.toOriginal(ends[i]! - 1) + 1;
+    if (markerLines && (markerLines.has(lines.lineOf(start)) || markerLines.has(lines.lineOf(end)))) continue;
+    const fp = fingerprint(values[i]!, key);
+    if (allowed?.has(fp)) continue;
+    const value = values[i]!;
+    const prefixLen = prefixLens[i]!;
+    spans.push({
+      start,
+      end,
+      rule: rules[ruleIdx[i]!]!.rule,
+      fingerprint: fp,
+      preview: (prefixLen > 0 && prefixLen < value.length ? value.slice(0, prefixLen) : "") + "****",
+    });
   }
-  findings.sort((a, b) => a.start - b.start);
-  return findings.map((f) => {
-    const s = lineCol(text, f.start);
-    const e = lineCol(text, f.end);
+  return spans;
+}
+
+/** 0-based numbers of the lines holding {@link ALLOW_MARKER}; undefined when there are none. O(n). */
+function markerLineSet(text: string, lines: LineIndex): Set<number> | undefined {
+  let p = text.indexOf(ALLOW_MARKER);
+  if (p === -1) return undefined;
+  const set = new Set<number>();
+  for (; p !== -1; p = text.indexOf(ALLOW_MARKER, p + ALLOW_MARKER.length)) set.add(lines.lineOf(p));
+  return set;
+}
+
+/**
+ * Finds credentials in `text`, in order of position. Never includes a matched value: each Finding
+ * carries the rule, 1-based positions in the original text (columns in UTF-16 code units, end
+ * exclusive), a keyed fingerprint and a masked preview (literal prefix + `****`).
+ * Linear in `text.length` for any input. Throws only if a rule is malformed (empty prefix list).
+ */
+export function scan(text: string, options: ScanOptions = {}): Finding[] {
+  const spans = scanSpans(text, options);
+  if (spans.length === 0) return [];
+  const lines = new LineIndex(text);
+  return spans.map((s) => {
+    const a = lines.position(s.start);
+    const b = lines.position(s.end);
     return {
-      ruleId: f.rule.id,
-      label: f.rule.label,
-      line: s.line,
-      column: s.column,
-      endLine: e.line,
-      endColumn: e.column,
-      fingerprint: createHmac("sha256", key).update(f.value).digest("hex").slice(0, 32),
-      preview: f.prefix + "****",
+      ruleId: s.rule.id,
+      label: s.rule.label,
+      line: a.line,
+      column: a.column,
+      endLine: b.line,
+      endColumn: b.column,
+      offset: s.start,
+      endOffset: s.end,
+      fingerprint: s.fingerprint,
+      preview: s.preview,
     };
   });
+}
+
+/**
+ * `text` with every finding replaced by `[REDACTED:<ruleId>]` (overlapping findings are replaced
+ * together, labelled by the first). Same options as {@link scan}; suppressed findings stay.
+ */
+export function redact(text: string, options: ScanOptions = {}): string {
+  const spans = scanSpans(text, options);
+  if (spans.length === 0) return text;
+  const out: string[] = [];
+  let pos = 0;
+  for (const s of spans) {
+    if (s.end <= pos) continue;
+    if (s.start >= pos) {
+      out.push(text.slice(pos, s.start), `[REDACTED:${s.rule.id}]`);
+    }
+    pos = s.end;
+  }
+  out.push(text.slice(pos));
+  return out.join("");
 }

@@ -1,0 +1,31 @@
+/**
+ * Vendor-documented example credentials: values printed in official documentation as samples.
+ * They are never reported, by any rule (the engine checks both the rule's `secret` value and the
+ * whole match against this list). Rule authors may still list them as negative examples.
+ *
+ * Sources:
+ * - AWS: https://docs.aws.amazon.com/IAM/latest/UserGuide/security-creds.html (access key id and
+ *   secret access key examples) and https://docs.aws.amazon.com/STS/latest/APIReference/ (second pair).
+ * - GitHub docs sample OAuth token (https://docs.github.com/en/rest/authentication).
+ * - Stripe docs sample test keys (https://docs.stripe.com/keys).
+ */
+export const KNOWN_EXAMPLE_VALUES: ReadonlySet<string> = new Set([
+  // AWS
+  "AKIAIOSFODNN7EXAMPLE",
+  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+  "AKIAI44QH8DHBEXAMPLE",
+  "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+  "ASIAIOSFODNN7EXAMPLE",
+  // GitHub documentation sample token (also fails the checksum)
+  "gho_16C7e42F292c6912E7710c838347Ae178B4a",
+  "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+  // Stripe documentation sample keys
+  "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+  "pk_test_TYooMQauvdEDq54NiTphI7jx",
+  "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+]);
+
+/** True when `value` is a known, documented example credential (see {@link KNOWN_EXAMPLE_VALUES}). */
+export function isKnownExample(value: string): boolean {
+  return KNOWN_EXAMPLE_VALUES.has(value);
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { hasGithubChecksum } from "./checksums.js";
+import { breakChecksum, fakeGithubToken, randomChars } from "./fakes.js";
+import { fingerprint } from "./fingerprint.js";
+import type { Rule } from "./rule.js";
+import { redact, scan } from "./scan.js";
+
+const noExamples = () => ({ positive: [], negative: [] });
+const ghp: Rule = {
+  id: "test-ghp",
+  label: "Test GitHub token",
+  prefixes: ["ghp_"],
+  pattern: /(?<![A-Za-z0-9_])ghp_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y,
+  validate: hasGithubChecksum,
+  examples: noExamples,
+};
+const akia: Rule = {
+  id: "test-aws",
+  label: "Test AWS key id",
+  prefixes: ["AKIA", "ASIA"],
+  pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z2-7]{16}(?![A-Z0-9])/y,
+  examples: noExamples,
+};
+const url: Rule = {
+  id: "test-url",
+  label: "Test URL password",
+  prefixes: ["://"],
+  pattern: /:\/\/[A-Za-z0-9._-]{1,64}:(?<secret>[^\s:@/]{3,128})@/y,
+  examples: noExamples,
+};
+const rules = [ghp, akia, url];
+const tok = fakeGithubToken("ghp_", 42);
+
+describe("scan", () => {
+  it("reports a token with 1-based positions, end exclusive", () => {
+    const f = scan(`first line\n  token: ${tok} end`, { rules });
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ ruleId: "test-ghp", label: "Test GitHub token", line: 2, column: 10, endLine: 2, endColumn: 50, preview: "ghp_****" });
+  });
+
+  it("never puts the value in a finding", () => {
+    const f = scan(`x ${tok}`, { rules });
+    expect(JSON.stringify(f)).not.toContain(tok.slice(4));
+  });
+
+  it("fingerprints with the given key (HMAC-SHA-256, 32 hex)", () => {
+    const a = scan(tok, { rules, fingerprintKey: "k1" })[0]!.fingerprint;
+    const b = scan(tok, { rules, fingerprintKey: "k2" })[0]!.fingerprint;
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(a).not.toBe(b);
+    expect(a).toBe(fingerprint(tok, "k1"));
+  });
+
+  it("runs validate: a wrong checksum is not reported", () => {
+    expect(scan(breakChecksum(tok), { rules })).toEqual([]);
+  });
+
+  it("ignores vendor-documented example keys", () => {
+    expect(scan("aws_access_key_id = " + "AKIAIOSFODNN7" + "EXAMPLE", { rules })).toEqual([]);
+    expect(scan("AKIA" + randomChars(16, 3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), { rules })).toHaveLength(1);
+  });
+
+  it("sees through CRLF, a BOM and zero-width characters, with positions in the original", () => {
+    const text = "\uFEFFa\r\nb\r\nkey=" + tok.slice(0, 10) + "\u200B" + tok.slice(10, 20) + "\u2060\u200D" + tok.slice(20) + "\r\n";
+    const f = scan(text, { rules });
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ line: 3, column: 5, endLine: 3, endColumn: 5 + tok.length + 3 });
+    expect(f[0]!.fingerprint).toBe(scan(tok, { rules })[0]!.fingerprint);
+    expect(text.slice(f[0]!.offset, f[0]!.endOffset).replace(/[\u200B-\u200D\u2060]/g, "")).toBe(tok);
+  });
+
+  it("reports only the secret group when the pattern has one", () => {
+    const pw = randomChars(20, 9);
+    const f = scan(`db: postgres://admin:${pw}@db.example.com/x`, { rules });
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ ruleId: "test-url", column: 22, endColumn: 22 + pw.length, preview: "****" });
+  });
+
+  it("keeps one finding when rules overlap on the same span (longest, then first rule)", () => {
+    const dup: Rule = { ...ghp, id: "test-ghp-dup" };
+    const wide: Rule = { id: "test-ghp-wide", label: "wide", prefixes: ["ghp_"], pattern: /ghp_[A-Za-z0-9]{36}!{0,3}/y, examples: noExamples };
+    expect(scan(tok, { rules: [ghp, dup] }).map((f) => f.ruleId)).toEqual(["test-ghp"]);
+    expect(scan(tok + "!!", { rules: [ghp, wide] }).map((f) => f.ruleId)).toEqual(["test-ghp-wide"]);
+  });
+
+  it("returns findings in order of position across rules", () => {
+    const aws = "AKIA" + randomChars(16, 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+    const f = scan(`${aws}\n${tok}\n${fakeGithubToken("ghp_", 1)} ${aws}`, { rules });
+    expect(f.map((x) => [x.ruleId, x.line])).toEqual([["test-aws", 1], ["test-ghp", 2], ["test-ghp", 3], ["test-aws", 3]]);
+  });
+
+  it("suppresses findings on a line with teammem:allow", () => {
+    const text = `a ${tok} # teammem:allow\nb ${tok}`;
+    expect(scan(text, { rules }).map((f) => f.line)).toEqual([2]);
+    expect(scan(text, { rules, allowMarker: false }).map((f) => f.line)).toEqual([1, 2]);
+  });
+
+  it("suppresses allowlisted fingerprints", () => {
+    const other = fakeGithubToken("ghp_", 43);
+    const fp = scan(tok, { rules, fingerprintKey: "k" })[0]!.fingerprint;
+    expect(scan(`${tok} ${other}`, { rules, fingerprintKey: "k", allowFingerprints: [fp.toUpperCase()] })).toHaveLength(1);
+  });
+
+  it("runs custom rules after the catalog", () => {
+    const acme: Rule = { id: "acme", label: "ACME", prefixes: ["acme_"], pattern: /acme_[a-z]{10}/y, examples: noExamples };
+    expect(scan("x acme_abcdefghij", { rules, customRules: [acme] }).map((f) => f.ruleId)).toEqual(["acme"]);
+  });
+
+  it("finds nothing in empty or prefix-only text", () => {
+    expect(scan("", { rules })).toEqual([]);
+    expect(scan("ghp_", { rules })).toEqual([]);
+  });
+
+  it("uses the whole catalog by default", () => {
+    expect(scan(`token ${tok}`).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("redact", () => {
+  it("replaces each finding with [REDACTED:<ruleId>] and keeps the rest", () => {
+    const pw = randomChars(12, 5);
+    const text = `a ${tok}\r\nurl https://u:${pw}@h/\n`;
+    expect(redact(text, { rules })).toBe(`a [REDACTED:test-ghp]\r\nurl https://u:[REDACTED:test-url]@h/\n`);
+  });
+  it("returns the text unchanged when nothing is found", () => {
+    expect(redact("nothing here", { rules })).toBe("nothing here");
+  });
+  it("removes zero-width characters hidden inside the token too", () => {
+    const text = tok.slice(0, 8) + "\u200B" + tok.slice(8);
+    expect(redact(`<${text}>`, { rules })).toBe("<[REDACTED:test-ghp]>");
+  });
+});
