@@ -5,10 +5,18 @@ import anthropicAdminApiKey from "./anthropic-admin-api-key.js";
 import anthropicApiKey from "./anthropic-api-key.js";
 import artifactoryApiKey from "./artifactory-api-key.js";
 import artifactoryReferenceToken from "./artifactory-reference-token.js";
+import atlassianApiToken from "./atlassian-api-token.js";
+import awsAccessToken from "./aws-access-token.js";
+import awsAmazonBedrockApiKeyLongLived from "./aws-amazon-bedrock-api-key-long-lived.js";
+import awsAmazonBedrockApiKeyShortLived from "./aws-amazon-bedrock-api-key-short-lived.js";
+import axiomApiToken from "./axiom-api-token.js";
+import axiomPersonalToken from "./axiom-personal-token.js";
+import azureAdClientSecret from "./azure-ad-client-secret.js";
 import buildkiteUserAccessToken from "./buildkite-user-access-token.js";
 import circleciPersonalAccessToken from "./circleci-personal-access-token.js";
 import circleciProjectApiToken from "./circleci-project-api-token.js";
 import clojarsApiToken from "./clojars-api-token.js";
+import cloudflareApiToken from "./cloudflare-api-token.js";
 import cloudflareOriginCaKey from "./cloudflare-origin-ca-key.js";
 import cratesIoApiToken from "./crates-io-api-token.js";
 import databricksApiToken from "./databricks-api-token.js";
@@ -25,12 +33,15 @@ import dopplerScimToken from "./doppler-scim-token.js";
 import dopplerServiceAccountToken from "./doppler-service-account-token.js";
 import dopplerServiceToken from "./doppler-service-token.js";
 import duffelApiToken from "./duffel-api-token.js";
+import dynatraceApiToken from "./dynatrace-api-token.js";
 import easypostApiToken from "./easypost-api-token.js";
 import easypostTestApiToken from "./easypost-test-api-token.js";
 import elevenlabsApiKey from "./elevenlabs-api-key.js";
 import firecrawlApiKey from "./firecrawl-api-key.js";
 import flutterwaveEncryptionKey from "./flutterwave-encryption-key.js";
 import flutterwaveSecretKey from "./flutterwave-secret-key.js";
+import flyioAccessToken from "./flyio-access-token.js";
+import gcpApiKey from "./gcp-api-key.js";
 import githubAppToken from "./github-app-token.js";
 import githubFineGrainedPat from "./github-fine-grained-pat.js";
 import githubOauth from "./github-oauth.js";
@@ -48,8 +59,13 @@ import gitlabPtt from "./gitlab-ptt.js";
 import gitlabRrt from "./gitlab-rrt.js";
 import gitlabRunnerAuthenticationToken from "./gitlab-runner-authentication-token.js";
 import gitlabScimToken from "./gitlab-scim-token.js";
+import grafanaApiKey from "./grafana-api-key.js";
+import grafanaCloudApiToken from "./grafana-cloud-api-token.js";
+import grafanaServiceAccountToken from "./grafana-service-account-token.js";
 import groqApiKey from "./groq-api-key.js";
+import hashicorpTfApiToken from "./hashicorp-tf-api-token.js";
 import herokuApiKeyV2 from "./heroku-api-key-v2.js";
+import honeycombIngestKey from "./honeycomb-ingest-key.js";
 import huggingfaceAccessToken from "./huggingface-access-token.js";
 import huggingfaceOrganizationApiToken from "./huggingface-organization-api-token.js";
 import infracostApiToken from "./infracost-api-token.js";
@@ -57,7 +73,11 @@ import langsmithPersonalAccessToken from "./langsmith-personal-access-token.js";
 import langsmithServiceKey from "./langsmith-service-key.js";
 import mailchimpTransactionalApiKey from "./mailchimp-transactional-api-key.js";
 import microsoftTeamsWebhook from "./microsoft-teams-webhook.js";
+import newRelicBrowserApiToken from "./new-relic-browser-api-token.js";
+import newRelicInsertKey from "./new-relic-insert-key.js";
+import newRelicUserApiKey from "./new-relic-user-api-key.js";
 import nugetApiKey from "./nuget-api-key.js";
+import octopusDeployApiKey from "./octopus-deploy-api-key.js";
 import openaiApiKey from "./openai-api-key.js";
 import openrouterApiKey from "./openrouter-api-key.js";
 import paddleApiKey from "./paddle-api-key.js";
@@ -68,6 +88,7 @@ import plaidApiToken from "./plaid-api-token.js";
 import planetscaleApiToken from "./planetscale-api-token.js";
 import planetscaleOauthToken from "./planetscale-oauth-token.js";
 import planetscalePassword from "./planetscale-password.js";
+import posthogPersonalApiKey from "./posthog-personal-api-key.js";
 import prefectApiToken from "./prefect-api-token.js";
 import pulumiApiToken from "./pulumi-api-token.js";
 import pypiUploadToken from "./pypi-upload-token.js";
@@ -77,6 +98,8 @@ import rubygemsApiToken from "./rubygems-api-token.js";
 import sendgridApiToken from "./sendgrid-api-token.js";
 import sendinblueApiToken from "./sendinblue-api-token.js";
 import sendinblueSmtpKey from "./sendinblue-smtp-key.js";
+import sentryOrgToken from "./sentry-org-token.js";
+import sentryUserToken from "./sentry-user-token.js";
 import shippoApiToken from "./shippo-api-token.js";
 import shopifyAccessToken from "./shopify-access-token.js";
 import shopifyCustomAccessToken from "./shopify-custom-access-token.js";
@@ -91,6 +114,8 @@ import slackLegacyToken from "./slack-legacy-token.js";
 import slackLegacyWorkspaceToken from "./slack-legacy-workspace-token.js";
 import slackUserToken from "./slack-user-token.js";
 import slackWebhookUrl from "./slack-webhook-url.js";
+import sonarApiToken from "./sonar-api-token.js";
+import sourcegraphAccessToken from "./sourcegraph-access-token.js";
 import squareAccessToken from "./square-access-token.js";
 import squareSecret from "./square-secret.js";
 import stripeAccessToken from "./stripe-access-token.js";
@@ -100,6 +125,7 @@ import supabaseSecretKey from "./supabase-secret-key.js";
 import tavilyApiKey from "./tavily-api-key.js";
 import telegramBotApiToken from "./telegram-bot-api-token.js";
 import vaultBatchToken from "./vault-batch-token.js";
+import vaultServiceToken from "./vault-service-token.js";
 import vercelApiKey from "./vercel-api-key.js";
 import vercelAppAccessToken from "./vercel-app-access-token.js";
 import vercelAppRefreshToken from "./vercel-app-refresh-token.js";
@@ -114,10 +140,18 @@ export const RULES: readonly Rule[] = [
   anthropicApiKey,
   artifactoryApiKey,
   artifactoryReferenceToken,
+  atlassianApiToken,
+  awsAccessToken,
+  awsAmazonBedrockApiKeyLongLived,
+  awsAmazonBedrockApiKeyShortLived,
+  axiomApiToken,
+  axiomPersonalToken,
+  azureAdClientSecret,
   buildkiteUserAccessToken,
   circleciPersonalAccessToken,
   circleciProjectApiToken,
   clojarsApiToken,
+  cloudflareApiToken,
   cloudflareOriginCaKey,
   cratesIoApiToken,
   databricksApiToken,
@@ -134,12 +168,15 @@ export const RULES: readonly Rule[] = [
   dopplerServiceAccountToken,
   dopplerServiceToken,
   duffelApiToken,
+  dynatraceApiToken,
   easypostApiToken,
   easypostTestApiToken,
   elevenlabsApiKey,
   firecrawlApiKey,
   flutterwaveEncryptionKey,
   flutterwaveSecretKey,
+  flyioAccessToken,
+  gcpApiKey,
   githubAppToken,
   githubFineGrainedPat,
   githubOauth,
@@ -157,8 +194,13 @@ export const RULES: readonly Rule[] = [
   gitlabRrt,
   gitlabRunnerAuthenticationToken,
   gitlabScimToken,
+  grafanaApiKey,
+  grafanaCloudApiToken,
+  grafanaServiceAccountToken,
   groqApiKey,
+  hashicorpTfApiToken,
   herokuApiKeyV2,
+  honeycombIngestKey,
   huggingfaceAccessToken,
   huggingfaceOrganizationApiToken,
   infracostApiToken,
@@ -166,7 +208,11 @@ export const RULES: readonly Rule[] = [
   langsmithServiceKey,
   mailchimpTransactionalApiKey,
   microsoftTeamsWebhook,
+  newRelicBrowserApiToken,
+  newRelicInsertKey,
+  newRelicUserApiKey,
   nugetApiKey,
+  octopusDeployApiKey,
   openaiApiKey,
   openrouterApiKey,
   paddleApiKey,
@@ -177,6 +223,7 @@ export const RULES: readonly Rule[] = [
   planetscaleApiToken,
   planetscaleOauthToken,
   planetscalePassword,
+  posthogPersonalApiKey,
   prefectApiToken,
   pulumiApiToken,
   pypiUploadToken,
@@ -186,6 +233,8 @@ export const RULES: readonly Rule[] = [
   sendgridApiToken,
   sendinblueApiToken,
   sendinblueSmtpKey,
+  sentryOrgToken,
+  sentryUserToken,
   shippoApiToken,
   shopifyAccessToken,
   shopifyCustomAccessToken,
@@ -200,6 +249,8 @@ export const RULES: readonly Rule[] = [
   slackLegacyWorkspaceToken,
   slackUserToken,
   slackWebhookUrl,
+  sonarApiToken,
+  sourcegraphAccessToken,
   squareAccessToken,
   squareSecret,
   stripeAccessToken,
@@ -209,6 +260,7 @@ export const RULES: readonly Rule[] = [
   tavilyApiKey,
   telegramBotApiToken,
   vaultBatchToken,
+  vaultServiceToken,
   vercelApiKey,
   vercelAppAccessToken,
   vercelAppRefreshToken,
