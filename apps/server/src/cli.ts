@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+/**
+ * `teammem-server`: start the server and administer teams and tokens from the command line.
+ * Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 the embedded data folder is in
+ * use by another process (a running server: stop it or use its admin API).
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { recordAdminEvent } from "./admin/audit.js";
+import { ensureMember, ensureTeam, findTeam } from "./admin/teams.js";
+import { issueToken, revokeToken } from "./admin/tokens.js";
+import { ROLES, type Role } from "./auth/auth-context.js";
+import { DataDirLockedError } from "./data-dir-lock.js";
+import { EnvError, openStore, readServerEnv, startServer, type OpenedStore } from "./server.js";
+
+const EXIT = { ok: 0, failure: 1, usage: 2, locked: 3 } as const;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DEFAULT_DATA_DIR = "./.teammem-server";
+
+class UsageError extends Error {}
+
+const out = (line: string) => process.stdout.write(line + "\n");
+const err = (line: string) => process.stderr.write(line + "\n");
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError("a port is a whole number from 0 to 65535");
+  return n;
+}
+function parseDays(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 3650) throw new InvalidArgumentError("days must be a whole number from 1 to 3650");
+  return n;
+}
+function parseName(what: string) {
+  return (value: string): string => {
+    if (!NAME.test(value)) throw new InvalidArgumentError(`${what}: 1-64 of [A-Za-z0-9._@-], starting alphanumeric`);
+    return value;
+  };
+}
+
+/** What to tell a user whose admin command met a data folder held by a running server. */
+function lockedAdvice(e: DataDirLockedError, apiExample: string | null): string {
+  const url = e.holder.url ?? "http://<host>:<port>";
+  const lines = [
+    `teammem-server: ${e.message}.`,
+    "The embedded database admits one process at a time, so this command did not open it.",
+  ];
+  if (e.holder.purpose !== "server") {
+    lines.push("Wait for that command to finish and try again.");
+  } else if (apiExample) {
+    lines.push("Stop the server and run the command again, or use the server's admin API with an admin token, e.g.:");
+    lines.push(`  ${apiExample.replaceAll("{url}", url)}`);
+  } else {
+    lines.push("Stop the server and run the command again.");
+  }
+  return lines.join("\n");
+}
+
+/** Opens the configured database for one admin command, runs `fn`, closes it. */
+async function withStore<T>(dataDir: string | undefined, purpose: string, apiExample: string | null, fn: (store: OpenedStore) => Promise<T>): Promise<T> {
+  const env = readServerEnv();
+  let store: OpenedStore;
+  try {
+    store = await openStore(env, dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR, purpose);
+  } catch (e) {
+    if (e instanceof DataDirLockedError) {
+      err(lockedAdvice(e, apiExample));
+      process.exit(EXIT.locked);
+    }
+    throw e;
+  }
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const dataDirOption = () =>
+  new Option("--data-dir <dir>", `folder of the embedded database, when DATABASE_URL is unset (default: TEAMMEM_DATA_DIR or ${DEFAULT_DATA_DIR})`);
+
+function buildProgram(): Command {
+  const program = new Command("teammem-server")
+    .description("teammem server: versioned team memory with server-side secret scanning.\n" +
+      "Database: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite database in --data-dir.")
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)");
+
+  program
+    .command("start")
+    .description("apply migrations and serve HTTP; the first start prints an admin token and the client command")
+    .option("--host <host>", "address to listen on (default: HOST or 127.0.0.1)")
+    .option("--port <port>", "port to listen on, 0 for any free one (default: PORT or 8080)", parsePort)
+    .addOption(dataDirOption())
+    .action(async (o: { host?: string; port?: number; dataDir?: string }) => {
+      const env = readServerEnv();
+      const running = await startServer({
+        host: o.host ?? env.HOST ?? "127.0.0.1",
+        port: o.port ?? env.PORT ?? 8080,
+        dataDir: o.dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR,
+        env,
+        print: out,
+      });
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.once("SIGINT", () => process.exit(130));
+          process.once("SIGTERM", () => process.exit(143));
+          resolve();
+        };
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      err("teammem-server: shutting down");
+      await running.close();
+    });
+
+  program
+    .command("migrate")
+    .description("apply pending migrations and exit")
+    .addOption(dataDirOption())
+    .action(async (o: { dataDir?: string }) => {
+      await withStore(o.dataDir, "migrate", null, async (store) => {
+        out(`migrations applied (${store.description})`);
+      });
+    });
+
+  const team = program.command("team").description("manage teams");
+  team
+    .command("create")
+    .description("create a team with an admin user and print that admin's token (stdout: the token only)")
+    .argument("<name>", "team name", parseName("team"))
+    .option("--admin <user>", "name of the team's first admin", parseName("user"), "admin")
+    .option("--expires-in-days <n>", "token lifetime in days (default: no expiry)", parseDays)
+    .addOption(dataDirOption())
+    .action(async (name: string, o: { admin: string; expiresInDays?: number; dataDir?: string }) => {
+      await withStore(o.dataDir, "team create", null, async (store) => {
+        if (await findTeam(store.database.db, name)) throw new Error(`team "${name}" already exists`);
+        const teamId = await ensureTeam(store.database.db, name);
+        await ensureMember(store.database.db, teamId, o.admin, "admin");
+        const issued = await issueToken(store.database.db, store.secrets.jwtSecret, {
+          teamName: name,
+          userName: o.admin,
+          role: "admin",
+          ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
+        });
+        await recordAdminEvent(store.database.db, { teamId, kind: "token_issued", tokenId: issued.tokenId, actorName: "cli" });
+        err(`created team "${name}" with admin "${o.admin}" (token id ${issued.tokenId})`);
+        out(issued.token);
+      });
+    });
+
+  const token = program.command("token").description("issue and revoke tokens");
+  token
+    .command("create")
+    .description("issue a token (stdout: the token only); creates the team and user if new")
+    .requiredOption("--team <name>", "team name", parseName("team"))
+    .requiredOption("--user <name>", "user name", parseName("user"))
+    .addOption(new Option("--role <role>", "role in the team").choices(ROLES).makeOptionMandatory())
+    .option("--expires-in-days <n>", "lifetime in days (default: no expiry)", parseDays)
+    .addOption(dataDirOption())
+    .action(async (o: { team: string; user: string; role: Role; expiresInDays?: number; dataDir?: string }) => {
+      const body = JSON.stringify({ user: o.user, role: o.role, ...(o.expiresInDays ? { expiresInDays: o.expiresInDays } : {}) });
+      const api = `curl -X POST {url}/v1/admin/tokens -H "Authorization: Bearer <admin token>" -H "Content-Type: application/json" -d '${body}'`;
+      await withStore(o.dataDir, "token create", api, async (store) => {
+        const issued = await issueToken(store.database.db, store.secrets.jwtSecret, {
+          teamName: o.team,
+          userName: o.user,
+          role: o.role,
+          ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
+        });
+        const teamId = (await findTeam(store.database.db, o.team))!;
+        await recordAdminEvent(store.database.db, { teamId, kind: "token_issued", tokenId: issued.tokenId, actorName: "cli" });
+        err(`issued token ${issued.tokenId} for ${o.user} (${o.role}) in team ${o.team}`);
+        out(issued.token);
+      });
+    });
+  token
+    .command("revoke")
+    .description("revoke a token by its id (takes effect on running servers within 5 s)")
+    .argument("<tokenId>", "token id (a UUID, as printed by token create or GET /v1/admin/tokens)", (v: string) => {
+      if (!UUID.test(v)) throw new InvalidArgumentError("a token id is a UUID");
+      return v;
+    })
+    .addOption(dataDirOption())
+    .action(async (tokenId: string, o: { dataDir?: string }) => {
+      const api = `curl -X DELETE {url}/v1/admin/tokens/${tokenId} -H "Authorization: Bearer <admin token>"`;
+      await withStore(o.dataDir, "token revoke", api, async (store) => {
+        const revoked = await revokeToken(store.database.db, tokenId);
+        if (!revoked) throw new Error(`no token with id ${tokenId}`);
+        await recordAdminEvent(store.database.db, { teamId: revoked.teamId, kind: "token_revoked", tokenId, actorName: "cli" });
+        out(`revoked token ${tokenId} (${revoked.user}) at ${revoked.revokedAt.toISOString()}`);
+      });
+    });
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" ? EXIT.ok : EXIT.usage;
+    }
+    if (e instanceof EnvError) {
+      err(`teammem-server: invalid environment: ${e.message}`);
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError) {
+      err(`teammem-server: ${e.message}`);
+      return EXIT.usage;
+    }
+    const error = e as NodeJS.ErrnoException;
+    if (error.code === "EADDRINUSE") err(`teammem-server: the address is already in use (${error.message})`);
+    else err(`teammem-server: ${error.message ?? String(e)}`);
+    return EXIT.failure;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,192 @@
+/**
+ * Process side of the server: environment → database (+ lock) → migrations → buildApp → listen.
+ * The only module that reads `process.env`. `cli.ts` parses argv and calls these functions.
+ */
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
+import { buildApp } from "./app.js";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
+import { openDatabase, type Database } from "./db/database.js";
+import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { loadServerSecrets, type ServerSecrets } from "./settings.js";
+
+const optionalText = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
+const optionalInt = z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().nonnegative().optional());
+
+/** Environment variables the server reads; every one is optional. */
+export const ServerEnv = z.object({
+  /** postgres://user:pass@host:5432/db — PostgreSQL; unset: embedded PGlite in the data folder. */
+  DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional()),
+  /** Data folder of the embedded database; `--data-dir` wins. */
+  TEAMMEM_DATA_DIR: optionalText,
+  /** HS256 key (≥ 32 chars); unset: generated once and kept in the database. */
+  JWT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
+  /** Fingerprint HMAC key (≥ 16 chars); unset: generated once and kept in the database. */
+  FINGERPRINT_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
+  /** Defaults for `--host` / `--port`. */
+  HOST: optionalText,
+  PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TEAMMEM_MAX_ENTRY_BYTES: optionalInt,
+  TEAMMEM_MAX_ENTRIES_PER_NAMESPACE: optionalInt,
+  TEAMMEM_MAX_BODY_BYTES: optionalInt,
+  TEAMMEM_MAX_OPERATIONS_PER_BATCH: optionalInt,
+  TEAMMEM_RATE_LIMIT_MAX: optionalInt,
+  TEAMMEM_RATE_LIMIT_WINDOW_MS: optionalInt,
+});
+export type ServerEnv = z.infer<typeof ServerEnv>;
+
+/** The environment is invalid; the message names each bad variable. */
+export class EnvError extends Error {}
+
+/** Parses `process.env` (or `env`). @throws EnvError naming each invalid variable. */
+export function readServerEnv(env: Record<string, string | undefined> = process.env): ServerEnv {
+  const parsed = ServerEnv.safeParse(env);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  }
+  return parsed.data;
+}
+
+/** Limits from the TEAMMEM_* variables over the defaults. */
+export function limitsFromEnv(env: ServerEnv): Limits {
+  const pick = (v: number | undefined, d: number) => (v === undefined ? d : v);
+  return {
+    maxEntryBytes: pick(env.TEAMMEM_MAX_ENTRY_BYTES, DEFAULT_LIMITS.maxEntryBytes),
+    maxEntriesPerNamespace: pick(env.TEAMMEM_MAX_ENTRIES_PER_NAMESPACE, DEFAULT_LIMITS.maxEntriesPerNamespace),
+    maxBodyBytes: pick(env.TEAMMEM_MAX_BODY_BYTES, DEFAULT_LIMITS.maxBodyBytes),
+    maxOperationsPerBatch: pick(env.TEAMMEM_MAX_OPERATIONS_PER_BATCH, DEFAULT_LIMITS.maxOperationsPerBatch),
+    rateLimitMax: pick(env.TEAMMEM_RATE_LIMIT_MAX, DEFAULT_LIMITS.rateLimitMax),
+    rateLimitWindowMs: pick(env.TEAMMEM_RATE_LIMIT_WINDOW_MS, DEFAULT_LIMITS.rateLimitWindowMs),
+  };
+}
+
+/** An open, migrated database with the server's secrets, and the data-folder lock if embedded. */
+export interface OpenedStore {
+  database: Database;
+  secrets: ServerSecrets;
+  /** Human description, e.g. "PostgreSQL" or "embedded database in /abs/dir". */
+  description: string;
+  /** Held for embedded databases only. */
+  lock: DataDirLock | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database the environment names: PostgreSQL when DATABASE_URL is set, else PGlite in
+ * `dataDir` (created if missing, locked for this process as `purpose`). Applies migrations and
+ * loads (or creates) the server secrets.
+ * @throws DataDirLockedError when another live process holds the embedded data folder.
+ */
+export async function openStore(env: ServerEnv, dataDir: string, purpose: string): Promise<OpenedStore> {
+  let lock: DataDirLock | null = null;
+  let database: Database;
+  let description: string;
+  if (env.DATABASE_URL) {
+    database = await openDatabase({ kind: "postgres", url: env.DATABASE_URL });
+    description = "PostgreSQL (DATABASE_URL)";
+  } else {
+    const dir = resolve(dataDir);
+    await mkdir(dir, { recursive: true });
+    lock = await acquireDataDirLock(dir, purpose);
+    try {
+      database = await openDatabase({ kind: "pglite", dataDir: dir });
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+    description = `embedded database in ${dir}`;
+  }
+  try {
+    await database.migrate();
+    const secrets = await loadServerSecrets(database.db, {
+      ...(env.JWT_SECRET ? { jwtSecret: env.JWT_SECRET } : {}),
+      ...(env.FINGERPRINT_KEY ? { fingerprintKey: env.FINGERPRINT_KEY } : {}),
+    });
+    return {
+      database,
+      secrets,
+      description,
+      lock,
+      close: async () => {
+        await database.close();
+        await lock?.release();
+      },
+    };
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    await lock?.release();
+    throw err;
+  }
+}
+
+export interface StartOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  env: ServerEnv;
+  /** Where the banner (URL, first-start admin token and client command) goes; stdout in the CLI. */
+  print: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** Base URL, e.g. http://127.0.0.1:8080 (the wildcard host shown as 127.0.0.1). */
+  url: string;
+  /** Closes the app (in-flight requests finish), then the database, then releases the lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server. On the first start against a database where no admin token was ever issued,
+ * creates team `default` with user `admin` and prints that admin token and the client command.
+ */
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const store = await openStore(opts.env, opts.dataDir, "server");
+  try {
+    let firstToken: string | null = null;
+    if (!(await anyAdminTokenIssued(store.database.db))) {
+      firstToken = (await issueToken(store.database.db, store.secrets.jwtSecret, { teamName: "default", userName: "admin", role: "admin" })).token;
+    }
+    const app = await buildApp({
+      db: store.database.db,
+      jwtSecret: store.secrets.jwtSecret,
+      fingerprintKey: store.secrets.fingerprintKey,
+      limits: limitsFromEnv(opts.env),
+      logger: { level: opts.env.LOG_LEVEL, stream: process.stderr },
+    });
+    let address: string;
+    try {
+      address = await app.listen({ host: opts.host, port: opts.port });
+    } catch (err) {
+      await app.close();
+      throw err;
+    }
+    const port = new URL(address).port;
+    const shownHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+    const url = `http://${shownHost}:${port}`;
+    await store.lock?.update({ url });
+    opts.print(`teammem-server listening on ${url} (${store.description})`);
+    if (firstToken) {
+      opts.print(`First start: created team "default" with admin user "admin".`);
+      opts.print(`Admin token (shown once, keep it safe): ${firstToken}`);
+      opts.print(`Connect a client:`);
+      opts.print(`  teammem init --server ${url} --namespace <repo> --token ${firstToken}`);
+      opts.print(`Create a token per teammate: teammem-server token create --team default --user <name> --role member`);
+      opts.print(`  (with the embedded database while the server runs, use the admin API instead: POST ${url}/v1/admin/tokens)`);
+    }
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      close: () =>
+        (closing ??= (async () => {
+          await app.close();
+          await store.close();
+        })()),
+    };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
