@@ -15,3 +15,13 @@ describe("normalize", () => {
     expect(n.toOriginal(n.text.length)).toBe(original.length);
   });
 });
+
+describe("normalize with many removals", () => {
+  it("gives the same text and offsets as with few", () => {
+    const unit = "ab\u200B\r\ncd\uD800e\uFEFF";
+    const original = unit.repeat(5000);
+    const n = normalize(original);
+    expect(n.text).toBe("ab\ncd\uD800e".repeat(5000));
+    for (let i = 0; i < n.text.length; i += 7) expect(original[n.toOriginal(i)]).toBe(n.text[i]);
+  });
+});

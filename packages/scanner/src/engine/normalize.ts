@@ -8,7 +8,6 @@
  */
 
 const REMOVABLE = /\r\n|[\u200B-\u200D\u2060\uFEFF]/;
-const REMOVABLE_SOURCE = "\\r(?=\\n)|[\\u200B-\\u200D\\u2060\\uFEFF]";
 
 export interface NormalizedText {
   /** The text matched against (the original when nothing needed removing). */
@@ -23,33 +22,59 @@ export interface NormalizedText {
 /** Normalises `original` (see module doc). O(n); the common case (nothing to remove) allocates nothing. */
 export function normalize(original: string): NormalizedText {
   if (!REMOVABLE.test(original)) return { text: original, toOriginal: (i) => i };
-  // Runs of kept text: normStarts[k] is where run k begins in the normalised text, shifts[k] how many
-  // code units were removed before it.
-  const normStarts: number[] = [0];
-  const shifts: number[] = [0];
-  const parts: string[] = [];
-  let last = 0;
-  let removed = 0;
-  const removable = new RegExp(REMOVABLE_SOURCE, "g");
-  for (let m = removable.exec(original); m !== null; m = removable.exec(original)) {
-    if (m.index > last) parts.push(original.slice(last, m.index));
-    removed += 1;
-    last = m.index + 1;
-    normStarts.push(last - removed);
-    shifts.push(removed);
-  }
-  parts.push(original.slice(last));
-  const text = parts.join("");
-  const toOriginal = (i: number): number => {
-    // Last run whose start ≤ i (runs may be empty; the last with that start has the full shift).
-    let lo = 0;
-    let hi = normStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (normStarts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
+  // gaps[k] = normalised offset at which the k-th removed code unit was (= its original offset − k);
+  // non-decreasing, so toOriginal(i) = i + (number of gaps ≤ i).
+  let gaps = new Int32Array(1024);
+  let count = 0;
+  for (let i = 0, n = original.length; i < n; i++) {
+    const c = original.charCodeAt(i);
+    if (c === 13 ? original.charCodeAt(i + 1) === 10 : c >= 0x200b && (c <= 0x200d || c === 0x2060 || c === 0xfeff)) {
+      if (count === gaps.length) {
+        const bigger = new Int32Array(gaps.length * 2);
+        bigger.set(gaps);
+        gaps = bigger;
+      }
+      gaps[count] = i - count;
+      count++;
     }
-    return i + shifts[lo]!;
+  }
+  const text = count * 64 < original.length ? removeBySlices(original, gaps, count) : removeByCopy(original, count);
+  const toOriginal = (i: number): number => {
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (gaps[mid]! <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    return i + lo;
   };
   return { text, toOriginal };
+}
+
+/** Few removals: join the kept slices (native copies). `gaps` as in {@link normalize}. */
+function removeBySlices(original: string, gaps: Int32Array, count: number): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (let k = 0; k < count; k++) {
+    const at = gaps[k]! + k; // original offset of the k-th removed code unit
+    parts.push(original.slice(last, at));
+    last = at + 1;
+  }
+  parts.push(original.slice(last));
+  return parts.join("");
+}
+
+/** Many removals: copy kept code units into a buffer, then build the string in 8 Ki chunks (exact, lone surrogates kept). */
+function removeByCopy(original: string, count: number): string {
+  const n = original.length;
+  const buf = new Uint16Array(n - count);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const c = original.charCodeAt(i);
+    if (!(c === 13 ? original.charCodeAt(i + 1) === 10 : c >= 0x200b && (c <= 0x200d || c === 0x2060 || c === 0xfeff))) buf[j++] = c;
+  }
+  const chunks: string[] = [];
+  for (let i = 0; i < buf.length; i += 8192) chunks.push(String.fromCharCode.apply(null, buf.subarray(i, i + 8192) as unknown as number[]));
+  return chunks.join("");
 }
