@@ -1,0 +1,41 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlaceholderCredential } from "../rule-helpers/url-credentials.js";
+
+/**
+ * Password in a database or message-broker connection URL: `scheme://user:password@host` for
+ * PostgreSQL, MySQL/MariaDB, MongoDB (+srv), Redis, AMQP, MSSQL, CockroachDB, ClickHouse, CouchDB,
+ * Neo4j, Cassandra, Kafka, NATS, MQTT (with optional `+driver` suffix and `jdbc:` prefix).
+ * The prefilter literal is `://`; a lookbehind checks the scheme. Placeholders (`password`,
+ * `${DB_PASS}`, `{{pass}}`, `<password>`, `xxx`, user = password, …) are not reported.
+ * Format: RFC 3986 §3.2.1 (userinfo); PostgreSQL docs, "Connection URIs"
+ * (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS); MongoDB
+ * "Connection String URI Format" (https://www.mongodb.com/docs/manual/reference/connection-string/).
+ * secretlint rule `@secretlint/secretlint-rule-database-connection-string` covers the same ground.
+ */
+const password = (seed: number): string => `${randomChars(10, seed)}${randomChars(4, seed + 1, "0123456789")}`;
+
+const rule: Rule = {
+  id: "database-url-credentials",
+  label: "Database connection URL with password",
+  prefixes: ["://"],
+  pattern:
+    /(?<=(?<![A-Za-z0-9.-])(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
+  validate: (value) => !isPlaceholderCredential(value),
+  examples: () => ({
+    positive: [
+      `DATABASE_URL=postgres://app:${password(1)}@db.internal:5432/app`,
+      `MONGO_URI="mongodb+srv://svc:${password(2)}@cluster0.example.net/db?retryWrites=true"`,
+      `spring.datasource.url=jdbc:mysql://admin:${password(3)}@10.0.0.5:3306/shop`,
+      `REDIS_URL=redis://:${password(4)}@cache:6379/0`,
+    ],
+    negative: [
+      "postgres://user:password@localhost:5432/db", // placeholder password
+      "mysql://app:${DB_PASSWORD}@db:3306/app", // template variable
+      "postgres://postgres:postgres@localhost:5432/db", // password equals the user name (local default)
+      "postgres://$(PGUSER):$(PGPASSWORD)@$(PGHOST)/db", // Makefile variables
+      "mongodb://localhost:27017/database", // no credentials
+    ],
+  }),
+};
+export default rule;

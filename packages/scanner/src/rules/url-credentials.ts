@@ -1,0 +1,34 @@
+import { randomChars } from "../fakes.js";
+import type { Rule } from "../rule.js";
+import { isPlaceholderCredential } from "../rule-helpers/url-credentials.js";
+
+/**
+ * Password in a URL of another protocol: FTP/FTPS/SFTP, SSH, SMTP(S), IMAP(S), POP3(S), LDAP(S),
+ * SVN, SOCKS, RTSP, VNC, Telnet: `scheme://user:password@host`. (Database and broker URLs are
+ * `database-url-credentials`, HTTP/WebSocket ones `http-url-credentials`.) Placeholders are not
+ * reported (see `isPlaceholderCredential`).
+ * Format: RFC 3986 §3.2.1 (userinfo); RFC 1738 §3.1 (FTP "user:password@host").
+ */
+const password = (seed: number): string => `${randomChars(11, seed)}${randomChars(3, seed + 1, "0123456789")}`;
+
+const rule: Rule = {
+  id: "url-credentials",
+  label: "URL with user name and password",
+  prefixes: ["://"],
+  pattern:
+    /(?<=(?<![A-Za-z0-9.-])(?:s?ftps?|ssh|smtps?|imaps?|pop3s?|ldaps?|svn(?:\+ssh)?|socks[45]?h?|rtsps?|vnc|telnet|sip)):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
+  validate: (value) => !isPlaceholderCredential(value),
+  examples: () => ({
+    positive: [
+      `const SECURE_FTP = "ftps://deployment:${password(1)}@files.example.com/uploads";`,
+      `SMTP_URL=smtps://mailer:${password(2)}@smtp.example.com:465`,
+      `ldap://cn=admin:${password(3)}@ldap.example.org`,
+    ],
+    negative: [
+      "ftp://user:pass@example.com", // placeholder password
+      "sftp://deploy:<password>@host", // placeholder in angle brackets
+      "smtp://smtp.example.com:587", // no credentials
+    ],
+  }),
+};
+export default rule;
