@@ -8,6 +8,7 @@ import docs from "./plugins/docs.js";
 import errors from "./plugins/errors.js";
 import rateLimit from "./plugins/rate-limit.js";
 import adminRoutes from "./routes/admin/index.js";
+import namespaceRoutes from "./routes/namespaces/index.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
@@ -43,7 +44,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
   await app.register(adminRoutes, { prefix: "/v1/admin", jwtSecret: opts.jwtSecret });
-  // Store routes (namespaces, entries, history...) register here, at prefix /v1/namespaces.
+  await app.register(namespaceRoutes, { prefix: "/v1/namespaces" });
   return app;
 }
 

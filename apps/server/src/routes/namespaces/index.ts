@@ -1,0 +1,77 @@
+/**
+ * /v1/namespaces: a team's namespaces and everything in them. Every route needs a bearer token;
+ * writes need the member role, reads the reader role. A namespace is looked up within the token's
+ * team only, so another team's namespace is a 404 `not_found`, like a missing one.
+ */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
+import { z } from "zod";
+import { recordAuditEvent } from "../../audit/record.js";
+import { listNamespaces } from "../../store/namespaces.js";
+import { ensureCallerNamespace, errorReplies } from "./context.js";
+import readRoutes from "./reads.js";
+import writeRoutes from "./writes.js";
+
+const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook("onRequest", app.authenticate);
+
+  app.get(
+    "/",
+    {
+      onRequest: [app.requireRole("reader")],
+      schema: { summary: "List the team's namespaces", response: { 200: NamespaceListResponse, ...errorReplies } },
+    },
+    async (request) => ({ namespaces: await listNamespaces(app.db, request.auth.teamId) }),
+  );
+
+  app.put(
+    "/:namespace",
+    {
+      onRequest: [app.requireRole("member")],
+      schema: {
+        summary: "Create a namespace (idempotent): 201 when created, 200 when it existed",
+        params: NamespaceParams,
+        response: { 200: NamespaceResponse, 201: NamespaceResponse, ...errorReplies },
+      },
+    },
+    async (request, reply) => {
+      const ns = await ensureCallerNamespace(app, request, request.params.namespace);
+      return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor });
+    },
+  );
+
+  app.post(
+    "/:namespace/block-reports",
+    {
+      onRequest: [app.requireRole("member")],
+      schema: {
+        summary: "Report a file the client held back because it holds a credential (metadata only)",
+        params: NamespaceParams,
+        body: BlockReport,
+        response: { 202: z.object({ accepted: z.literal(true) }), ...errorReplies },
+      },
+    },
+    async (request, reply) => {
+      const ns = await ensureCallerNamespace(app, request, request.params.namespace);
+      const { path, findings, clientId } = request.body;
+      await recordAuditEvent(app.db, {
+        teamId: ns.teamId,
+        kind: "client_blocked",
+        namespace: ns.name,
+        path,
+        code: "secret_detected",
+        principalId: request.auth.principalId,
+        principalName: request.auth.principalName,
+        clientId: clientId ?? null,
+        findings,
+      });
+      return reply.status(202).send({ accepted: true });
+    },
+  );
+
+  await app.register(writeRoutes);
+  await app.register(readRoutes);
+};
+
+export default namespaceRoutes;
+export { namespaceRoutes };

@@ -1,0 +1,200 @@
+/**
+ * The write protocol of one batch operation `{opId, path, baseVersion, content | delete}`:
+ * idempotency, validation and re-scan, then — in one transaction holding the namespace lock —
+ * fast-forward, three-way merge, or a conflict record. See the decision table on
+ * {@link decide}.
+ */
+import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
+import { scan } from "@teammem/scanner";
+import type { Db, Tx } from "../db/database.js";
+import { conflicts } from "../db/schema.js";
+import { mergeThreeWay } from "../merge/three-way.js";
+import { commitVersion, countLiveEntries, findCaseClash, lockNamespace, nextCursor, readHead, readVersionContent, type Head } from "./heads.js";
+import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
+import { checkContent, checkPath, type Refusal } from "./validate-content.js";
+import type { WriteContext } from "./write-context.js";
+
+/** A decision and whether its result is final (stored for replays) or depends on state that may change. */
+interface Decision {
+  result: OperationResult;
+  /** false for refusals that may pass later unchanged (namespace_full, path_case_conflict, version ahead). */
+  final: boolean;
+}
+
+function rejected(opId: string, path: string, refusal: Refusal): OperationResult {
+  return {
+    opId,
+    path,
+    status: "rejected",
+    code: refusal.code,
+    message: refusal.message,
+    ...(refusal.details ? { details: refusal.details } : {}),
+    ...(refusal.findings ? { findings: refusal.findings } : {}),
+  };
+}
+
+/** The request hash of a batch operation (its id excluded). */
+export function operationHash(op: Operation): string {
+  return "delete" in op ? requestHash("delete", [op.path, op.baseVersion]) : requestHash("put", [op.path, op.baseVersion, op.content]);
+}
+
+/**
+ * Applies one operation atomically in its own transaction.
+ * @returns the operation's result; never throws for a refusal (only for database failures).
+ *   Results other than transient refusals are stored under `opId` and replayed verbatim.
+ */
+export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): Promise<OperationResult> {
+  const nsId = ctx.namespace.id;
+  const hash = operationHash(op);
+  const prior = await readStoredOperation(db, nsId, op.opId);
+  if (prior) return replayResult(prior, op.opId, op.path, hash);
+
+  const checked = checkPath(op.path);
+  let refusal = "refusal" in checked ? checked.refusal : null;
+  if (!refusal && !("delete" in op) && "path" in checked) refusal = await checkContent(db, ctx, checked.path, op.content);
+  if (refusal || !("path" in checked)) {
+    const stored = await storeOperation(db, nsId, op.opId, hash, rejected(op.opId, op.path, refusal!));
+    return replayResult(stored, op.opId, op.path, hash);
+  }
+  const path = checked.path;
+
+  return db.transaction(async (tx) => {
+    const { cursor: namespaceCursor } = await lockNamespace(tx, nsId);
+    const twin = await readStoredOperation(tx, nsId, op.opId);
+    if (twin) return replayResult(twin, op.opId, op.path, hash);
+    const decision = await decide(tx, ctx, op, path, namespaceCursor);
+    if (decision.final) await storeOperation(tx, nsId, op.opId, hash, decision.result);
+    return decision.result;
+  });
+}
+
+/**
+ * Decision table (head = current version of the path; "live" = exists and not a tombstone):
+ * - baseVersion > head version → rejected `version_conflict` (transient; details.currentVersion).
+ * - baseVersion = head version (fast-forward) → `applied`: a new version, or none when the content
+ *   equals the head (a put of identical content, a delete of a missing/deleted path).
+ * - baseVersion < head version:
+ *   - put, head is a tombstone made after the base → the edit wins: `merged` with the incoming
+ *     content as a new version; the delete stays in history.
+ *   - put equal to the head → `applied` at the head version, nothing new.
+ *   - put, head live → three-way merge (base content; "" for base 0 or a tombstone base): clean →
+ *     `merged` (a new version, kind "merge", unless the merge equals the head); overlapping (or a
+ *     merge that would be too large or hold a credential) → `conflict`: the head stays, the
+ *     incoming content is kept as a conflict record at a new cursor.
+ *   - delete, head already a tombstone → `applied` (nothing new).
+ *   - delete, head unchanged in content since the base → `applied` (a tombstone version).
+ *   - delete, head edited since the base → `conflict` (record with deleted=true): the edit stays.
+ * Creating a path that exists (baseVersion 0, live head) is thus a concurrent edit from an empty base.
+ */
+async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, namespaceCursor: number): Promise<Decision> {
+  const nsId = ctx.namespace.id;
+  const head = await readHead(tx, nsId, path);
+  const headVersion = head?.version ?? 0;
+  const live = head !== null && !head.deleted;
+  const incoming = "delete" in op ? null : op.content;
+  const author = { authorId: ctx.author.id, authorName: ctx.author.name, clientId: ctx.clientId, opId: op.opId };
+  const base = { namespaceId: nsId, path, foldKey: pathFoldKey(path), parent: head, ...author };
+
+  const unchanged = (h: Head | null): Decision => ({
+    result: {
+      opId: op.opId,
+      path,
+      status: "applied",
+      version: headVersion,
+      sha256: h && !h.deleted ? h.sha256 : null,
+      deleted: !h || h.deleted,
+      cursor: h?.cursor ?? namespaceCursor,
+    },
+    final: true,
+  });
+  const applied = async (kind: "write" | "delete", content: string | null, baseVersion: number | null): Promise<Decision> => {
+    const c = await commitVersion(tx, { ...base, kind, content, baseVersion });
+    return { result: { opId: op.opId, path, status: "applied", version: c.version, sha256: c.sha256, deleted: c.deleted, cursor: c.cursor }, final: true };
+  };
+  const merged = async (content: string): Promise<Decision> => {
+    const c = await commitVersion(tx, { ...base, kind: "merge", content, baseVersion: op.baseVersion });
+    return { result: { opId: op.opId, path, status: "merged", version: c.version, sha256: c.sha256!, content, cursor: c.cursor }, final: true };
+  };
+  const conflict = async (h: Head): Promise<Decision> => {
+    const cursor = await nextCursor(tx, nsId);
+    const [row] = await tx
+      .insert(conflicts)
+      .values({
+        namespaceId: nsId,
+        path,
+        baseVersion: op.baseVersion,
+        headVersion: h.version,
+        deleted: incoming === null,
+        content: incoming,
+        sha256: incoming === null ? null : sha256Hex(incoming),
+        ...author,
+        cursor,
+      })
+      .returning({ id: conflicts.id });
+    return {
+      result: { opId: op.opId, path, status: "conflict", conflictId: row!.id, headVersion: h.version, headSha256: h.sha256, headContent: h.content, cursor },
+      final: true,
+    };
+  };
+  /** Refusals for a write that makes the path live again (or for the first time). */
+  const guardNewLiveEntry = async (): Promise<Decision | null> => {
+    const clash = await findCaseClash(tx, nsId, path, base.foldKey);
+    if (clash !== null) {
+      return {
+        result: rejected(op.opId, op.path, { code: "path_case_conflict", message: "another path differing only by case exists in this namespace", details: { path: clash } }),
+        final: false,
+      };
+    }
+    const live = await countLiveEntries(tx, nsId);
+    if (live >= ctx.limits.maxEntriesPerNamespace) {
+      return {
+        result: rejected(op.opId, op.path, {
+          code: "namespace_full",
+          message: `the namespace holds ${live} entries, the limit is ${ctx.limits.maxEntriesPerNamespace}`,
+          details: { limit: ctx.limits.maxEntriesPerNamespace, value: live },
+        }),
+        final: false,
+      };
+    }
+    return null;
+  };
+
+  if (op.baseVersion > headVersion) {
+    return {
+      result: rejected(op.opId, op.path, {
+        code: "version_conflict",
+        message: `baseVersion ${op.baseVersion} is newer than the head version ${headVersion}`,
+        details: { currentVersion: headVersion },
+      }),
+      final: false,
+    };
+  }
+
+  if (op.baseVersion === headVersion) {
+    if (incoming === null) return live ? applied("delete", null, null) : unchanged(head);
+    if (live && head.content === incoming) return unchanged(head);
+    if (!live) {
+      const refusal = await guardNewLiveEntry();
+      if (refusal) return refusal;
+    }
+    return applied("write", incoming, null);
+  }
+
+  // baseVersion < headVersion: someone else wrote since the base.
+  if (!live) {
+    if (incoming === null) return unchanged(head);
+    const refusal = await guardNewLiveEntry();
+    return refusal ?? merged(incoming);
+  }
+  const baseContent = await readVersionContent(tx, nsId, path, op.baseVersion);
+  if (incoming === null) return head.content === baseContent ? applied("delete", null, op.baseVersion) : conflict(head);
+  if (head.content === incoming) return unchanged(head);
+  const outcome = mergeThreeWay(baseContent, head.content ?? "", incoming);
+  if (!outcome.clean) return conflict(head);
+  if (outcome.content === head.content) {
+    return { result: { opId: op.opId, path, status: "merged", version: head.version, sha256: head.sha256!, content: head.content, cursor: head.cursor }, final: true };
+  }
+  const tooLarge = Buffer.byteLength(outcome.content, "utf8") > ctx.limits.maxEntryBytes;
+  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey }).length > 0) return conflict(head);
+  return merged(outcome.content);
+}

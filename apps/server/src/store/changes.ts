@@ -1,0 +1,51 @@
+/** The change feed: the latest state of each entry changed after a cursor, in cursor order. */
+import type { ChangesResponse } from "@teammem/protocol";
+import { and, asc, eq, gt, lte } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import { entries, namespaces, versions } from "../db/schema.js";
+
+/**
+ * Heads whose cursor is in (`since`, namespace cursor], oldest first, at most `limit`.
+ * Stable pagination: the namespace cursor is read first, and a writer commits cursor N before any
+ * writer can take N+1 (namespace lock), so every head at or below it is already visible. An entry
+ * written again moves to its new cursor and is returned there (once per page walk).
+ * @returns `nextCursor`: the last returned cursor when `hasMore`, else the namespace cursor.
+ */
+export async function readChanges(db: Db, namespaceId: string, since: number, limit: number): Promise<ChangesResponse> {
+  const [ns] = await db.select({ cursor: namespaces.cursor }).from(namespaces).where(eq(namespaces.id, namespaceId));
+  const upTo = ns?.cursor ?? 0;
+  const rows = await db
+    .select({
+      cursor: entries.cursor,
+      path: entries.path,
+      version: entries.version,
+      deleted: entries.deleted,
+      sha256: entries.sha256,
+      size: entries.sizeBytes,
+      content: entries.content,
+      author: versions.authorName,
+      createdAt: versions.createdAt,
+    })
+    .from(entries)
+    .leftJoin(versions, and(eq(versions.namespaceId, entries.namespaceId), eq(versions.path, entries.path), eq(versions.version, entries.version)))
+    .where(and(eq(entries.namespaceId, namespaceId), gt(entries.cursor, since), lte(entries.cursor, upTo)))
+    .orderBy(asc(entries.cursor))
+    .limit(limit + 1);
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  return {
+    changes: page.map((r) => ({
+      cursor: r.cursor,
+      path: r.path,
+      version: r.version,
+      deleted: r.deleted,
+      sha256: r.sha256,
+      size: r.size,
+      content: r.deleted ? null : r.content,
+      author: r.author ?? "",
+      createdAt: (r.createdAt ?? new Date(0)).toISOString(),
+    })),
+    nextCursor: hasMore ? page[page.length - 1]!.cursor : Math.max(upTo, since),
+    hasMore,
+  };
+}

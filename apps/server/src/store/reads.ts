@@ -1,0 +1,105 @@
+/** Reads of one namespace: an entry's head, its history, one version, conflict records. */
+import type { ConflictRecord, EntryResponse, VersionInfo } from "@teammem/protocol";
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { Db } from "../db/database.js";
+import { conflicts, entries, versions } from "../db/schema.js";
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The head of `path`, or null when the path never existed. */
+export async function readEntry(db: Db, namespaceId: string, path: string): Promise<EntryResponse | null> {
+  const [row] = await db
+    .select()
+    .from(entries)
+    .where(and(eq(entries.namespaceId, namespaceId), eq(entries.path, path)));
+  if (!row) return null;
+  return {
+    path: row.path,
+    version: row.version,
+    deleted: row.deleted,
+    sha256: row.sha256,
+    size: row.sizeBytes,
+    content: row.deleted ? null : row.content,
+    cursor: row.cursor,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+type VersionRow = typeof versions.$inferSelect;
+function versionInfo(r: VersionRow): VersionInfo {
+  return {
+    version: r.version,
+    kind: r.kind,
+    deleted: r.deleted,
+    sha256: r.sha256,
+    size: r.sizeBytes,
+    parentVersion: r.parentVersion,
+    baseVersion: r.baseVersion,
+    author: r.authorName,
+    clientId: r.clientId,
+    opId: r.opId,
+    cursor: r.cursor,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+type ConflictRow = typeof conflicts.$inferSelect;
+export function conflictRecord(r: ConflictRow): ConflictRecord {
+  return {
+    id: r.id,
+    path: r.path,
+    baseVersion: r.baseVersion,
+    headVersion: r.headVersion,
+    deleted: r.deleted,
+    sha256: r.sha256,
+    content: r.content,
+    author: r.authorName,
+    clientId: r.clientId,
+    opId: r.opId,
+    cursor: r.cursor,
+    status: r.status === "resolved" ? "resolved" : "open",
+    resolvedVersion: r.resolvedVersion,
+    resolvedAt: iso(r.resolvedAt),
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** Every version of `path` (newest first) and its conflict records (newest first). */
+export async function readHistory(db: Db, namespaceId: string, path: string): Promise<{ versions: VersionInfo[]; conflicts: ConflictRecord[] }> {
+  const versionRows = await db
+    .select()
+    .from(versions)
+    .where(and(eq(versions.namespaceId, namespaceId), eq(versions.path, path)))
+    .orderBy(desc(versions.version));
+  const conflictRows = await db
+    .select()
+    .from(conflicts)
+    .where(and(eq(conflicts.namespaceId, namespaceId), eq(conflicts.path, path)))
+    .orderBy(desc(conflicts.cursor));
+  return { versions: versionRows.map(versionInfo), conflicts: conflictRows.map(conflictRecord) };
+}
+
+/** One version with its content (null for a tombstone), or null when it does not exist. */
+export async function readVersion(db: Db, namespaceId: string, path: string, version: number): Promise<(VersionInfo & { path: string; content: string | null }) | null> {
+  const [row] = await db
+    .select()
+    .from(versions)
+    .where(and(eq(versions.namespaceId, namespaceId), eq(versions.path, path), eq(versions.version, version)));
+  return row ? { ...versionInfo(row), path: row.path, content: row.content } : null;
+}
+
+/** Conflict records of the namespace with `status` (or all), oldest first. */
+export async function listConflicts(db: Db, namespaceId: string, status: "open" | "resolved" | "all"): Promise<ConflictRecord[]> {
+  const where = status === "all" ? eq(conflicts.namespaceId, namespaceId) : and(eq(conflicts.namespaceId, namespaceId), eq(conflicts.status, status));
+  const rows = await db.select().from(conflicts).where(where).orderBy(asc(conflicts.cursor));
+  return rows.map(conflictRecord);
+}
+
+/** One conflict record of the namespace, or null. */
+export async function readConflict(db: Db, namespaceId: string, id: string): Promise<ConflictRecord | null> {
+  const [row] = await db
+    .select()
+    .from(conflicts)
+    .where(and(eq(conflicts.namespaceId, namespaceId), eq(conflicts.id, id)));
+  return row ? conflictRecord(row) : null;
+}

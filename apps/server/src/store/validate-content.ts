@@ -1,0 +1,63 @@
+/**
+ * Checks one incoming write that needs no database: path rules, UTF-8 well-formedness, size, and
+ * the server-side re-scan for secrets. A secret hit is recorded as an audit event (metadata only).
+ */
+import { checkEntryPath, type ErrorCode, type WireFinding } from "@teammem/protocol";
+import { scan } from "@teammem/scanner";
+import { recordAuditEvent } from "../audit/record.js";
+import type { Db } from "../db/database.js";
+import type { WriteContext } from "./write-context.js";
+
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+  findings?: WireFinding[];
+}
+
+/** A lone UTF-16 surrogate cannot be encoded as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Checks `rawPath`; @returns the NFC path or the refusal (`invalid_path`, details `{ rule }`). */
+export function checkPath(rawPath: string): { path: string } | { refusal: Refusal } {
+  const checked = checkEntryPath(rawPath);
+  if (!checked.ok) return { refusal: { code: "invalid_path", message: checked.message, details: { rule: checked.rule } } };
+  return { path: checked.path };
+}
+
+/**
+ * Checks content that is about to be stored: `invalid_utf8`, `entry_too_large` (details
+ * `{ limit, value }` in UTF-8 bytes), `secret_detected` (findings: rule and position only).
+ * On `secret_detected` records an `upload_rejected` audit event for `path`.
+ * @returns null when the content may be stored.
+ */
+export async function checkContent(db: Db, ctx: WriteContext, path: string, content: string): Promise<Refusal | null> {
+  if (LONE_SURROGATE.test(content)) return { code: "invalid_utf8", message: "content must be valid Unicode text (it has a lone surrogate)" };
+  const bytes = Buffer.byteLength(content, "utf8");
+  if (bytes > ctx.limits.maxEntryBytes) {
+    return {
+      code: "entry_too_large",
+      message: `content is ${bytes} UTF-8 bytes, the limit is ${ctx.limits.maxEntryBytes}`,
+      details: { limit: ctx.limits.maxEntryBytes, value: bytes },
+    };
+  }
+  const found = scan(content, { fingerprintKey: ctx.fingerprintKey });
+  if (found.length === 0) return null;
+  await recordAuditEvent(db, {
+    teamId: ctx.namespace.teamId,
+    kind: "upload_rejected",
+    namespace: ctx.namespace.name,
+    path,
+    code: "secret_detected",
+    principalId: ctx.author.id,
+    principalName: ctx.author.name,
+    clientId: ctx.clientId,
+    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+  });
+  const rules = [...new Set(found.map((f) => f.ruleId))].join(", ");
+  return {
+    code: "secret_detected",
+    message: `content holds ${found.length} credential(s) (${rules}); remove them and write again`,
+    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+  };
+}

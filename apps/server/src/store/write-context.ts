@@ -1,0 +1,13 @@
+import type { Limits } from "../limits.js";
+import type { NamespaceRow } from "./namespaces.js";
+
+/** Who writes where, and under which limits; built by the route from `request.auth` and the app. */
+export interface WriteContext {
+  readonly namespace: Pick<NamespaceRow, "id" | "name" | "teamId">;
+  readonly author: { readonly id: string; readonly name: string };
+  /** The sending device's id, recorded in history and audit events. */
+  readonly clientId: string | null;
+  readonly limits: Limits;
+  /** Key for scanner fingerprints (HMAC) in audit events. */
+  readonly fingerprintKey: string;
+}
