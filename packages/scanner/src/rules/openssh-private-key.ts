@@ -1,0 +1,34 @@
+import type { Rule } from "../rule.js";
+import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * OpenSSH private key: `-----BEGIN OPENSSH PRIVATE KEY-----` then at least 64 base64 characters of
+ * body (which starts with the base64 of `openssh-key-v1`). The binary header holds runs of `A`, so
+ * only entropy and placeholder words are checked. Only the BEGIN line and 64 body characters are
+ * matched. Format: OpenSSH `PROTOCOL.key` (https://github.com/openssh/openssh-portable/blob/master/PROTOCOL.key);
+ * gitleaks reports these under `private-key`.
+ */
+const HEAD = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW";
+
+const rule: Rule = {
+  id: "openssh-private-key",
+  label: "OpenSSH private key",
+  prefixes: ["-----BEGIN OPENSSH PRIVATE KEY-----"],
+  pattern:
+    /-----BEGIN OPENSSH PRIVATE KEY-----[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?){64})/y,
+  validate: (value) =>
+    isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3, maxRun: Infinity, maxSequence: Infinity }),
+  examples: () => ({
+    positive: [
+      fakePemBlock("OPENSSH PRIVATE KEY", 1, { head: HEAD }).replace(/^(.{35}\n)(.{64})/, "$1$2"),
+      `key: |\n  ${fakePemBlock("OPENSSH PRIVATE KEY", 2).replace(/\n/g, "\n  ")}`,
+    ],
+    negative: [
+      "-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----", // empty block
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n-----END OPENSSH PRIVATE KEY-----", // placeholder
+      "-----BEGIN OPENSSH PRIVATE KEY-----\n<your key here>\n-----END OPENSSH PRIVATE KEY-----", // placeholder
+    ],
+  }),
+};
+export default rule;

@@ -1,0 +1,30 @@
+import type { Rule } from "../rule.js";
+import { fakeBase64Lines } from "../rule-helpers/pem-fakes.js";
+import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+
+/**
+ * SSH2 (SECSH / ssh.com, Tectia) private key: `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`, optional
+ * `Header: value` lines, then at least 64 base64 characters of body. (Despite the label, the key
+ * is often unencrypted.) Format: RFC 4716 "The Secure Shell (SSH) Public Key File Format" §3
+ * (same armor), ssh.com documentation of the private-key variant.
+ */
+const block = (seed: number, header = ""): string =>
+  `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n${header}${fakeBase64Lines(seed)}\n---- END SSH2 ENCRYPTED PRIVATE KEY ----`;
+
+const rule: Rule = {
+  id: "ssh2-encrypted-private-key",
+  label: "SSH2 (ssh.com) private key",
+  prefixes: ["---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"],
+  pattern:
+    /---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----[ \t]*(?:\r?\n|\\r\\n|\\n)(?:[ \t]*[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,4}[ \t]*(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?){64})/y,
+  validate: (value) =>
+    isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
+  examples: () => ({
+    positive: [block(1), block(2, 'Comment: "rsa-key-20240101"\n')],
+    negative: [
+      "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n...\n---- END SSH2 ENCRYPTED PRIVATE KEY ----", // placeholder body
+      `---- BEGIN SSH2 PUBLIC KEY ----\n${fakeBase64Lines(3)}\n---- END SSH2 PUBLIC KEY ----`, // a public key
+    ],
+  }),
+};
+export default rule;
