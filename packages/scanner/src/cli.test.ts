@@ -1,0 +1,122 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fakeGithubToken, randomChars } from "./fakes.js";
+
+const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
+// The CLI runs from source through tsx's loader (absolute, since the tests' cwd is a temp folder).
+const TSX = new URL("../../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+let dir: string;
+const token = fakeGithubToken("ghp_", 101);
+const token2 = fakeGithubToken("ghp_", 102);
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, ["--import", TSX, CLI, ...args], {
+    cwd: dir,
+    input,
+    encoding: "utf8",
+    env: { ...process.env, TEAMMEM_SCAN_KEY_FILE: join(dir, "key") },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "teammem-scan-cli-"));
+  mkdirSync(join(dir, "tree/sub"), { recursive: true });
+  mkdirSync(join(dir, "tree/.git"), { recursive: true });
+  mkdirSync(join(dir, "tree/node_modules/x"), { recursive: true });
+  writeFileSync(join(dir, "tree/sub/notes.md"), `# Notes\n\nGITHUB_TOKEN=${token}\n`);
+  writeFileSync(join(dir, "tree/.git/config"), `token ${token2}\n`);
+  writeFileSync(join(dir, "tree/node_modules/x/README.md"), `token ${token2}\n`);
+  writeFileSync(join(dir, "tree/blob.bin"), Buffer.concat([Buffer.from([0x00, 0x01]), Buffer.from(token2)]));
+  writeFileSync(join(dir, "clean.md"), "nothing to see\n");
+});
+
+describe("teammem-scan", () => {
+  it("prints path:line:column ruleId label and exits 1 on findings; skips .git, node_modules and binaries", () => {
+    const r = run(["tree"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${join("tree", "sub", "notes.md")}:3:14 github-pat GitHub personal access token (classic)\n`);
+    expect(r.stdout + r.stderr).not.toContain(token.slice(4));
+  });
+
+  it("exits 0 on clean input", () => {
+    const r = run(["clean.md"]);
+    expect(r).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it("exits 2 with a message on a missing path or bad usage", () => {
+    expect(run(["missing.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("missing.md: no such file or folder") });
+    expect(run(["--format", "xml", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown --format") });
+    expect(run([])).toMatchObject({ code: 2, stderr: expect.stringContaining("no paths") });
+    expect(run(["--bogus", "clean.md"]).code).toBe(2);
+  });
+
+  it("reads stdin with -", () => {
+    const r = run(["-"], `line one\nkey: ${token}\n`);
+    expect(r).toMatchObject({ code: 1, stdout: "-:2:6 github-pat GitHub personal access token (classic)\n" });
+  });
+
+  it("prints JSON findings without the value", () => {
+    const r = run(["--format", "json", "tree/sub/notes.md"]);
+    expect(r.code).toBe(1);
+    const rows = JSON.parse(r.stdout);
+    expect(rows).toEqual([
+      expect.objectContaining({ path: "tree/sub/notes.md", ruleId: "github-pat", line: 3, column: 14, endLine: 3, endColumn: 54, preview: "ghp_****" }),
+    ]);
+    expect(rows[0].fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.stdout).not.toContain(token.slice(4));
+  });
+
+  it("prints a SARIF 2.1.0 log", () => {
+    const r = run(["--format", "sarif", "tree"]);
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.$schema).toContain("sarif-2.1.0");
+    const run0 = log.runs[0];
+    expect(run0.tool.driver.name).toBe("teammem-scan");
+    const ids = run0.tool.driver.rules.map((x: { id: string }) => x.id);
+    expect(ids).toContain("github-pat");
+    for (const rule of run0.tool.driver.rules) expect(rule.shortDescription.text).toEqual(expect.any(String));
+    expect(run0.results).toHaveLength(1);
+    const res = run0.results[0];
+    expect(res).toMatchObject({
+      ruleId: "github-pat",
+      level: "error",
+      message: { text: expect.stringContaining("ghp_****") },
+      locations: [{ physicalLocation: { artifactLocation: { uri: "tree/sub/notes.md" }, region: { startLine: 3, startColumn: 14, endLine: 3, endColumn: 54 } } }],
+    });
+    expect(ids[res.ruleIndex]).toBe("github-pat");
+    expect(Object.values(res.partialFingerprints)[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.stdout).not.toContain(token.slice(4));
+  });
+
+  it("prints redacted text with --redact", () => {
+    const r = run(["--redact", "-"], `a\nGITHUB_TOKEN=${token}\r\n`);
+    expect(r).toMatchObject({ code: 1, stdout: "a\nGITHUB_TOKEN=[REDACTED:github-pat]\r\n" });
+  });
+
+  it("applies custom rules and allowlisted fingerprints from --config", () => {
+    const acme = "acme_" + randomChars(24, 5, "abcdefghijklmnopqrstuvwxyz");
+    writeFileSync(join(dir, "acme.md"), `k=${acme}\nt=${token}\n`);
+    const fp = JSON.parse(run(["--format", "json", "acme.md"]).stdout)[0].fingerprint;
+    writeFileSync(
+      join(dir, "scan.json"),
+      JSON.stringify({ allowFingerprints: [fp], customRules: [{ id: "acme-key", label: "ACME key", prefixes: ["acme_"], pattern: "acme_[a-z]{24}(?![a-z])" }] }),
+    );
+    const r = run(["--config", "scan.json", "acme.md"]);
+    expect(r).toMatchObject({ code: 1, stdout: "acme.md:1:3 acme-key ACME key\n" });
+  });
+
+  it("refuses an invalid config with exit 2, naming the field", () => {
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ customRules: [{ id: "x", label: "X", prefixes: ["ab"], pattern: "ab.*" }] }));
+    const r = run(["--config", "bad.json", "clean.md"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("customRules[0].prefixes[0]");
+    expect(r.stderr).toContain("customRules[0].pattern");
+  });
+});
