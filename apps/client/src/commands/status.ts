@@ -1,0 +1,114 @@
+/**
+ * `teammem status [--json]`: what is pending and what is blocked, from local state only (no
+ * network): outbox operations, local changes not queued yet, held-back files with `path:line rule`,
+ * rejected operations, conflicts, skipped paths, the last cursor.
+ */
+import type { Command } from "commander";
+import { walkTeamScope } from "../scope.js";
+import { listOutbox } from "../state/outbox.js";
+import { displayPath } from "../state/layout.js";
+import { loadReports } from "../state/reports.js";
+import { loadSyncState } from "../state/sync-state.js";
+import { localChanges } from "../sync/queue-changes.js";
+import { layoutFor, requireConfig, type CommandContext, type CommonOptions } from "./common.js";
+
+export const name = "status";
+export const summary = "show pending, held-back, rejected and conflicting files (local state only)";
+
+export function configure(command: Command): void {
+  command.option("--json", "print machine-readable JSON");
+}
+
+interface StatusOptions extends CommonOptions {
+  json?: boolean;
+}
+
+/** The JSON shape of `status --json`. Paths are relative to the memory folder (`team/...`). */
+export interface StatusReport {
+  server: string;
+  namespace: string;
+  clientId: string;
+  cursor: number;
+  pending: { opId: string; path: string; kind: "put" | "delete"; baseVersion: number; queuedAt: string }[];
+  modified: string[];
+  heldBack: { path: string; findings: { ruleId: string; label: string; line: number; column: number }[] }[];
+  rejected: { path: string; code: string; message: string; retry: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
+  conflicts: { path: string; conflictId: string; headVersion: number; copy: string | null; at: string }[];
+  skipped: { path: string; reason: string }[];
+}
+
+export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
+  const layout = layoutFor(options, ctx);
+  const config = await requireConfig(layout);
+  const [state, reports, outbox, scope] = await Promise.all([
+    loadSyncState(layout),
+    loadReports(layout),
+    listOutbox(layout),
+    walkTeamScope(layout),
+  ]);
+  const known = new Set([
+    ...outbox.map((q) => q.entry.operation.path),
+    ...reports.heldBack.map((h) => h.path),
+    ...reports.rejected.map((r) => r.path),
+  ]);
+  return {
+    server: config.server,
+    namespace: config.namespace,
+    clientId: config.clientId,
+    cursor: state.cursor,
+    pending: outbox.map(({ entry: { operation: op, queuedAt } }) => ({
+      opId: op.opId,
+      path: displayPath(op.path),
+      kind: "delete" in op ? "delete" : "put",
+      baseVersion: op.baseVersion,
+      queuedAt,
+    })),
+    modified: localChanges(state.bases, scope)
+      .filter((c) => !known.has(c.path))
+      .map((c) => displayPath(c.path)),
+    heldBack: reports.heldBack.map((h) => ({
+      path: displayPath(h.path),
+      findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    })),
+    rejected: reports.rejected.map((r) => ({
+      path: displayPath(r.path),
+      code: r.code,
+      message: r.message,
+      retry: r.retry,
+      ...(r.findings ? { findings: r.findings.map((f) => ({ ruleId: f.ruleId, line: f.line, column: f.column })) } : {}),
+    })),
+    conflicts: reports.conflicts.map((c) => ({ ...c, path: displayPath(c.path) })),
+    skipped: scope.skipped,
+  };
+}
+
+export function formatStatus(s: StatusReport): string {
+  const out = [`namespace ${s.namespace} at ${s.server}; cursor ${s.cursor}`];
+  const section = (title: string, lines: string[]) => {
+    if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
+  };
+  section(`pending (${s.pending.length} in outbox)`, s.pending.map((p) => `${p.kind} ${p.path} (base v${p.baseVersion})`));
+  section("changed locally, not queued yet (run teammem sync)", s.modified);
+  section(
+    "held back (secret found; remove it and sync again)",
+    s.heldBack.flatMap((h) => h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId} (${f.label})`)),
+  );
+  section(
+    "rejected by the server",
+    s.rejected.map((r) => `${r.path} ${r.code}: ${r.message}${r.retry ? " (will retry)" : " (not resent until the file changes)"}`),
+  );
+  section(
+    "conflicts (server kept its version; delete the copy once reconciled)",
+    s.conflicts.map((c) => `${c.path}: server version ${c.headVersion}${c.copy ? `; yours: ${c.copy}` : "; your delete was recorded"}`),
+  );
+  section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
+  if (out.length === 1) out.push("everything synced");
+  return out.join("\n") + "\n";
+}
+
+export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const options = raw as StatusOptions;
+  const report = await collectStatus(options, ctx);
+  ctx.io.stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
+  return 0;
+}

@@ -1,0 +1,97 @@
+/**
+ * `teammem sync [--json]`: pull, then push. stdout: a summary (or JSON); stderr: held-back files
+ * (`team/x.md:3 rule`), conflicts, rejections. Exit 1 when the server could not be reached or
+ * refused the run (local changes stay queued), else 0.
+ */
+import type { Command } from "commander";
+import { NetworkError, ServerError } from "../errors.js";
+import { createApi } from "../http/api.js";
+import { acquireLock } from "../state/lock.js";
+import { displayPath } from "../state/layout.js";
+import { loadReports } from "../state/reports.js";
+import { loadSyncState } from "../state/sync-state.js";
+import { sync, type SyncSummary } from "../sync/sync.js";
+import { layoutFor, requireConfig, requireToken, type CommandContext, type CommonOptions } from "./common.js";
+
+export const name = "sync";
+export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
+
+export function configure(command: Command): void {
+  command.option("--json", "print the summary as JSON");
+}
+
+/** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
+export const DEFAULT_BATCH_SIZE = 100;
+
+interface SyncOptions extends CommonOptions {
+  json?: boolean;
+}
+
+export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const options = raw as SyncOptions;
+  const layout = layoutFor(options, ctx);
+  const config = await requireConfig(layout);
+  const token = requireToken(options, ctx, config);
+  const release = await acquireLock(layout);
+  let summary: SyncSummary;
+  try {
+    summary = await sync({
+      layout,
+      config,
+      api: createApi({ server: config.server, namespace: config.namespace, token }),
+      state: await loadSyncState(layout),
+      reports: await loadReports(layout),
+      warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+      batchSize: DEFAULT_BATCH_SIZE,
+    });
+  } finally {
+    await release();
+  }
+  if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary), null, 2) + "\n");
+  else ctx.io.stdout(describe(summary));
+  if (summary.error) {
+    ctx.io.stderr(`teammem: ${errorLine(summary.error)}${queuedNote(summary.pending)}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function errorLine(err: NetworkError | ServerError): string {
+  return err.message;
+}
+
+function queuedNote(pending: number): string {
+  if (pending === 0) return "";
+  return `; ${pending} change${pending === 1 ? " is" : "s are"} queued in the outbox and will be sent by the next sync`;
+}
+
+function toJson(s: SyncSummary) {
+  return {
+    ok: !s.error,
+    ...(s.error
+      ? { error: { code: s.error instanceof ServerError ? s.error.code : "network_error", message: s.error.message } }
+      : {}),
+    pulled: s.pulled,
+    pushed: s.pushed,
+    heldBack: s.heldBack.map((h) => ({
+      path: displayPath(h.path),
+      findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    })),
+    skipped: s.skipped,
+    pending: s.pending,
+    cursor: s.cursor,
+  };
+}
+
+function describe(s: SyncSummary): string {
+  const lines = [
+    `pulled ${s.pulled.changes} change(s): ${s.pulled.written.length} written, ${s.pulled.deleted.length} deleted` +
+      (s.pulled.keptLocal.length ? `, ${s.pulled.keptLocal.length} kept (changed locally too; merged on push)` : ""),
+    `pushed: ${s.pushed.applied.length} applied, ${s.pushed.merged.length} merged, ` +
+      `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
+  ];
+  if (s.heldBack.length) lines.push(`held back (secret found, not sent): ${s.heldBack.map((h) => displayPath(h.path)).join(", ")}`);
+  if (s.skipped.length) lines.push(`skipped: ${s.skipped.map((k) => `${k.path} (${k.reason})`).join(", ")}`);
+  lines.push(`pending in outbox: ${s.pending}; cursor ${s.cursor}`);
+  return lines.join("\n") + "\n";
+}

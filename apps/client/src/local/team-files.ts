@@ -1,0 +1,129 @@
+/**
+ * Reading and writing single files of the team scope, never through a symlink: every folder
+ * between `team/` and the file must be a real folder and the file a regular file (opened with
+ * O_NOFOLLOW, so a swap to a symlink after the check is refused too). Nothing here touches a path
+ * outside `team/`: entry paths are checked with `checkEntryPath` by the callers.
+ */
+import { constants } from "node:fs";
+import { lstat, mkdir, open, rmdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { sha256Hex } from "@teammem/protocol";
+import { fsyncDir, unlinkDurable, writeFileAtomic } from "../state/atomic.js";
+import type { Layout } from "../state/layout.js";
+
+/** Files larger than this are not read (far above any server's entry limit). */
+export const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
+
+export type LocalFile =
+  | { readonly kind: "absent" }
+  | { readonly kind: "file"; readonly content: string; readonly sha256: string }
+  /** Exists but must not be read or replaced: symlink, folder, device, not UTF-8, too large... */
+  | { readonly kind: "unsafe"; readonly reason: string };
+
+const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
+
+/** Checks the folders from `team/` down to the parent of `entryPath`; "absent" if one is missing. */
+async function checkParents(layout: Layout, entryPath: string, create: boolean): Promise<"ok" | "absent" | string> {
+  const segments = entryPath.split("/").slice(0, -1);
+  let dir = layout.team;
+  for (let i = 0; i <= segments.length; i++) {
+    try {
+      const st = await lstat(dir);
+      if (st.isSymbolicLink()) return `${i === 0 ? "team" : "a parent folder"} is a symlink (not followed)`;
+      if (!st.isDirectory()) return "a parent is not a folder";
+    } catch (err) {
+      if (errno(err) !== "ENOENT") throw err;
+      if (!create) return "absent";
+      await mkdir(dir);
+      await fsyncDir(dirname(dir));
+    }
+    const next = segments[i];
+    if (next !== undefined) dir = join(dir, next);
+  }
+  return "ok";
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Reads `team/<entryPath>` if it is a regular UTF-8 file reached without symlinks. */
+export async function readTeamFile(layout: Layout, entryPath: string): Promise<LocalFile> {
+  const parents = await checkParents(layout, entryPath, false);
+  if (parents === "absent") return { kind: "absent" };
+  if (parents !== "ok") return { kind: "unsafe", reason: parents };
+  let handle;
+  try {
+    handle = await open(join(layout.team, entryPath), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if (errno(err) === "ENOENT") return { kind: "absent" };
+    if (errno(err) === "ELOOP") return { kind: "unsafe", reason: "symlink (not followed)" };
+    if (errno(err) === "ENOTDIR") return { kind: "unsafe", reason: "a parent is not a folder" };
+    throw err;
+  }
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) return { kind: "unsafe", reason: "is a folder" };
+    if (!st.isFile()) return { kind: "unsafe", reason: "not a regular file" };
+    if (st.size > MAX_LOCAL_FILE_BYTES) return { kind: "unsafe", reason: `larger than ${MAX_LOCAL_FILE_BYTES} bytes` };
+    const bytes = await handle.readFile();
+    let content: string;
+    try {
+      content = utf8.decode(bytes);
+    } catch {
+      return { kind: "unsafe", reason: "not UTF-8 text" };
+    }
+    return { kind: "file", content, sha256: sha256Hex(content) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Thrown when a server change cannot be written because the local path is unsafe. */
+export class UnsafeLocalPath extends Error {
+  constructor(
+    readonly entryPath: string,
+    readonly reason: string,
+  ) {
+    super(`team/${entryPath}: ${reason}`);
+  }
+}
+
+/**
+ * Atomically writes `content` to `team/<entryPath>`, creating folders as needed.
+ * @throws UnsafeLocalPath when a parent is a symlink or not a folder, or the target is not a regular file.
+ */
+export async function writeTeamFile(layout: Layout, entryPath: string, content: string): Promise<void> {
+  const parents = await checkParents(layout, entryPath, true);
+  if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents);
+  const target = join(layout.team, entryPath);
+  try {
+    const st = await lstat(target);
+    if (!st.isFile()) throw new UnsafeLocalPath(entryPath, st.isSymbolicLink() ? "symlink (not replaced)" : "not a regular file");
+  } catch (err) {
+    if (err instanceof UnsafeLocalPath) throw err;
+    if (errno(err) !== "ENOENT") throw err;
+  }
+  await writeFileAtomic(target, content);
+}
+
+/** Deletes `team/<entryPath>` if it is a regular file, then any folders left empty below `team/`. */
+export async function removeTeamFile(layout: Layout, entryPath: string): Promise<void> {
+  const parents = await checkParents(layout, entryPath, false);
+  if (parents === "absent") return;
+  if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents);
+  const target = join(layout.team, entryPath);
+  try {
+    const st = await lstat(target);
+    if (!st.isFile()) throw new UnsafeLocalPath(entryPath, "not a regular file (not deleted)");
+  } catch (err) {
+    if (errno(err) === "ENOENT") return;
+    throw err;
+  }
+  await unlinkDurable(target);
+  for (let dir = dirname(target); dir.startsWith(layout.team + "/"); dir = dirname(dir)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      break;
+    }
+  }
+}

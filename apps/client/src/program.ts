@@ -1,0 +1,51 @@
+/**
+ * The `teammem` command line as a function: parses `argv` (without node and script), runs one
+ * command, returns the exit code: 0 ok, 1 network/server/local failure, 2 usage error.
+ * Tests call `run` in-process; `cli.ts` calls it with the real process.
+ */
+import { Command, CommanderError } from "commander";
+import { ClientError } from "./errors.js";
+import * as init from "./commands/init.js";
+import * as status from "./commands/status.js";
+import * as syncCommand from "./commands/sync.js";
+import { addCommonOptions, type CommandModule, type Io } from "./commands/common.js";
+
+const COMMANDS: readonly CommandModule[] = [init, syncCommand, status];
+
+export const processIo: Io = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+export async function run(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  io: Io = processIo,
+  cwd: string = process.cwd(),
+): Promise<number> {
+  let exitCode = 0;
+  const program = new Command("teammem")
+    .description("Sync the team/ scope of an agent memory folder with a teammem server; secrets are held back")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  for (const command of COMMANDS) {
+    const sub = program.command(command.name).description(command.summary);
+    addCommonOptions(sub);
+    command.configure(sub);
+    sub.action(async (options: Record<string, unknown>) => {
+      exitCode = await command.run(options, { env, io, cwd });
+    });
+  }
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof ClientError) {
+      io.stderr(`teammem: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.stderr(`teammem: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Crash-safe file writes: write a temporary file in the same folder, fsync it, rename it over the
+ * target, fsync the folder. A reader sees the old file or the new one, never a mix, and after the
+ * call returns the new one survives a power cut.
+ */
+import { randomBytes } from "node:crypto";
+import { open, readFile, rename, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { z } from "zod";
+import { StateError } from "../errors.js";
+
+/** Name prefix of the temporary files; the team-scope walker skips names starting with it. */
+export const TEMP_PREFIX = ".teammem-tmp-";
+
+/** Flushes a folder's entries (a rename or unlink in it) to disk. */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Atomically replaces `path` with `data`. `mode` (default 0o644, minus umask) applies to the new
+ * file. The folder must exist. On failure the temporary file is removed and the old file is intact.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, TEMP_PREFIX + randomBytes(8).toString("hex"));
+  const handle = await open(tmp, "wx", mode);
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(dir);
+}
+
+/** Atomically writes `value` as pretty JSON (see {@link writeFileAtomic}). */
+export async function writeJsonAtomic(path: string, value: unknown, mode = 0o644): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(value, null, 2) + "\n", mode);
+}
+
+/**
+ * Reads and validates a JSON file.
+ * @returns the parsed value, or `undefined` when the file does not exist.
+ * @throws StateError when the file is not JSON or does not match `schema`.
+ */
+export async function readJson<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new StateError(path, "not JSON");
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new StateError(path, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  return parsed.data;
+}
+
+/** Removes `path` (no error if already gone) and fsyncs its folder. */
+export async function unlinkDurable(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  await fsyncDir(dirname(path));
+}

@@ -1,0 +1,31 @@
+/** `.teammem/config.json`: which server and namespace a memory folder syncs with. */
+import { chmod } from "node:fs/promises";
+import { z } from "zod";
+import { NamespaceName } from "@teammem/protocol";
+import { readJson, writeJsonAtomic } from "./atomic.js";
+import type { Layout } from "./layout.js";
+
+export const Config = z.object({
+  version: z.literal(1),
+  /** Base URL of the server, e.g. `http://127.0.0.1:8080` (no trailing slash). */
+  server: z.string().url(),
+  namespace: NamespaceName,
+  /** Random id of this installation, sent with every batch and recorded in history. */
+  clientId: z.string().min(1).max(128),
+  /** Key for finding fingerprints in block reports (hex); local, so fingerprints reveal nothing elsewhere. */
+  fingerprintKey: z.string().min(16),
+  /** Stored token (only when `init --token` was given); `--token` and TEAMMEM_TOKEN take precedence. */
+  token: z.string().min(1).optional(),
+});
+export type Config = z.infer<typeof Config>;
+
+/** @returns the config, or `undefined` when the folder was never initialised. */
+export async function loadConfig(layout: Layout): Promise<Config | undefined> {
+  return readJson(layout.config, Config);
+}
+
+/** Writes the config atomically with mode 0600 (it may hold a token). */
+export async function saveConfig(layout: Layout, config: Config): Promise<void> {
+  await writeJsonAtomic(layout.config, config, 0o600);
+  await chmod(layout.config, 0o600);
+}

@@ -1,0 +1,59 @@
+/**
+ * Where everything lives in a memory folder:
+ *
+ * ```
+ * <root>/team/...                 team scope: synced
+ * <root>/<anything else>          private: never read by the client
+ * <root>/.teammem/                state folder (private, never synced)
+ *   config.json                   server, namespace, clientId, optional token (mode 0600)
+ *   state.json                    cursor and per-path base {version, sha256}
+ *   outbox/<seq>-<opId>.json      durable queue: one operation per file
+ *   held-back.json                team files held back by the scanner (findings, never values)
+ *   rejected.json                 operations the server refused
+ *   conflicts.json                conflicts the server recorded, with the local copy's location
+ *   conflicts/<conflictId>/<path> our side of each conflict
+ *   lock                          pid of the running command
+ * ```
+ */
+import { join, resolve } from "node:path";
+
+export const TEAM_DIR = "team";
+export const STATE_DIR = ".teammem";
+
+export interface Layout {
+  readonly root: string;
+  readonly team: string;
+  readonly state: string;
+  readonly config: string;
+  readonly syncState: string;
+  readonly outbox: string;
+  readonly heldBack: string;
+  readonly rejected: string;
+  readonly conflicts: string;
+  readonly conflictCopies: string;
+  readonly lock: string;
+}
+
+/** The layout of the memory folder `root` (resolved against the process's cwd). */
+export function layoutOf(root: string): Layout {
+  const abs = resolve(root);
+  const state = join(abs, STATE_DIR);
+  return {
+    root: abs,
+    team: join(abs, TEAM_DIR),
+    state,
+    config: join(state, "config.json"),
+    syncState: join(state, "state.json"),
+    outbox: join(state, "outbox"),
+    heldBack: join(state, "held-back.json"),
+    rejected: join(state, "rejected.json"),
+    conflicts: join(state, "conflicts.json"),
+    conflictCopies: join(state, "conflicts"),
+    lock: join(state, "lock"),
+  };
+}
+
+/** How an entry path is shown to the user: relative to the memory folder, e.g. `team/a.md`. */
+export function displayPath(entryPath: string): string {
+  return `${TEAM_DIR}/${entryPath}`;
+}

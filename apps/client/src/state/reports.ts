@@ -1,0 +1,84 @@
+/**
+ * The three lists `status` shows besides the outbox, each kept in its own JSON file:
+ * - held back: team files the scanner found a credential in (position and rule, never the value);
+ * - rejected: operations the server refused, with its code;
+ * - conflicts: edits the server kept as conflict records, with where our side was saved locally.
+ * Paths are entry paths (relative to `team/`).
+ */
+import { z } from "zod";
+import { ERROR_CODES, Sha256, Version, WireFinding } from "@teammem/protocol";
+import { readJson, writeJsonAtomic } from "./atomic.js";
+import type { Layout } from "./layout.js";
+
+export const HeldFinding = z.object({
+  ruleId: z.string(),
+  label: z.string(),
+  line: z.number().int().positive(),
+  column: z.number().int().positive(),
+  /** Keyed hash of the value (key local to this installation); never the value. */
+  fingerprint: z.string(),
+});
+export type HeldFinding = z.infer<typeof HeldFinding>;
+
+export const HeldBack = z.object({
+  path: z.string(),
+  sha256: Sha256,
+  findings: z.array(HeldFinding).min(1),
+  /** Whether the block report for this sha256 reached the server. */
+  reported: z.boolean(),
+});
+export type HeldBack = z.infer<typeof HeldBack>;
+
+export const Rejected = z.object({
+  path: z.string(),
+  opId: z.string(),
+  /** Content sha256 that was refused (null: a delete). Not resent until the file differs from it. */
+  sha256: Sha256.nullable(),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  retry: z.boolean(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  findings: z.array(WireFinding).optional(),
+});
+export type Rejected = z.infer<typeof Rejected>;
+
+export const Conflict = z.object({
+  path: z.string(),
+  conflictId: z.string(),
+  headVersion: Version,
+  /** Our side of the conflict, relative to the memory folder (inside `.teammem/conflicts/`). */
+  copy: z.string().nullable(),
+  at: z.string(),
+});
+export type Conflict = z.infer<typeof Conflict>;
+
+export interface Reports {
+  heldBack: HeldBack[];
+  rejected: Rejected[];
+  conflicts: Conflict[];
+}
+
+const list = <T extends z.ZodType>(item: T) => z.object({ entries: z.array(item) });
+
+export async function loadReports(layout: Layout): Promise<Reports> {
+  const [heldBack, rejected, conflicts] = await Promise.all([
+    readJson(layout.heldBack, list(HeldBack)),
+    readJson(layout.rejected, list(Rejected)),
+    readJson(layout.conflicts, list(Conflict)),
+  ]);
+  return {
+    heldBack: heldBack?.entries ?? [],
+    rejected: rejected?.entries ?? [],
+    conflicts: conflicts?.entries ?? [],
+  };
+}
+
+export async function saveHeldBack(layout: Layout, entries: HeldBack[]): Promise<void> {
+  await writeJsonAtomic(layout.heldBack, { entries });
+}
+export async function saveRejected(layout: Layout, entries: Rejected[]): Promise<void> {
+  await writeJsonAtomic(layout.rejected, { entries });
+}
+export async function saveConflicts(layout: Layout, entries: Conflict[]): Promise<void> {
+  await writeJsonAtomic(layout.conflicts, { entries });
+}

@@ -1,0 +1,21 @@
+import type { Api } from "../http/api.js";
+import type { Config } from "../state/config.js";
+import type { Layout } from "../state/layout.js";
+import type { Reports } from "../state/reports.js";
+import type { SyncState } from "../state/sync-state.js";
+
+/**
+ * Everything one sync run works on. `state` and `reports` are in-memory copies that the steps
+ * change and save; nothing here outlives the run.
+ */
+export interface SyncContext {
+  readonly layout: Layout;
+  readonly config: Config;
+  readonly api: Api;
+  readonly state: SyncState;
+  readonly reports: Reports;
+  /** Diagnostics for the user (stderr). Never receives file content or secret values. */
+  readonly warn: (line: string) => void;
+  /** Operations per batch; lowered when the server names a smaller limit. */
+  batchSize: number;
+}

@@ -1,0 +1,87 @@
+/**
+ * Push, second half: sends the outbox in batches and stores each result before removing its
+ * operation. An operation whose result was never stored (crash, lost reply) stays queued and is
+ * sent again with the same opId; the server answers with the stored result.
+ */
+import type { OperationResult } from "@teammem/protocol";
+import { ProtocolError, ServerError } from "../errors.js";
+import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
+import { displayPath } from "../state/layout.js";
+import { saveConflicts, saveRejected } from "../state/reports.js";
+import { saveSyncState } from "../state/sync-state.js";
+import { applyResult } from "./apply-result.js";
+import type { SyncContext } from "./context.js";
+
+export interface FlushOutcome {
+  /** Results received, in order. */
+  results: OperationResult[];
+}
+
+/** Largest batch size the server allows according to an error's `details.limit`, if it names one. */
+function namedLimit(err: ServerError): number | undefined {
+  const limit = err.details?.["limit"];
+  return typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : undefined;
+}
+
+/**
+ * Sends every queued operation.
+ * @throws NetworkError / ServerError when a batch could not be delivered; what was not answered
+ *   stays queued.
+ */
+export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
+  const outcome: FlushOutcome = { results: [] };
+  const queued = await listOutbox(ctx.layout);
+  let i = 0;
+  while (i < queued.length) {
+    const chunk = queued.slice(i, i + ctx.batchSize);
+    let results: OperationResult[];
+    try {
+      ({ results } = await ctx.api.batch({ clientId: ctx.config.clientId, operations: chunk.map((q) => q.entry.operation) }));
+    } catch (err) {
+      if (err instanceof ServerError && err.code === "batch_too_large") {
+        const limit = namedLimit(err) ?? Math.floor(chunk.length / 2);
+        if (limit >= 1 && limit < chunk.length) {
+          ctx.batchSize = limit;
+          continue;
+        }
+      }
+      if (err instanceof ServerError && err.code === "body_too_large") {
+        if (chunk.length > 1) {
+          ctx.batchSize = Math.ceil(chunk.length / 2);
+          continue;
+        }
+        await refuseLocally(ctx, chunk[0]!, err);
+        i += 1;
+        continue;
+      }
+      throw err;
+    }
+    const byOpId = new Map(results.map((r) => [r.opId, r]));
+    const answered: QueuedOperation[] = [];
+    for (const q of chunk) {
+      const result = byOpId.get(q.entry.operation.opId);
+      if (!result) continue; // unanswered: stays queued, sent again next time
+      await applyResult(ctx, q, result);
+      outcome.results.push(result);
+      answered.push(q);
+    }
+    if (answered.length === 0) throw new ProtocolError(ctx.api.server, "POST batch (no result for any operation)");
+    // Results are stored before their operations leave the outbox.
+    await saveSyncState(ctx.layout, ctx.state);
+    await saveRejected(ctx.layout, ctx.reports.rejected);
+    await saveConflicts(ctx.layout, ctx.reports.conflicts);
+    for (const q of answered) await dequeue(q);
+    i += chunk.length;
+  }
+  return outcome;
+}
+
+/** An operation too large for any request the server accepts: recorded as rejected, dropped from the outbox. */
+async function refuseLocally(ctx: SyncContext, q: QueuedOperation, err: ServerError): Promise<void> {
+  const { path, opId } = q.entry.operation;
+  ctx.reports.rejected = ctx.reports.rejected.filter((r) => r.path !== path);
+  ctx.reports.rejected.push({ path, opId, sha256: q.entry.sha256, code: err.code, message: err.serverMessage, retry: false });
+  ctx.warn(`rejected ${displayPath(path)}: ${err.code}: ${err.serverMessage}`);
+  await saveRejected(ctx.layout, ctx.reports.rejected);
+  await dequeue(q);
+}

@@ -1,0 +1,102 @@
+/**
+ * Push, first half: finds the team files that differ from their base (new, edited, deleted),
+ * scans each one, holds back those with findings and writes an operation for each of the others
+ * to the outbox, durably, before anything is sent.
+ */
+import { randomUUID } from "node:crypto";
+import { scan } from "@teammem/scanner";
+import { isSkipped, type TeamScope } from "../scope.js";
+import { enqueue, type OutboxEntry } from "../state/outbox.js";
+import { displayPath } from "../state/layout.js";
+import { saveHeldBack, saveRejected, type HeldBack, type Rejected } from "../state/reports.js";
+import type { SyncState } from "../state/sync-state.js";
+import type { SyncContext } from "./context.js";
+
+export interface QueueOutcome {
+  /** Operations written to the outbox by this call. */
+  queued: OutboxEntry[];
+  /** Entry paths changed again while an operation for them is still queued: queued after it is sent. */
+  deferred: string[];
+  /** The complete held-back list after this call. */
+  heldBack: HeldBack[];
+}
+
+export interface LocalChange {
+  readonly path: string;
+  readonly baseVersion: number;
+  /** null: deleted locally. */
+  readonly content: string | null;
+  readonly sha256: string | null;
+}
+
+/** The changes of `scope` against the stored `bases`, in path order. */
+export function localChanges(bases: SyncState["bases"], scope: TeamScope): LocalChange[] {
+  const changes: LocalChange[] = [];
+  for (const file of scope.files.values()) {
+    const base = bases[file.path];
+    if (base?.sha256 === file.sha256) continue;
+    changes.push({ path: file.path, baseVersion: base?.version ?? 0, content: file.content, sha256: file.sha256 });
+  }
+  for (const [path, base] of Object.entries(bases)) {
+    if (base.sha256 === null || scope.files.has(path) || isSkipped(scope, path)) continue;
+    changes.push({ path, baseVersion: base.version, content: null, sha256: null });
+  }
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Queues the local changes of `scope`, skipping paths in `pending` (an operation for them is
+ * already queued) and files still refused by the server for the same content with a code that a
+ * resend cannot fix. Saves the held-back and rejected lists.
+ */
+export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: ReadonlySet<string>): Promise<QueueOutcome> {
+  const previousHeld = new Map(ctx.reports.heldBack.map((h) => [h.path, h]));
+  const previousRejected = new Map(ctx.reports.rejected.map((r) => [r.path, r]));
+  const heldBack: HeldBack[] = [];
+  const rejected: Rejected[] = [];
+  const queued: OutboxEntry[] = [];
+  const deferred: string[] = [];
+  for (const change of localChanges(ctx.state.bases, scope)) {
+    if (pending.has(change.path)) {
+      deferred.push(change.path);
+      const stillRejected = previousRejected.get(change.path);
+      if (stillRejected) rejected.push(stillRejected);
+      continue;
+    }
+    if (change.content !== null) {
+      const findings = scan(change.content, { fingerprintKey: ctx.config.fingerprintKey });
+      if (findings.length > 0) {
+        const before = previousHeld.get(change.path);
+        heldBack.push({
+          path: change.path,
+          sha256: change.sha256!,
+          findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+          reported: before?.sha256 === change.sha256 && before.reported,
+        });
+        continue;
+      }
+    }
+    const refused = previousRejected.get(change.path);
+    if (refused && refused.sha256 === change.sha256 && !refused.retry) {
+      rejected.push(refused);
+      continue;
+    }
+    const opId = randomUUID();
+    queued.push({
+      operation:
+        change.content === null
+          ? { opId, path: change.path, baseVersion: change.baseVersion, delete: true }
+          : { opId, path: change.path, baseVersion: change.baseVersion, content: change.content },
+      sha256: change.sha256,
+      queuedAt: new Date().toISOString(),
+    });
+  }
+  await enqueue(ctx.layout, queued);
+  for (const h of heldBack)
+    for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label})`);
+  ctx.reports.heldBack = heldBack;
+  ctx.reports.rejected = rejected;
+  await saveHeldBack(ctx.layout, heldBack);
+  await saveRejected(ctx.layout, rejected);
+  return { queued, deferred, heldBack };
+}

@@ -1,0 +1,119 @@
+/**
+ * One sync of a memory folder: pull, then push (queue local changes durably, flush the outbox),
+ * then block reports for newly held-back files. Local changes are queued even when the server is
+ * unreachable, so nothing is lost and the next sync sends them.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { NetworkError, ServerError } from "../errors.js";
+import { walkTeamScope, type SkippedPath } from "../scope.js";
+import { listOutbox } from "../state/outbox.js";
+import { displayPath } from "../state/layout.js";
+import { saveConflicts, saveHeldBack, type HeldBack } from "../state/reports.js";
+import type { SyncContext } from "./context.js";
+import { flushOutbox, type FlushOutcome } from "./flush.js";
+import { pull, type PullOutcome } from "./pull.js";
+import { queueChanges } from "./queue-changes.js";
+
+export interface SyncSummary {
+  pulled: PullOutcome;
+  /** Results of this run's batches, as display paths per kind. */
+  pushed: { applied: string[]; merged: string[]; conflicts: string[]; rejected: string[] };
+  heldBack: HeldBack[];
+  skipped: SkippedPath[];
+  /** Operations still in the outbox at the end. */
+  pending: number;
+  cursor: number;
+  /** Set when the server could not be reached or refused: the run stopped there, changes stay queued. */
+  error?: NetworkError | ServerError;
+}
+
+/** Rounds of queue+flush: a path edited while its operation was queued gets its next op in round 2. */
+const MAX_ROUNDS = 3;
+
+export async function sync(ctx: SyncContext): Promise<SyncSummary> {
+  const summary: SyncSummary = {
+    pulled: { changes: 0, written: [], deleted: [], keptLocal: [] },
+    pushed: { applied: [], merged: [], conflicts: [], rejected: [] },
+    heldBack: [],
+    skipped: [],
+    pending: 0,
+    cursor: ctx.state.cursor,
+  };
+  dropResolvedConflicts(ctx);
+  await saveConflicts(ctx.layout, ctx.reports.conflicts);
+  try {
+    summary.pulled = await pullEnsuringNamespace(ctx);
+  } catch (err) {
+    if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+    summary.error = err;
+  }
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const scope = await walkTeamScope(ctx.layout);
+    summary.skipped = scope.skipped;
+    const pending = new Set((await listOutbox(ctx.layout)).map((q) => q.entry.operation.path));
+    const queued = await queueChanges(ctx, scope, pending);
+    summary.heldBack = queued.heldBack;
+    if (summary.error) break;
+    try {
+      collect(summary, await flushOutbox(ctx));
+    } catch (err) {
+      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      summary.error = err;
+      break;
+    }
+    if (queued.deferred.length === 0) break;
+  }
+  if (!summary.error) await sendBlockReports(ctx);
+  summary.pending = (await listOutbox(ctx.layout)).length;
+  summary.cursor = ctx.state.cursor;
+  return summary;
+}
+
+async function pullEnsuringNamespace(ctx: SyncContext): Promise<PullOutcome> {
+  try {
+    return await pull(ctx);
+  } catch (err) {
+    if (!(err instanceof ServerError && err.code === "not_found")) throw err;
+    await ctx.api.ensureNamespace();
+    return pull(ctx);
+  }
+}
+
+function collect(summary: SyncSummary, flushed: FlushOutcome): void {
+  for (const r of flushed.results) {
+    const shown = displayPath(r.path);
+    if (r.status === "applied") summary.pushed.applied.push(shown);
+    else if (r.status === "merged") summary.pushed.merged.push(shown);
+    else if (r.status === "conflict") summary.pushed.conflicts.push(shown);
+    else summary.pushed.rejected.push(shown);
+  }
+}
+
+/** A conflict stays listed until its local copy is deleted (delete conflicts: until the next sync). */
+function dropResolvedConflicts(ctx: SyncContext): void {
+  ctx.reports.conflicts = ctx.reports.conflicts.filter((c) => c.copy !== null && existsSync(join(ctx.layout.root, c.copy)));
+}
+
+/** Tells the server about each held-back file once per content; failures are retried next sync. */
+async function sendBlockReports(ctx: SyncContext): Promise<void> {
+  let changed = false;
+  for (const held of ctx.reports.heldBack) {
+    if (held.reported) continue;
+    try {
+      await ctx.api.blockReport({
+        clientId: ctx.config.clientId,
+        path: held.path,
+        sha256: held.sha256,
+        findings: held.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+      });
+      held.reported = true;
+      changed = true;
+    } catch (err) {
+      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      ctx.warn(`could not report held-back ${displayPath(held.path)} to the server (${err instanceof ServerError ? err.code : err.reason}); will retry`);
+      break;
+    }
+  }
+  if (changed) await saveHeldBack(ctx.layout, ctx.reports.heldBack);
+}
