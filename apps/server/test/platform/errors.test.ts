@@ -1,0 +1,91 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, startTestServer, type TestServer } from "./support.js";
+
+describe("error contract", () => {
+  let server: TestServer;
+  let admin: string;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    const stream = new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) });
+    server = await startTestServer("pglite", { limits: { maxBodyBytes: 2048 }, logger: { level: "info", stream } });
+    server.app.post("/test/boom", async () => {
+      throw new Error("database exploded near row 42");
+    });
+    admin = (await server.token("errors-team", "root", "admin")).token;
+  });
+  afterAll(() => server?.close());
+
+  const post = (payload: string | Buffer, headers: Record<string, string> = { "content-type": "application/json" }) =>
+    server.app.inject({ method: "POST", url: "/v1/admin/tokens", headers: { ...bearer(admin), ...headers }, payload });
+
+  it("answers an unknown route with 404 not_found", async () => {
+    const res = await server.app.inject({ url: "/v1/nothing-here?x=1" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: "not_found", message: "no route GET /v1/nothing-here" });
+  });
+
+  it("answers a body over the limit with 413 body_too_large naming the limit", async () => {
+    const res = await post(JSON.stringify({ user: "x".repeat(4000), role: "member" }));
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ code: "body_too_large", message: "the request body exceeds 2048 bytes", details: { limit: 2048 } });
+  });
+
+  it("answers malformed JSON with 400 invalid_request", async () => {
+    const res = await post('{"user": "bob", ');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: "invalid_request", message: "the request body is not valid JSON" });
+  });
+
+  it("answers invalid UTF-8 in a JSON body with 400 invalid_utf8", async () => {
+    const res = await post(Buffer.concat([Buffer.from('{"user": "b'), Buffer.from([0xc3, 0x28]), Buffer.from('b", "role": "member"}')]));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: "invalid_utf8", message: "the request body is not valid UTF-8" });
+  });
+
+  it("answers a body that is not application/json with 415 unsupported_media_type", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const res = await post("user=bob&role=member", { "content-type": type });
+      expect(res.statusCode, type).toBe(415);
+      expect(res.json()).toEqual({ code: "unsupported_media_type", message: "request bodies must be sent as application/json" });
+    }
+  });
+
+  it("refuses a __proto__ key in a body with 400 invalid_request", async () => {
+    const res = await post('{"user": "bob", "role": "member", "__proto__": {"admin": true}}');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: "invalid_request", message: "the body contains a forbidden key __proto__" });
+  });
+
+  it("answers a schema violation with 400 invalid_request naming each failing field", async () => {
+    const res = await post(JSON.stringify({ user: 7, role: "boss" }));
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.code).toBe("invalid_request");
+    expect(body.message).toMatch(/^invalid request: body\/user: .+; body\/role: .+$/);
+  });
+
+  it("answers an unexpected failure with a bare 500 and keeps the details in the log only", async () => {
+    const res = await server.app.inject({
+      method: "POST",
+      url: "/test/boom",
+      headers: { ...bearer(admin), "content-type": "application/json" },
+      payload: JSON.stringify({ content: "body-marker-5d1c" }),
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: "internal_error", message: "internal error" });
+    const log = logLines.join("");
+    expect(log).toContain("database exploded near row 42");
+    expect(log).not.toContain("body-marker-5d1c");
+    expect(log).not.toContain(admin);
+  });
+
+  it("never writes the Authorization header or a body to the log", async () => {
+    await post(JSON.stringify({ user: "log-probe-user-91b2", role: "member" }));
+    await server.app.inject({ url: "/v1/admin/members", headers: bearer(admin) });
+    const log = logLines.join("");
+    expect(log).toContain("/v1/admin/members");
+    expect(log).not.toContain(admin.split(".")[2]!);
+    expect(log).not.toContain("log-probe-user-91b2");
+  });
+});
