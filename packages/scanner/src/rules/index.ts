@@ -17,6 +17,7 @@ import awsAmazonBedrockApiKeyShortLived from "./aws-amazon-bedrock-api-key-short
 import axiomApiToken from "./axiom-api-token.js";
 import axiomPersonalToken from "./axiom-personal-token.js";
 import azureAdClientSecret from "./azure-ad-client-secret.js";
+import azureStorageAccountKey from "./azure-storage-account-key.js";
 import buildkiteUserAccessToken from "./buildkite-user-access-token.js";
 import circleciPersonalAccessToken from "./circleci-personal-access-token.js";
 import circleciProjectApiToken from "./circleci-project-api-token.js";
@@ -65,15 +66,19 @@ import gitlabFeedToken from "./gitlab-feed-token.js";
 import gitlabIncomingMailToken from "./gitlab-incoming-mail-token.js";
 import gitlabKubernetesAgentToken from "./gitlab-kubernetes-agent-token.js";
 import gitlabOauthAppSecret from "./gitlab-oauth-app-secret.js";
+import gitlabPatRoutable from "./gitlab-pat-routable.js";
 import gitlabPat from "./gitlab-pat.js";
 import gitlabPtt from "./gitlab-ptt.js";
 import gitlabRrt from "./gitlab-rrt.js";
+import gitlabRunnerAuthenticationTokenRoutable from "./gitlab-runner-authentication-token-routable.js";
 import gitlabRunnerAuthenticationToken from "./gitlab-runner-authentication-token.js";
 import gitlabScimToken from "./gitlab-scim-token.js";
+import gitlabSessionCookie from "./gitlab-session-cookie.js";
 import grafanaApiKey from "./grafana-api-key.js";
 import grafanaCloudApiToken from "./grafana-cloud-api-token.js";
 import grafanaServiceAccountToken from "./grafana-service-account-token.js";
 import groqApiKey from "./groq-api-key.js";
+import harnessApiKey from "./harness-api-key.js";
 import hashicorpTfApiToken from "./hashicorp-tf-api-token.js";
 import herokuApiKeyV2 from "./heroku-api-key-v2.js";
 import honeycombIngestKey from "./honeycomb-ingest-key.js";
@@ -95,10 +100,13 @@ import newRelicBrowserApiToken from "./new-relic-browser-api-token.js";
 import newRelicInsertKey from "./new-relic-insert-key.js";
 import newRelicUserApiKey from "./new-relic-user-api-key.js";
 import notionApiToken from "./notion-api-token.js";
+import npmAccessToken from "./npm-access-token.js";
+import npmrcAuthToken from "./npmrc-auth-token.js";
 import nugetApiKey from "./nuget-api-key.js";
 import octopusDeployApiKey from "./octopus-deploy-api-key.js";
 import openaiApiKey from "./openai-api-key.js";
 import openrouterApiKey from "./openrouter-api-key.js";
+import openshiftUserToken from "./openshift-user-token.js";
 import opensshPrivateKey from "./openssh-private-key.js";
 import openvpnStaticKey from "./openvpn-static-key.js";
 import paddleApiKey from "./paddle-api-key.js";
@@ -121,6 +129,7 @@ import readmeApiToken from "./readme-api-token.js";
 import replicateApiToken from "./replicate-api-token.js";
 import resendApiKey from "./resend-api-key.js";
 import rubygemsApiToken from "./rubygems-api-token.js";
+import scalingoApiToken from "./scalingo-api-token.js";
 import sendgridApiToken from "./sendgrid-api-token.js";
 import sendinblueApiToken from "./sendinblue-api-token.js";
 import sendinblueSmtpKey from "./sendinblue-smtp-key.js";
@@ -152,6 +161,7 @@ import stripeAccessToken from "./stripe-access-token.js";
 import stripeWebhookSecret from "./stripe-webhook-secret.js";
 import supabasePersonalAccessToken from "./supabase-personal-access-token.js";
 import supabaseSecretKey from "./supabase-secret-key.js";
+import tailscaleApiKey from "./tailscale-api-key.js";
 import tavilyApiKey from "./tavily-api-key.js";
 import telegramBotApiToken from "./telegram-bot-api-token.js";
 import twitterBearerToken from "./twitter-bearer-token.js";
@@ -188,6 +198,7 @@ export const RULES: readonly Rule[] = [
   axiomApiToken,
   axiomPersonalToken,
   azureAdClientSecret,
+  azureStorageAccountKey,
   buildkiteUserAccessToken,
   circleciPersonalAccessToken,
   circleciProjectApiToken,
@@ -236,15 +247,19 @@ export const RULES: readonly Rule[] = [
   gitlabIncomingMailToken,
   gitlabKubernetesAgentToken,
   gitlabOauthAppSecret,
+  gitlabPatRoutable,
   gitlabPat,
   gitlabPtt,
   gitlabRrt,
+  gitlabRunnerAuthenticationTokenRoutable,
   gitlabRunnerAuthenticationToken,
   gitlabScimToken,
+  gitlabSessionCookie,
   grafanaApiKey,
   grafanaCloudApiToken,
   grafanaServiceAccountToken,
   groqApiKey,
+  harnessApiKey,
   hashicorpTfApiToken,
   herokuApiKeyV2,
   honeycombIngestKey,
@@ -266,10 +281,13 @@ export const RULES: readonly Rule[] = [
   newRelicInsertKey,
   newRelicUserApiKey,
   notionApiToken,
+  npmAccessToken,
+  npmrcAuthToken,
   nugetApiKey,
   octopusDeployApiKey,
   openaiApiKey,
   openrouterApiKey,
+  openshiftUserToken,
   opensshPrivateKey,
   openvpnStaticKey,
   paddleApiKey,
@@ -292,6 +310,7 @@ export const RULES: readonly Rule[] = [
   replicateApiToken,
   resendApiKey,
   rubygemsApiToken,
+  scalingoApiToken,
   sendgridApiToken,
   sendinblueApiToken,
   sendinblueSmtpKey,
@@ -323,6 +342,7 @@ export const RULES: readonly Rule[] = [
   stripeWebhookSecret,
   supabasePersonalAccessToken,
   supabaseSecretKey,
+  tailscaleApiKey,
   tavilyApiKey,
   telegramBotApiToken,
   twitterBearerToken,
