@@ -30,7 +30,7 @@ async function limiter(app: FastifyInstance, opts: RateLimitOptions): Promise<vo
     return `ip:${request.ip}`;
   };
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     max: opts.max,
     timeWindow: opts.windowMs,
     keyGenerator: keyOf,
@@ -40,6 +40,13 @@ async function limiter(app: FastifyInstance, opts: RateLimitOptions): Promise<vo
         windowMs: opts.windowMs,
         retryAfterMs: context.ttl,
       }),
+  });
+  // One root hook rather than the plugin's per-route ones: those run after the routes' own
+  // onRequest hooks (authentication), so refused tokens would never be counted.
+  const check = app.rateLimit();
+  app.addHook("onRequest", async (request, reply) => {
+    if ((request.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) return;
+    await check.call(app, request, reply);
   });
 }
 
