@@ -81,8 +81,8 @@ describe.each([
 
     const marker = `private-marker-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const secret = fakeGithubPat();
-    mkdirSync(join(dirA, "team"));
-    mkdirSync(join(dirA, "notes"));
+    mkdirSync(join(dirA, "team"), { recursive: true });
+    mkdirSync(join(dirA, "notes"), { recursive: true });
     writeFileSync(join(dirA, "team", "conventions.md"), "# Conventions\n\n- Use pnpm.\n- Run `make check` before pushing.\n");
     writeFileSync(join(dirA, "notes", "private.md"), `# Mine\n${marker}\n`);
     writeFileSync(join(dirA, "team", "leak.md"), `# Deploy\n\nexport GITHUB_TOKEN=${secret}\n`);
