@@ -9,6 +9,7 @@ import {
   ChangesResponse,
   ERRORS,
   ErrorBody,
+  NamespaceResponse,
   type BatchRequest,
   type BlockReport,
   type ErrorCode,
@@ -24,14 +25,11 @@ export interface ApiOptions {
   readonly timeoutMs?: number;
 }
 
-/** PUT /v1/namespaces/:namespace reply. */
-export const NamespaceReply = z.object({ name: z.string(), cursor: z.number().int().nonnegative() });
-export type NamespaceReply = z.infer<typeof NamespaceReply>;
 
 export interface Api {
   readonly server: string;
   /** Creates the namespace if absent (PUT, idempotent). */
-  ensureNamespace(): Promise<NamespaceReply>;
+  ensureNamespace(): Promise<NamespaceResponse>;
   /** Changes with cursor > `since`, at most `limit` (1-1000). */
   changes(since: number, limit: number): Promise<ChangesResponse>;
   /** Sends a batch; one result per operation, in order. */
@@ -105,7 +103,7 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     server,
-    ensureNamespace: () => call("PUT", base, "PUT namespace", NamespaceReply),
+    ensureNamespace: () => call("PUT", base, "PUT namespace", NamespaceResponse),
     changes: (since, limit) => call("GET", `${base}/changes?since=${since}&limit=${limit}`, "GET changes", ChangesResponse),
     batch: (request) => call("POST", `${base}/batch`, "POST batch", BatchResponse, request),
     blockReport: async (report) => {

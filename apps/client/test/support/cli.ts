@@ -1,0 +1,25 @@
+/** Drives the `teammem` CLI in-process through `run`, capturing stdout and stderr. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { run } from "../../src/program.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `teammem ...argv` with `env` (no TEAMMEM_TOKEN from the test process). */
+export async function teammem(argv: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(argv, env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, tmpdir());
+  return { code, stdout, stderr };
+}
+
+/** A fresh temporary folder, removed by the returned `remove`. */
+export async function tempDir(prefix = "teammem-client-"): Promise<{ path: string; remove: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}

@@ -1,0 +1,74 @@
+/**
+ * A real teammem server for client tests: `buildApp` on a fresh migrated database (PostgreSQL or
+ * PGlite), listening on 127.0.0.1, port 0 at first. `stop()` closes the listener (the database
+ * stays), `start()` listens again on the same port, so a client's stored URL keeps working.
+ */
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { buildApp, type AppOptions } from "../../../server/src/app.js";
+import { issueToken } from "../../../server/src/admin/tokens.js";
+import type { Database } from "../../../server/src/db/database.js";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../../../test/support/databases.js";
+
+const JWT_SECRET = "client-tests-".padEnd(40, "s");
+
+export interface TestServer {
+  readonly url: string;
+  readonly database: Database;
+  /** A member token of team `team` for `user`. */
+  token(user: string, team?: string): Promise<string>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
+  const tdb: TestDatabase = await createTestDatabase(kind);
+  let app: FastifyInstance | undefined;
+  let port = 0;
+  const start = async () => {
+    if (app) return;
+    app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, fingerprintKey: "k", limits: { rateLimitMax: 0, ...limits } });
+    await app.listen({ host: "127.0.0.1", port });
+    const address = app.server.address();
+    if (address && typeof address === "object") port = address.port;
+  };
+  const stop = async () => {
+    await app?.close();
+    app = undefined;
+  };
+  await start();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    database: tdb.database,
+    token: async (user, team = "default") =>
+      (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role: "member" })).token,
+    start,
+    stop,
+    dispose: async () => {
+      await stop();
+      await tdb.dispose();
+    },
+  };
+}
+
+/** Every row of every table in the public schema, as text: what "anywhere in the database" means. */
+export async function dumpAllRows(database: Database): Promise<string> {
+  const tables = await database.db.execute<{ table_name: string }>(
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+  );
+  let dump = "";
+  for (const { table_name } of tables.rows) {
+    const rows = await database.db.execute<{ row: string }>(sql.raw(`SELECT t::text AS row FROM "${table_name}" t`));
+    dump += rows.rows.map((r) => r.row).join("\n") + "\n";
+  }
+  return dump;
+}
+
+/** Rows of `versions` for `path`, oldest first. */
+export async function versionsOf(database: Database, path: string): Promise<{ version: number; kind: string; content: string | null }[]> {
+  const rows = await database.db.execute<{ version: number; kind: string; content: string | null }>(
+    sql`SELECT version, kind, content FROM versions WHERE path = ${path} ORDER BY version`,
+  );
+  return rows.rows.map((r) => ({ version: Number(r.version), kind: r.kind, content: r.content }));
+}

@@ -1,0 +1,247 @@
+/**
+ * Issue 2's client path against a real server (buildApp on a real socket) on PostgreSQL and
+ * PGlite: two clients in temporary folders, driven through the CLI's `run`.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { fakeGithubPat } from "@teammem/scanner/testing";
+import { DATABASE_KINDS } from "../../../test/support/databases.js";
+import { teammem, tempDir } from "./support/cli.js";
+import { dumpAllRows, startTestServer, versionsOf, type TestServer } from "./support/server.js";
+
+/** Every file under `dir` (relative, `/`-separated), the state folder left out. */
+async function tree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.name === ".teammem") continue;
+      if (e.isDirectory()) await walk(p);
+      else out.push(relative(dir, p).split("\\").join("/"));
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
+interface Clients {
+  server: TestServer;
+  a: string;
+  b: string;
+  envA: Record<string, string>;
+  envB: Record<string, string>;
+}
+
+/** A server and two initialised clients (A takes its token from the env, B stores it with init --token). */
+async function setup(kind: (typeof DATABASE_KINDS)[number], limits?: Parameters<typeof startTestServer>[1]): Promise<Clients> {
+  const server = await startTestServer(kind, limits);
+  onTestFinished(() => server.dispose());
+  const root = await tempDir();
+  onTestFinished(() => root.remove());
+  const [a, b] = [join(root.path, "a"), join(root.path, "b")];
+  const envA = { TEAMMEM_TOKEN: await server.token("alice") };
+  const tokenB = await server.token("bob");
+  expect(await teammem(["init", "--dir", a, "--server", server.url, "--namespace", "acme-web"], envA)).toMatchObject({ code: 0 });
+  expect(await teammem(["init", "--dir", b, "--server", server.url, "--namespace", "acme-web", "--token", tokenB])).toMatchObject({ code: 0 });
+  return { server, a, b, envA, envB: {} };
+}
+
+const sync = (dir: string, env: Record<string, string>) => teammem(["sync", "--dir", dir], env);
+const status = async (dir: string) => JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout);
+
+describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
+  it("syncs team/ only, holds back the file with a secret, and sends it once the secret is removed", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    const marker = `private-marker-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const secret = fakeGithubPat();
+    const conventions = "# Conventions\n\n- Use pnpm.\n- Run `make check` before pushing.\n";
+    await mkdir(join(a, "team"), { recursive: true });
+    await mkdir(join(a, "notes"), { recursive: true });
+    await writeFile(join(a, "team", "conventions.md"), conventions);
+    await writeFile(join(a, "notes", "private.md"), `# Mine\n${marker}\n`);
+    await writeFile(join(a, "team", "leak.md"), `# Deploy\n\nexport GITHUB_TOKEN=${secret}\n`);
+
+    const syncA = await sync(a, envA);
+    expect(syncA.code).toBe(0);
+    expect(syncA.stderr).toContain("team/leak.md:3 github-pat");
+    expect(syncA.stdout + syncA.stderr).not.toContain(secret);
+    expect((await sync(b, envB)).code).toBe(0);
+
+    expect(await tree(b)).toEqual(["team/conventions.md"]);
+    expect(await readFile(join(b, "team", "conventions.md"), "utf8")).toBe(conventions);
+    const everything = await dumpAllRows(server.database);
+    expect(everything).toContain("Use pnpm.");
+    expect(everything).toContain("client_blocked"); // the block report reached the audit log
+    expect(everything).not.toContain(marker);
+    expect(everything).not.toContain(secret);
+
+    const statusA = await status(a);
+    expect(statusA.heldBack).toEqual([
+      { path: "team/leak.md", findings: [{ ruleId: "github-pat", label: expect.any(String), line: 3, column: 21 }] },
+    ]);
+    expect(JSON.stringify(statusA)).not.toContain(secret);
+    const human = await teammem(["status", "--dir", a]);
+    expect(human.stdout).toContain("team/leak.md:3 github-pat");
+
+    await writeFile(join(a, "team", "leak.md"), "# Deploy\n\nexport GITHUB_TOKEN=$(gh auth token)\n");
+    const again = await sync(a, envA);
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain("held back");
+    expect((await status(a)).heldBack).toEqual([]);
+    await sync(b, envB);
+    expect(await readFile(join(b, "team", "leak.md"), "utf8")).toBe("# Deploy\n\nexport GITHUB_TOKEN=$(gh auth token)\n");
+    expect(await dumpAllRows(server.database)).not.toContain(secret);
+  });
+
+  it("keeps changes in the outbox while the server is down and applies them exactly once when it is back, also after a lost result", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    await writeFile(join(a, "team", "build.md"), "# Build\n\nnpm run build\n");
+    await server.stop();
+    const offline = await sync(a, envA);
+    expect(offline.code).toBe(1);
+    expect(offline.stderr).toContain(`cannot reach server ${server.url}`);
+    expect(offline.stderr).toContain("1 change is queued");
+    expect((await status(a)).pending).toEqual([expect.objectContaining({ path: "team/build.md", kind: "put", baseVersion: 0 })]);
+
+    // What a crash right after sending would leave behind: the outbox file and the state before the result.
+    const outboxDir = join(a, ".teammem", "outbox");
+    const [queuedName] = await readdir(outboxDir);
+    const queuedFile = await readFile(join(outboxDir, queuedName!), "utf8");
+    const stateBefore = await readFile(join(a, ".teammem", "state.json"), "utf8");
+
+    await server.start();
+    expect((await sync(a, envA)).code).toBe(0);
+    expect((await status(a)).pending).toEqual([]);
+    expect(await versionsOf(server.database, "build.md")).toEqual([{ version: 1, kind: "write", content: "# Build\n\nnpm run build\n" }]);
+
+    await writeFile(join(outboxDir, queuedName!), queuedFile);
+    await writeFile(join(a, ".teammem", "state.json"), stateBefore);
+    const replay = await sync(a, envA);
+    expect(replay.code).toBe(0);
+    expect(await versionsOf(server.database, "build.md")).toHaveLength(1);
+    const after = await status(a);
+    expect(after.pending).toEqual([]);
+    expect(after.modified).toEqual([]);
+    expect(JSON.parse(await readFile(join(a, ".teammem", "state.json"), "utf8")).bases["build.md"]).toMatchObject({ version: 1 });
+
+    await sync(b, envB);
+    expect(await readFile(join(b, "team", "build.md"), "utf8")).toBe("# Build\n\nnpm run build\n");
+  });
+
+  it("merges edits of different lines made on both clients", async () => {
+    const { a, b, envA, envB } = await setup(kind);
+    const lines = ["# Notes", "one", "two", "three", "four", "five", ""];
+    await writeFile(join(a, "team", "notes.md"), lines.join("\n"));
+    await sync(a, envA);
+    await sync(b, envB);
+    await writeFile(join(a, "team", "notes.md"), lines.map((l) => (l === "one" ? "one (edited by A)" : l)).join("\n"));
+    await writeFile(join(b, "team", "notes.md"), lines.map((l) => (l === "five" ? "five (edited by B)" : l)).join("\n"));
+    expect((await sync(a, envA)).code).toBe(0);
+    const syncB = await teammem(["sync", "--dir", b, "--json"], envB);
+    expect(syncB.code).toBe(0);
+    expect(JSON.parse(syncB.stdout).pushed.merged).toEqual(["team/notes.md"]);
+    await sync(a, envA);
+    const merged = lines.map((l) => (l === "one" ? "one (edited by A)" : l === "five" ? "five (edited by B)" : l)).join("\n");
+    expect(await readFile(join(a, "team", "notes.md"), "utf8")).toBe(merged);
+    expect(await readFile(join(b, "team", "notes.md"), "utf8")).toBe(merged);
+    expect((await status(a)).modified).toEqual([]);
+    expect((await status(b)).modified).toEqual([]);
+  });
+
+  it("keeps the server's version on overlapping edits and saves the local side as a conflict copy", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    await writeFile(join(a, "team", "style.md"), "indent: 2 spaces\n");
+    await sync(a, envA);
+    await sync(b, envB);
+    await writeFile(join(a, "team", "style.md"), "indent: tabs\n");
+    await writeFile(join(b, "team", "style.md"), "indent: 4 spaces\n");
+    await sync(a, envA);
+    const syncB = await sync(b, envB);
+    expect(syncB.code).toBe(0);
+    expect(syncB.stderr).toContain("conflict on team/style.md");
+    expect(await readFile(join(b, "team", "style.md"), "utf8")).toBe("indent: tabs\n");
+    const { conflicts } = await status(b);
+    expect(conflicts).toEqual([expect.objectContaining({ path: "team/style.md", headVersion: 2 })]);
+    expect(conflicts[0].copy).toMatch(/^\.teammem\/conflicts\//);
+    expect(await readFile(join(b, conflicts[0].copy), "utf8")).toBe("indent: 4 spaces\n");
+    expect(await dumpAllRows(server.database)).toContain("indent: 4 spaces"); // kept server-side as a conflict record
+    // Deleting the copy clears it from status at the next sync.
+    await rm(join(b, conflicts[0].copy));
+    await sync(b, envB);
+    expect((await status(b)).conflicts).toEqual([]);
+  });
+
+  it("never sends what a symlink in team/ points at, and lists the symlink as skipped", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    const marker = `symlinked-private-${Date.now()}`;
+    await mkdir(join(a, "notes"));
+    await writeFile(join(a, "notes", "private.md"), `${marker}\n`);
+    await symlink(join(a, "notes", "private.md"), join(a, "team", "link.md"));
+    await symlink(join(a, "notes"), join(a, "team", "linked-folder"));
+    await writeFile(join(a, "team", "ok.md"), "fine\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    expect((await status(a)).skipped).toEqual([
+      { path: "team/link.md", reason: "symlink (not followed)" },
+      { path: "team/linked-folder", reason: "symlink (not followed)" },
+    ]);
+    await sync(b, envB);
+    expect(await tree(b)).toEqual(["team/ok.md"]);
+    expect(await dumpAllRows(server.database)).not.toContain(marker);
+  });
+
+  it("propagates a delete to the other client", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    await mkdir(join(a, "team", "sub"));
+    await writeFile(join(a, "team", "sub", "old.md"), "outdated\n");
+    await sync(a, envA);
+    await sync(b, envB);
+    expect(await tree(b)).toEqual(["team/sub/old.md"]);
+    await rm(join(a, "team", "sub", "old.md"));
+    expect((await sync(a, envA)).code).toBe(0);
+    await sync(b, envB);
+    expect(await tree(b)).toEqual([]);
+    expect(existsSync(join(b, "team", "sub"))).toBe(false);
+    expect((await versionsOf(server.database, "sub/old.md")).map((v) => v.kind)).toEqual(["write", "delete"]);
+  });
+
+  it("shows a rejected file in status, does not resend it unchanged, and sends it once it changes", async () => {
+    const { server, a, envA } = await setup(kind, { maxEntryBytes: 64 });
+    await writeFile(join(a, "team", "big.md"), "x".repeat(100) + "\n");
+    const first = await sync(a, envA);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain("rejected team/big.md: entry_too_large");
+    expect((await status(a)).rejected).toEqual([expect.objectContaining({ path: "team/big.md", code: "entry_too_large", retry: false })]);
+    const ops = async () => (await dumpAllRows(server.database)).split("\n").filter((l) => l.includes("entry_too_large")).length;
+    const before = await ops();
+    await sync(a, envA);
+    expect(await ops()).toBe(before); // not resent
+    await writeFile(join(a, "team", "big.md"), "small\n");
+    await sync(a, envA);
+    expect((await status(a)).rejected).toEqual([]);
+    expect(await versionsOf(server.database, "big.md")).toEqual([{ version: 1, kind: "write", content: "small\n" }]);
+  });
+
+  it("splits the outbox into batches the server accepts", async () => {
+    const { server, a, b, envA, envB } = await setup(kind, { maxOperationsPerBatch: 2 });
+    for (let i = 0; i < 5; i++) await writeFile(join(a, "team", `f${i}.md`), `file ${i}\n`);
+    const syncA = await teammem(["sync", "--dir", a, "--json"], envA);
+    expect(syncA.code).toBe(0);
+    expect(JSON.parse(syncA.stdout).pushed.applied).toHaveLength(5);
+    await sync(b, envB);
+    expect(await tree(b)).toEqual(["team/f0.md", "team/f1.md", "team/f2.md", "team/f3.md", "team/f4.md"]);
+    expect(await dumpAllRows(server.database)).toContain("file 4");
+  });
+
+  it("takes the token from --token over TEAMMEM_TOKEN over the stored one", async () => {
+    const { a, b, envA } = await setup(kind);
+    // B stored a valid token: a bad env token must win over it, and a good flag over a bad env.
+    const badEnv = await sync(b, { TEAMMEM_TOKEN: "not-a-token" });
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.stderr).toMatch(/server http:\/\/127\.0\.0\.1:\d+ answered 401 unauthorized/);
+    expect(badEnv.stderr).not.toContain("not-a-token");
+    expect((await teammem(["sync", "--dir", a, "--token", envA.TEAMMEM_TOKEN!], { TEAMMEM_TOKEN: "not-a-token" })).code).toBe(0);
+    expect((await sync(b, {})).code).toBe(0);
+  });
+});
