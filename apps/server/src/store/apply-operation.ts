@@ -9,7 +9,7 @@ import { scan } from "@teammem/scanner";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts } from "../db/schema.js";
 import { mergeThreeWay } from "../merge/three-way.js";
-import { commitVersion, countLiveEntries, findCaseClash, lockNamespace, nextCursor, readHead, readVersionContent, type Head } from "./heads.js";
+import { checkNewLiveEntry, commitVersion, lockNamespace, nextCursor, readHead, readVersionContent, type Head } from "./heads.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
 import { checkContent, checkPath, type Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
@@ -49,14 +49,19 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
   const prior = await readStoredOperation(db, nsId, op.opId);
   if (prior) return replayResult(prior, op.opId, op.path, hash);
 
+  // Refusals that depend on the request alone (path, encoding, size) are recomputed on a replay
+  // and not stored (a path may hold NUL, which jsonb cannot); a secret refusal is stored, so a
+  // replay neither scans nor audits again.
   const checked = checkPath(op.path);
-  let refusal = "refusal" in checked ? checked.refusal : null;
-  if (!refusal && !("delete" in op) && "path" in checked) refusal = await checkContent(db, ctx, checked.path, op.content);
-  if (refusal || !("path" in checked)) {
-    const stored = await storeOperation(db, nsId, op.opId, hash, rejected(op.opId, op.path, refusal!));
-    return replayResult(stored, op.opId, op.path, hash);
-  }
+  if ("refusal" in checked) return rejected(op.opId, op.path, checked.refusal);
   const path = checked.path;
+  if (!("delete" in op)) {
+    const refusal = await checkContent(db, ctx, path, op.content);
+    if (refusal?.code === "secret_detected") {
+      return replayResult(await storeOperation(db, nsId, op.opId, hash, rejected(op.opId, op.path, refusal)), op.opId, op.path, hash);
+    }
+    if (refusal) return rejected(op.opId, op.path, refusal);
+  }
 
   return db.transaction(async (tx) => {
     const { cursor: namespaceCursor } = await lockNamespace(tx, nsId);
@@ -136,27 +141,9 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, na
       final: true,
     };
   };
-  /** Refusals for a write that makes the path live again (or for the first time). */
   const guardNewLiveEntry = async (): Promise<Decision | null> => {
-    const clash = await findCaseClash(tx, nsId, path, base.foldKey);
-    if (clash !== null) {
-      return {
-        result: rejected(op.opId, op.path, { code: "path_case_conflict", message: "another path differing only by case exists in this namespace", details: { path: clash } }),
-        final: false,
-      };
-    }
-    const live = await countLiveEntries(tx, nsId);
-    if (live >= ctx.limits.maxEntriesPerNamespace) {
-      return {
-        result: rejected(op.opId, op.path, {
-          code: "namespace_full",
-          message: `the namespace holds ${live} entries, the limit is ${ctx.limits.maxEntriesPerNamespace}`,
-          details: { limit: ctx.limits.maxEntriesPerNamespace, value: live },
-        }),
-        final: false,
-      };
-    }
-    return null;
+    const refusal = await checkNewLiveEntry(tx, ctx, path);
+    return refusal ? { result: rejected(op.opId, op.path, refusal), final: false } : null;
   };
 
   if (op.baseVersion > headVersion) {

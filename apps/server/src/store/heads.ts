@@ -2,9 +2,11 @@
  * Low-level steps of every write, run inside one transaction that holds the namespace lock
  * ({@link lockNamespace} first). Versions and cursors come from the database, never from clocks.
  */
-import { sha256Hex } from "@teammem/protocol";
+import { pathFoldKey, sha256Hex } from "@teammem/protocol";
 import { and, count, eq, ne, not, sql } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
+import type { Refusal } from "./validate-content.js";
+import type { WriteContext } from "./write-context.js";
 import { entries, namespaces, versions } from "../db/schema.js";
 
 export interface Head {
@@ -72,6 +74,24 @@ export async function countLiveEntries(tx: Tx, namespaceId: string): Promise<num
     .from(entries)
     .where(and(eq(entries.namespaceId, namespaceId), not(entries.deleted)));
   return row?.n ?? 0;
+}
+
+/**
+ * Refusals for a write that makes `path` live (for the first time or again after a delete):
+ * `path_case_conflict` (details `{ path }` of the live path it clashes with) and `namespace_full`
+ * (details `{ limit, value }`). Both may pass later unchanged, so they are never stored for replay.
+ */
+export async function checkNewLiveEntry(tx: Tx, ctx: WriteContext, path: string): Promise<Refusal | null> {
+  const clash = await findCaseClash(tx, ctx.namespace.id, path, pathFoldKey(path));
+  if (clash !== null) {
+    return { code: "path_case_conflict", message: "another path differing only by case exists in this namespace", details: { path: clash } };
+  }
+  const live = await countLiveEntries(tx, ctx.namespace.id);
+  const limit = ctx.limits.maxEntriesPerNamespace;
+  if (live >= limit) {
+    return { code: "namespace_full", message: `the namespace holds ${live} entries, the limit is ${limit}`, details: { limit, value: live } };
+  }
+  return null;
 }
 
 /** Takes the next change cursor of the namespace (caller holds the lock). */

@@ -26,13 +26,15 @@ export function checkPath(rawPath: string): { path: string } | { refusal: Refusa
 }
 
 /**
- * Checks content that is about to be stored: `invalid_utf8`, `entry_too_large` (details
+ * Checks content that is about to be stored: `invalid_utf8`, `invalid_request` (NUL character), `entry_too_large` (details
  * `{ limit, value }` in UTF-8 bytes), `secret_detected` (findings: rule and position only).
  * On `secret_detected` records an `upload_rejected` audit event for `path`.
  * @returns null when the content may be stored.
  */
 export async function checkContent(db: Db, ctx: WriteContext, path: string, content: string): Promise<Refusal | null> {
   if (LONE_SURROGATE.test(content)) return { code: "invalid_utf8", message: "content must be valid Unicode text (it has a lone surrogate)" };
+  // PostgreSQL text cannot hold NUL; a text memory file has no reason to.
+  if (content.includes("\u0000")) return { code: "invalid_request", message: "content must be text without NUL characters", details: { reason: "nul_character" } };
   const bytes = Buffer.byteLength(content, "utf8");
   if (bytes > ctx.limits.maxEntryBytes) {
     return {

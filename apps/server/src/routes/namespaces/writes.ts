@@ -1,9 +1,38 @@
 /** Write routes of a namespace: the batch endpoint (merging), compare-and-set, restore, conflict resolution. */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { BatchRequest, BatchResponse, ErrorBody, NamespaceParams, type OperationResult } from "@teammem/protocol";
+import type { FastifyReply } from "fastify";
+import {
+  AppliedResult,
+  BatchRequest,
+  BatchResponse,
+  ConflictParams,
+  ERRORS,
+  EntryQuery,
+  ErrorBody,
+  NamespaceParams,
+  PutEntryRequest,
+  ResolveConflictRequest,
+  RestoreRequest,
+  WriteResponse,
+  type OperationResult,
+} from "@teammem/protocol";
 import { ApiError } from "../../errors.js";
 import { applyOperation } from "../../store/apply-operation.js";
-import { ensureCallerNamespace, errorReplies, writeContext } from "./context.js";
+import { putEntry, RefusalError, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
+import { ensureCallerNamespace, errorReplies, requireNamespace, writeContext } from "./context.js";
+
+const writeErrors = { ...errorReplies, 409: ErrorBody, 413: ErrorBody, 422: ErrorBody };
+
+/** Runs `work`; a store refusal becomes the error reply `{ code, message, details?, findings? }`. */
+async function orRefusal<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof RefusalError)) throw err;
+    const { code, message, details, findings } = err.refusal;
+    return reply.status(ERRORS[code].http).send({ code, message, ...(details ? { details } : {}), ...(findings ? { findings } : {}) });
+  }
+}
 
 const writeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -42,6 +71,64 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       return { results };
+    },
+  );
+
+  app.put(
+    "/:namespace/entry",
+    {
+      onRequest: [app.requireRole("member")],
+      schema: {
+        summary: "Compare-and-set one entry (no merging): 409 version_conflict with details.currentVersion when baseVersion is stale",
+        params: NamespaceParams,
+        querystring: EntryQuery,
+        body: PutEntryRequest,
+        response: { 200: WriteResponse, ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      const ns = await ensureCallerNamespace(app, request, request.params.namespace);
+      const body = request.body;
+      const content = "delete" in body ? null : body.content;
+      return orRefusal(reply, () => putEntry(app.db, writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content));
+    },
+  );
+
+  app.post(
+    "/:namespace/restore",
+    {
+      onRequest: [app.requireRole("member")],
+      schema: {
+        summary: "Restore an old version of an entry as a new version (also brings back a deleted entry); idempotent by opId",
+        params: NamespaceParams,
+        body: RestoreRequest,
+        response: { 200: AppliedResult, ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      const ns = await requireNamespace(app, request, request.params.namespace);
+      const { opId, path, version, clientId } = request.body;
+      return orRefusal(reply, () => restoreVersion(app.db, writeContext(app, request, ns, clientId), opId, path, version));
+    },
+  );
+
+  app.post(
+    "/:namespace/conflicts/:id/resolve",
+    {
+      onRequest: [app.requireRole("member")],
+      schema: {
+        summary: "Resolve a conflict record by writing the resolution (content or delete) as a new version; idempotent by opId",
+        params: ConflictParams,
+        body: ResolveConflictRequest,
+        response: { 200: AppliedResult, ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      const ns = await requireNamespace(app, request, request.params.namespace);
+      const body = request.body;
+      const content = "delete" in body ? null : body.content;
+      const ctx = writeContext(app, request, ns, body.clientId);
+      return orRefusal(reply, () => resolveConflict(app.db, ctx, request.params.id, body.opId, body.baseVersion, content));
     },
   );
 };
