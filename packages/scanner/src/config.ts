@@ -8,7 +8,7 @@
  * ```
  * Both fields are optional; unknown fields are refused. A custom rule needs kebab-case `id`, at least
  * one literal prefix, every prefix at least 3 characters, a `pattern` that compiles and passes
- * {@link checkPatternSafety}, and `flags` among `i`, `m`, `s`, `u`. Errors name the bad field
+ * {@link checkPatternSafety} without problems or warnings, and `flags` among `i`, `m`, `s`, `u`. Errors name the bad field
  * (e.g. `customRules[0].prefixes[1]: ...`) and never quote file contents beyond the field path.
  */
 import { readFileSync } from "node:fs";
@@ -40,7 +40,7 @@ const customRuleSchema = z
       return;
     }
     const safety = checkPatternSafety(re);
-    for (const p of safety.problems) ctx.addIssue({ code: "custom", path: ["pattern"], message: `unsafe (${p.kind}): ${p.message}` });
+    for (const p of [...safety.problems, ...safety.warnings]) ctx.addIssue({ code: "custom", path: ["pattern"], message: `unsafe (${p.kind}): ${p.message}` });
   });
 
 const configSchema = z.strictObject({

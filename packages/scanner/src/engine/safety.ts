@@ -5,9 +5,12 @@
  * A small parser of JavaScript regex syntax computes, for the whole pattern, the maximum match width
  * and reports:
  * - `unbounded-quantifier`: `*`, `+` or `{n,}` anywhere (also inside lookarounds);
- * - `nested-quantifier`: a quantifier with max > 4 applied to a group that itself contains a
- *   variable-width part (a quantifier with min ≠ max, or an alternation) — the classic
- *   catastrophic-backtracking shape, e.g. `(?:[a-z]{1,8}-?){1,20}`. Use a character class instead;
+ * - `nested-quantifier` (a WARNING, in `warnings`, not `problems`): a quantifier with max > 4 applied
+ *   to a group that itself contains a variable-width part (a quantifier with min ≠ max, or an
+ *   alternation) — the classic catastrophic-backtracking shape, e.g. `(?:[a-z]{1,8}-?){1,20}`. It is
+ *   harmless when iterations are delimited by characters the inner part cannot match (PEM lines), which
+ *   this checker cannot prove, so catalog rules may use it (the linear-time test measures them) while
+ *   custom rules from a config file may not;
  * - `too-long`: maximum match width over {@link MAX_MATCH_WIDTH} code units;
  * - `global-flag`: the `g` flag (the engine uses sticky matching; `g` would be ignored/misleading);
  * - `syntax`: the source does not parse (unbalanced parentheses or brackets).
@@ -24,8 +27,11 @@ export interface PatternProblem {
 }
 
 export interface PatternSafety {
+  /** No problems (warnings allowed). */
   readonly ok: boolean;
   readonly problems: readonly PatternProblem[];
+  /** Shapes that may backtrack heavily (see module doc); empty for most patterns. */
+  readonly warnings: readonly PatternProblem[];
   /** Maximum width of a match in code units (Infinity when unbounded). */
   readonly maxWidth: number;
 }
@@ -45,6 +51,7 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
   const source = typeof re === "string" ? re : re.source;
   const flags = typeof re === "string" ? "" : re.flags;
   const problems: PatternProblem[] = [];
+  const warnings: PatternProblem[] = [];
   if (flags.includes("g")) problems.push({ kind: "global-flag", message: "the g flag is not allowed (the engine matches sticky at each prefix)" });
   let i = 0;
 
@@ -74,7 +81,7 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
         const text = source.slice(atomStart, i);
         if (q.max === Infinity) problems.push({ kind: "unbounded-quantifier", message: `unbounded quantifier in \`${clip(text)}\`: use a bounded {m,n}` });
         if (q.max > 4 && atom.variable && atom.max > 0)
-          problems.push({ kind: "nested-quantifier", message: `quantified group with variable-width content in \`${clip(text)}\`: use a character class` });
+          warnings.push({ kind: "nested-quantifier", message: `quantified group with variable-width content in \`${clip(text)}\`: use a character class` });
         w.min += atom.min * q.min;
         w.max += atom.max * q.max;
         w.variable ||= atom.variable || q.min !== q.max;
@@ -176,7 +183,7 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
   } catch (e) {
     problems.push({ kind: "syntax", message: e instanceof Error ? e.message : String(e) });
   }
-  return { ok: problems.length === 0, problems, maxWidth };
+  return { ok: problems.length === 0, problems, warnings, maxWidth };
 }
 
 function clip(s: string): string {

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// Scanner throughput benchmark (run by `npm run bench:scanner`, which builds first).
+// Measures @teammem/scanner (dist/) and secretlint (@secretlint/core + preset-recommend) on the same
+// bytes: >= 50 MB of real Markdown (README*/CHANGELOG* .md of installed npm packages) and adversarial
+// inputs; prints rule counts, MB/s (MB = 10^6 UTF-8 bytes) and ratios as Markdown tables.
+// secretlint is measured on a slice (it is ~100x slower); the ratio compares MB/s on that same slice.
+// Options: --mb N (ordinary corpus size, default 50), --secretlint-mb N (default 4), --no-secretlint.
+import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { RULES, scan } from "../dist/index.js";
+
+const { values } = parseArgs({ options: { mb: { type: "string" }, "secretlint-mb": { type: "string" }, "no-secretlint": { type: "boolean" } } });
+const TARGET_MB = Number(values.mb ?? 50);
+const SL_MB = Number(values["secretlint-mb"] ?? 4);
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** README*.md / CHANGELOG*.md under node_modules, sorted by path. */
+function markdownFiles(dir, out = []) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) markdownFiles(p, out);
+    else if (e.isFile() && /^(readme|changelog).*\.md$/i.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const bytes = (s) => Buffer.byteLength(s, "utf8");
+const mbps = (b, ms) => b / 1e6 / (ms / 1000);
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+function best(fn, runs = 3) {
+  let bestMs = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    bestMs = Math.min(bestMs, performance.now() - t0);
+  }
+  return bestMs;
+}
+async function bestAsync(fn, runs = 1) {
+  let bestMs = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    bestMs = Math.min(bestMs, performance.now() - t0);
+  }
+  return bestMs;
+}
+
+// ---- corpus
+const files = markdownFiles(join(root, "node_modules")).sort();
+const docs = files.map((f) => readFileSync(f, "utf8"));
+const uniqueBytes = docs.reduce((a, d) => a + bytes(d), 0);
+const corpusDocs = [];
+let corpusBytes = 0;
+while (corpusBytes < TARGET_MB * 1e6) {
+  for (const d of docs) {
+    corpusDocs.push(d);
+    corpusBytes += bytes(d);
+    if (corpusBytes >= TARGET_MB * 1e6) break;
+  }
+}
+const corpus = corpusDocs.join("\n");
+
+// ---- secretlint
+let lintSource, slCreator, slRuleCount;
+if (!values["no-secretlint"]) {
+  ({ lintSource } = await import("@secretlint/core"));
+  const preset = await import("@secretlint/secretlint-rule-preset-recommend");
+  slCreator = preset.creator;
+  slRuleCount = preset.rules.length;
+}
+const slConfig = () => ({ config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: slCreator }] }, maskSecrets: true });
+async function secretlintScan(text, i = 0) {
+  const r = await lintSource({ source: { content: text, filePath: `/bench/doc${i}.md`, ext: ".md", contentType: "text" }, options: slConfig() });
+  return r.messages.length;
+}
+
+console.log(`# Scanner benchmark\n`);
+console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`);
+console.log(`Rules: teammem-scan ${RULES.length} (${new Set(RULES.flatMap((r) => r.prefixes)).size} distinct prefixes); secretlint preset-recommend ${slRuleCount ?? "(skipped)"}`);
+console.log(`Corpus: ${files.length} Markdown files (${fmt(uniqueBytes / 1e6)} MB unique) repeated to ${fmt(corpusBytes / 1e6)} MB\n`);
+
+// ---- ordinary text
+scan(corpus.slice(0, 2e6)); // warm-up
+const oneMs = best(() => scan(corpus));
+const perFileMs = best(() => {
+  for (const d of corpusDocs) scan(d);
+});
+const rows = [];
+rows.push(["Markdown, one string", corpusBytes, oneMs, undefined]);
+rows.push(["Markdown, file by file", corpusBytes, perFileMs, undefined]);
+
+// secretlint on a slice of whole files, same bytes for both
+const slice = [];
+let sliceBytes = 0;
+for (const d of corpusDocs) {
+  if (sliceBytes >= SL_MB * 1e6) break;
+  slice.push(d);
+  sliceBytes += bytes(d);
+}
+if (lintSource) {
+  await secretlintScan(slice[0] ?? "", 0); // warm-up
+  const slMs = await bestAsync(async () => {
+    for (let i = 0; i < slice.length; i++) await secretlintScan(slice[i], i);
+  });
+  const ourMs = best(() => {
+    for (const d of slice) scan(d);
+  });
+  rows.push([`Markdown slice (${fmt(sliceBytes / 1e6)} MB), file by file`, sliceBytes, ourMs, slMs]);
+}
+
+// ---- adversarial inputs
+const ADV = 8 * 2 ** 20;
+const SL_ADV = 2 ** 20;
+const prefixes = [...new Set(RULES.flatMap((r) => r.prefixes))];
+const repeatTo = (unit, size) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+const adversarial = (size) => {
+  const block = Math.floor(size / prefixes.length);
+  return [
+    ["repeated prefix ghp_ghp_…", repeatTo("ghp_", size)],
+    ["every prefix repeated, block by block", prefixes.map((p) => repeatTo(p, block)).join("\n").slice(0, size)],
+    ["every prefix + run of token chars, no terminator", prefixes.map((p) => p + repeatTo("aB3xZ9", block - p.length)).join("\n").slice(0, size)],
+    ["one line, no newline (Markdown with \\n → space)", corpus.slice(0, size).replace(/\n/g, " ")],
+    ["ghp_ + 8 MB run of token chars", "ghp_" + repeatTo("aB3xZ9", size - 4)],
+    ["zero-width chars and CRLF everywhere", repeatTo("ghp_\u200Bab\r\n", size)],
+  ];
+};
+const slAdv = lintSource ? new Map(adversarial(SL_ADV)) : new Map();
+for (const [name, text] of adversarial(ADV)) {
+  scan(text.slice(0, 1e5));
+  const ms = best(() => scan(text));
+  let slMs;
+  if (lintSource) {
+    const small = slAdv.get(name);
+    const t = await bestAsync(() => secretlintScan(small));
+    slMs = (t * bytes(text)) / bytes(small); // scaled to the same bytes as ours (MB/s is what is compared)
+  }
+  rows.push([`adversarial: ${name}`, bytes(text), ms, slMs]);
+}
+
+console.log(`| input | MB | teammem-scan MB/s | secretlint MB/s | ratio |`);
+console.log(`|---|---:|---:|---:|---:|`);
+for (const [name, b, ms, slMs] of rows) {
+  const ours = mbps(b, ms);
+  const theirs = slMs === undefined ? undefined : mbps(b, slMs);
+  console.log(`| ${name} | ${fmt(b / 1e6)} | ${fmt(ours)} | ${theirs === undefined ? "" : fmt(theirs)} | ${theirs === undefined ? "" : fmt(ours / theirs) + "x"} |`);
+}
+if (lintSource) console.log(`\n(secretlint adversarial figures measured on ${SL_ADV / 2 ** 20} MiB inputs.)`);
+
+// ---- per-prefix worst cases (guides rule authors: cost per attempt × attempts)
+const SMALL = 2 ** 18;
+const baseMs = best(() => scan(corpus.slice(0, SMALL)), 5);
+const worst = [];
+for (const p of prefixes) {
+  for (const [kind, text] of [
+    ["repeated", repeatTo(p, SMALL)],
+    ["repeated with -", repeatTo(p + "a-", SMALL)],
+    ["+ token run", p + repeatTo("aB3xZ9", SMALL - p.length)],
+  ]) {
+    worst.push([p, kind, best(() => scan(text), 3) / baseMs]);
+  }
+}
+worst.sort((a, b) => b[2] - a[2]);
+console.log(`\nSlowest prefixes (256 KiB inputs, time relative to Markdown of the same size):\n`);
+console.log(`| prefix | input | × Markdown |`);
+console.log(`|---|---|---:|`);
+for (const [p, kind, r] of worst.slice(0, 10)) console.log(`| \`${p}\` | ${kind} | ${r.toFixed(1)} |`);
