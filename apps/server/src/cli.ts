@@ -207,6 +207,10 @@ async function main(argv: string[]): Promise<number> {
       err(`teammem-server: invalid environment: ${e.message}`);
       return EXIT.usage;
     }
+    if (e instanceof DataDirLockedError) {
+      err(`teammem-server: ${e.message}.\nThe embedded database admits one process at a time: stop that process first${e.holder.url ? `, or use the server at ${e.holder.url}` : ""}.`);
+      return EXIT.locked;
+    }
     if (e instanceof UsageError) {
       err(`teammem-server: ${e.message}`);
       return EXIT.usage;
