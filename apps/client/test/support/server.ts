@@ -52,23 +52,30 @@ export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["l
   };
 }
 
+/** Runs `query` on either driver; both answer `{ rows }`. */
+async function rowsOf<T>(database: Database, query: Parameters<Database["db"]["execute"]>[0]): Promise<T[]> {
+  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
 /** Every row of every table in the public schema, as text: what "anywhere in the database" means. */
 export async function dumpAllRows(database: Database): Promise<string> {
-  const tables = await database.db.execute<{ table_name: string }>(
+  const tables = await rowsOf<{ table_name: string }>(
+    database,
     sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
   );
   let dump = "";
-  for (const { table_name } of tables.rows) {
-    const rows = await database.db.execute<{ row: string }>(sql.raw(`SELECT t::text AS row FROM "${table_name}" t`));
-    dump += rows.rows.map((r) => r.row).join("\n") + "\n";
+  for (const { table_name } of tables) {
+    const rows = await rowsOf<{ row: string }>(database, sql.raw(`SELECT t::text AS row FROM "${table_name}" t`));
+    dump += rows.map((r) => r.row).join("\n") + "\n";
   }
   return dump;
 }
 
 /** Rows of `versions` for `path`, oldest first. */
 export async function versionsOf(database: Database, path: string): Promise<{ version: number; kind: string; content: string | null }[]> {
-  const rows = await database.db.execute<{ version: number; kind: string; content: string | null }>(
+  const rows = await rowsOf<{ version: number; kind: string; content: string | null }>(
+    database,
     sql`SELECT version, kind, content FROM versions WHERE path = ${path} ORDER BY version`,
   );
-  return rows.rows.map((r) => ({ version: Number(r.version), kind: r.kind, content: r.content }));
+  return rows.map((r) => ({ version: Number(r.version), kind: r.kind, content: r.content }));
 }

@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { sha256Hex } from "@teammem/protocol";
+import { isSkipped, walkTeamScope } from "./scope.js";
+import { layoutOf } from "./state/layout.js";
+
+async function memoryFolder() {
+  const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
+  await mkdir(join(root, "team", "sub"), { recursive: true });
+  await mkdir(join(root, "notes"));
+  return { root, layout: layoutOf(root) };
+}
+
+describe("walkTeamScope", () => {
+  it("returns the regular files under team/ by entry path, with content and sha256", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "a.md"), "A\n");
+    await writeFile(join(root, "team", "sub", "b.md"), "B\n");
+    await writeFile(join(root, "notes", "private.md"), "private\n");
+    await writeFile(join(root, "top.md"), "private too\n");
+    const scope = await walkTeamScope(layout);
+    expect([...scope.files.values()]).toEqual([
+      { path: "a.md", content: "A\n", sha256: sha256Hex("A\n") },
+      { path: "sub/b.md", content: "B\n", sha256: sha256Hex("B\n") },
+    ]);
+    expect(scope.skipped).toEqual([]);
+  });
+
+  it("skips symlinks to files and folders outside team/ and reports them", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "notes", "private.md"), "private\n");
+    await symlink(join(root, "notes", "private.md"), join(root, "team", "link.md"));
+    await symlink("../notes", join(root, "team", "notes-link"));
+    const scope = await walkTeamScope(layout);
+    expect(scope.files.size).toBe(0);
+    expect(scope.skipped).toEqual([
+      { path: "team/link.md", reason: "symlink (not followed)" },
+      { path: "team/notes-link", reason: "symlink (not followed)" },
+    ]);
+    expect(isSkipped(scope, "link.md")).toBe(true);
+    expect(isSkipped(scope, "notes-link/private.md")).toBe(true);
+    expect(isSkipped(scope, "other.md")).toBe(false);
+  });
+
+  it("skips a team/ folder that is itself a symlink, and treats nothing in it as deleted", async () => {
+    const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
+    onTestFinished(() => rm(root, { recursive: true, force: true }));
+    await mkdir(join(root, "notes"));
+    await writeFile(join(root, "notes", "x.md"), "x\n");
+    await symlink(join(root, "notes"), join(root, "team"));
+    const scope = await walkTeamScope(layoutOf(root));
+    expect(scope.files.size).toBe(0);
+    expect(scope.skipped).toEqual([{ path: "team", reason: "symlink (not followed)" }]);
+    expect(isSkipped(scope, "x.md")).toBe(true);
+  });
+
+  it("reports names the protocol refuses, special files and non-UTF-8 files; ignores its own temporary files", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "back\\slash.md"), "x");
+    await writeFile(join(root, "team", "binary.bin"), Buffer.from([0xff, 0xfe, 0x00]));
+    await writeFile(join(root, "team", ".teammem-tmp-0123"), "half-written");
+    execFileSync("mkfifo", [join(root, "team", "pipe")]);
+    const scope = await walkTeamScope(layout);
+    expect(scope.files.size).toBe(0);
+    expect(scope.skipped).toEqual([
+      { path: "team/back\\slash.md", reason: "invalid path: path must use '/' as separator, not '\\'" },
+      { path: "team/binary.bin", reason: "not UTF-8 text" },
+      { path: "team/pipe", reason: "not a regular file" },
+    ]);
+  });
+
+  it("returns an empty scope when team/ does not exist", async () => {
+    const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
+    onTestFinished(() => rm(root, { recursive: true, force: true }));
+    expect(await walkTeamScope(layoutOf(root))).toEqual({ files: new Map(), skipped: [], skippedEntryPaths: new Set() });
+  });
+});

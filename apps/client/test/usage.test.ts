@@ -1,0 +1,88 @@
+/** Bad command-line input: exit 2 with a message naming what is wrong; nothing is created. */
+import { existsSync } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { teammem, tempDir } from "./support/cli.js";
+
+async function folder(): Promise<string> {
+  const t = await tempDir();
+  onTestFinished(() => t.remove());
+  return t.path;
+}
+
+describe("teammem usage errors", () => {
+  it("exits 2 naming --server when init has no --server", async () => {
+    const dir = await folder();
+    const r = await teammem(["init", "--dir", dir, "--namespace", "acme"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("required option '--server <url>' not specified");
+    expect(existsSync(join(dir, ".teammem"))).toBe(false);
+  });
+
+  it.each([
+    ["not a url", "--server must be an http(s) URL"],
+    ["ftp://example.com", "--server must use http or https"],
+    ["http://user:pw@example.com", "must not contain a user name or password"],
+  ])("exits 2 on the bad server URL %s", async (url, message) => {
+    const dir = await folder();
+    const r = await teammem(["init", "--dir", dir, "--server", url, "--namespace", "acme"]);
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toContain(message);
+    expect(existsSync(join(dir, ".teammem"))).toBe(false);
+  });
+
+  it.each(["../x", "-dash", "a/b", "", "x".repeat(129)])("exits 2 on the bad namespace %j", async (ns) => {
+    const dir = await folder();
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", ns]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--namespace");
+  });
+
+  it("exits 2 when sync finds no token anywhere, saying how to give one", async () => {
+    const dir = await folder();
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme"])).code).toBe(0);
+    const r = await teammem(["sync", "--dir", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("no access token: pass --token, set TEAMMEM_TOKEN, or store one with `teammem init --token`");
+  });
+
+  it("exits 2 when sync or status run in a folder never set up", async () => {
+    const dir = await folder();
+    for (const command of ["sync", "status"]) {
+      const r = await teammem([command, "--dir", dir], { TEAMMEM_TOKEN: "t" });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("is not set up for teammem: run `teammem init");
+    }
+  });
+
+  it("exits 2 when init would point a set-up folder at another namespace", async () => {
+    const dir = await folder();
+    await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme"]);
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "other"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("already set up for namespace acme");
+  });
+
+  it("exits 2 on an unknown command or option", async () => {
+    expect((await teammem(["frobnicate"])).code).toBe(2);
+    expect((await teammem(["sync", "--bogus"])).code).toBe(2);
+  });
+
+  it("exits 0 for --help", async () => {
+    const r = await teammem(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Commands:");
+  });
+
+  it("stores a token given to init only in a 0600 config inside the 0700 state folder, and never prints it", async () => {
+    const dir = await folder();
+    await mkdir(join(dir, "existing"));
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme", "--token", "sekrit-token-value"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain("sekrit-token-value");
+    expect((await stat(join(dir, ".teammem", "config.json"))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, ".teammem"))).mode & 0o777).toBe(0o700);
+    expect(existsSync(join(dir, "team"))).toBe(true);
+  });
+});
