@@ -22,6 +22,8 @@ export function configure(command: Command): void {
 
 /** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
 export const DEFAULT_BATCH_SIZE = 100;
+/** Changes per pull request (the protocol allows up to 1000). */
+export const PULL_PAGE_SIZE = 500;
 
 interface SyncOptions extends CommonOptions {
   json?: boolean;
@@ -43,6 +45,7 @@ export async function run(raw: Record<string, unknown>, ctx: CommandContext): Pr
       reports: await loadReports(layout),
       warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
       batchSize: DEFAULT_BATCH_SIZE,
+      pullPageSize: PULL_PAGE_SIZE,
     });
   } finally {
     await release();

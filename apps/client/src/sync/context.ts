@@ -18,4 +18,6 @@ export interface SyncContext {
   readonly warn: (line: string) => void;
   /** Operations per batch; lowered when the server names a smaller limit. */
   batchSize: number;
+  /** Changes asked for per pull request (1-1000). */
+  readonly pullPageSize: number;
 }

@@ -21,21 +21,19 @@ export interface PullOutcome {
   keptLocal: string[];
 }
 
-/** Changes asked for per request. */
-export const PULL_PAGE_SIZE = 500;
-
 export async function pull(ctx: SyncContext): Promise<PullOutcome> {
   const outcome: PullOutcome = { changes: 0, written: [], deleted: [], keptLocal: [] };
   for (;;) {
-    const page = await ctx.api.changes(ctx.state.cursor, PULL_PAGE_SIZE);
+    const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
     for (const change of page.changes) {
       outcome.changes++;
       await applyChange(ctx, change, outcome);
     }
-    // Cursors only move forward: a reply that would move ours back is ignored.
-    if (page.nextCursor > ctx.state.cursor) ctx.state.cursor = page.nextCursor;
+    // Cursors only move forward: a reply that would move ours back (or not at all) ends the pull.
+    const advanced = page.nextCursor > ctx.state.cursor;
+    if (advanced) ctx.state.cursor = page.nextCursor;
     await saveSyncState(ctx.layout, ctx.state);
-    if (!page.hasMore || page.changes.length === 0) return outcome;
+    if (!page.hasMore || page.changes.length === 0 || !advanced) return outcome;
   }
 }
 
