@@ -1,0 +1,197 @@
+/**
+ * Walks every route of the built app (read from `printRoutes`, so a new route cannot be missed)
+ * with every kind of wrong token, wrong role and another team's token, on both database kinds.
+ * A route without a sample request below fails the walk until one is added.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import type { Role } from "../../src/auth/auth-context.js";
+import { badTokens, bearer, startTestServer, type TestServer } from "./support.js";
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+/** How a token of another team is answered: `not_found`, or acting on that team's own objects only. */
+type OtherTeam = "not_found" | "own";
+interface Sample {
+  url: string;
+  payload?: () => unknown;
+  role: Role;
+  otherTeam: OtherTeam;
+}
+
+const PUBLIC = /^\/(docs|healthz)(\/|$)/;
+const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
+
+/** Every "METHOD /full/path" of `printRoutes({ commonPrefix: false })`, HEAD left out (it mirrors GET). */
+function routesOf(tree: string): string[] {
+  const stack: string[] = [];
+  const out: string[] = [];
+  for (const line of tree.split("\n")) {
+    const m = /^([│ ]*)(?:├── |└── )(\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    stack.push(m[2]!);
+    const path = stack.join("");
+    for (const method of (m[3] ?? "").split(", ").filter((x) => x && x !== "HEAD")) out.push(`${method} ${path}`);
+  }
+  return out;
+}
+
+describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
+  let server: TestServer;
+  const tokens = {} as Record<"admin" | "member" | "reader" | "otherAdmin", string>;
+  let samples: Record<string, Sample>;
+  let routes: string[];
+
+  const send = (method: Method, sample: Sample, headers: Record<string, string>) =>
+    server.app.inject({
+      method,
+      url: sample.url,
+      headers,
+      ...(sample.payload ? { payload: sample.payload() as object } : {}),
+    });
+  const keyParts = (key: string) => key.split(" ") as [Method, string];
+  const protectedRoutes = () => routes.filter((r) => !PUBLIC.test(keyParts(r)[1]));
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { limits: { rateLimitMax: 0 } });
+    await server.app.ready();
+    routes = routesOf(server.app.printRoutes({ commonPrefix: false }));
+    tokens.admin = (await server.token("walk-a", "wa-admin", "admin")).token;
+    tokens.member = (await server.token("walk-a", "wa-member", "member")).token;
+    tokens.reader = (await server.token("walk-a", "wa-reader", "reader")).token;
+    tokens.otherAdmin = (await server.token("walk-b", "wb-admin", "admin")).token;
+    const spare = await server.token("walk-a", "wa-spare", "reader");
+
+    // Team A's data: one entry and one open conflict.
+    const batch = (operations: unknown[]) =>
+      server.app.inject({ method: "POST", url: "/v1/namespaces/walk-ns/batch", headers: bearer(tokens.member), payload: { operations } });
+    const op = (path: string, baseVersion: number, content: string) => ({ opId: randomUUID(), path, baseVersion, content });
+    expect((await batch([op("team/a.md", 0, "alpha\n"), op("team/c.md", 0, "line\n")])).statusCode).toBe(200);
+    await batch([op("team/c.md", 1, "head line\n")]);
+    const conflict = (await batch([op("team/c.md", 1, "my line\n")])).json().results[0];
+    expect(conflict.status).toBe("conflict");
+
+    const ns = "/v1/namespaces/walk-ns";
+    const fresh = () => `team/walk-${randomUUID().slice(0, 8)}.md`;
+    samples = {
+      "GET /v1/namespaces": { url: "/v1/namespaces", role: "reader", otherTeam: "own" },
+      "GET /v1/namespaces/": { url: "/v1/namespaces/", role: "reader", otherTeam: "own" },
+      "PUT /v1/namespaces/:namespace": { url: ns, role: "member", otherTeam: "own" },
+      "POST /v1/namespaces/:namespace/block-reports": {
+        url: `${ns}/block-reports`,
+        role: "member",
+        otherTeam: "own",
+        payload: () => ({ path: "team/x.md", sha256: "0".repeat(64), findings: [{ ruleId: "github-pat", label: "GitHub token", line: 1, column: 1 }] }),
+      },
+      "POST /v1/namespaces/:namespace/batch": {
+        url: `${ns}/batch`,
+        role: "member",
+        otherTeam: "own",
+        payload: () => ({ operations: [{ opId: randomUUID(), path: fresh(), baseVersion: 0, content: "walk\n" }] }),
+      },
+      "PUT /v1/namespaces/:namespace/entry": {
+        get url() {
+          return `${ns}/entry?path=${encodeURIComponent(fresh())}`;
+        },
+        role: "member",
+        otherTeam: "own",
+        payload: () => ({ baseVersion: 0, content: "walk\n" }),
+      },
+      "POST /v1/namespaces/:namespace/restore": {
+        url: `${ns}/restore`,
+        role: "member",
+        otherTeam: "not_found",
+        payload: () => ({ opId: randomUUID(), path: "team/a.md", version: 1 }),
+      },
+      "POST /v1/namespaces/:namespace/conflicts/:id/resolve": {
+        url: `${ns}/conflicts/${conflict.conflictId}/resolve`,
+        role: "member",
+        otherTeam: "not_found",
+        payload: () => ({ opId: randomUUID(), baseVersion: 2, content: "resolved line\n" }),
+      },
+      "GET /v1/namespaces/:namespace/conflicts": { url: `${ns}/conflicts`, role: "reader", otherTeam: "not_found" },
+      "GET /v1/namespaces/:namespace/changes": { url: `${ns}/changes?since=0`, role: "reader", otherTeam: "not_found" },
+      "GET /v1/namespaces/:namespace/entry": { url: `${ns}/entry?path=team/a.md`, role: "reader", otherTeam: "not_found" },
+      "GET /v1/namespaces/:namespace/history": { url: `${ns}/history?path=team/a.md`, role: "reader", otherTeam: "not_found" },
+      "GET /v1/namespaces/:namespace/version": { url: `${ns}/version?path=team/a.md&version=1`, role: "reader", otherTeam: "not_found" },
+      "GET /v1/namespaces/:namespace/diff": { url: `${ns}/diff?path=team/a.md&from=0&to=1`, role: "reader", otherTeam: "not_found" },
+      "GET /v1/admin/tokens": { url: "/v1/admin/tokens", role: "admin", otherTeam: "own" },
+      "POST /v1/admin/tokens": { url: "/v1/admin/tokens", role: "admin", otherTeam: "own", payload: () => ({ user: "walk-new", role: "reader" }) },
+      "DELETE /v1/admin/tokens/:tokenId": { url: `/v1/admin/tokens/${spare.tokenId}`, role: "admin", otherTeam: "not_found" },
+      "GET /v1/admin/members": { url: "/v1/admin/members", role: "admin", otherTeam: "own" },
+      "GET /v1/admin/audit-events": { url: "/v1/admin/audit-events", role: "admin", otherTeam: "own" },
+    };
+  });
+  afterAll(() => server?.close());
+
+  it("has a sample request for every protected route and no sample for a route that is gone", () => {
+    expect(protectedRoutes().sort()).toEqual(Object.keys(samples).sort());
+  });
+
+  it("answers every public route without a token", async () => {
+    const publicRoutes = routes.filter((r) => PUBLIC.test(keyParts(r)[1]) && !r.includes("*"));
+    expect(publicRoutes).toEqual(expect.arrayContaining(["GET /healthz", "GET /docs/json"]));
+    for (const r of publicRoutes) {
+      const res = await server.app.inject({ url: keyParts(r)[1] });
+      expect({ r, status: res.statusCode < 400 }).toEqual({ r, status: true });
+    }
+  });
+
+  it("refuses every protected route with each bad token as 401 with the token's code", async () => {
+    const bad = await badTokens(server, "walk-a");
+    for (const key of protectedRoutes()) {
+      const [method] = keyParts(key);
+      for (const b of bad) {
+        const res = await send(method, samples[key]!, b.headers);
+        expect({ key, token: b.name, status: res.statusCode, code: res.json().code }).toEqual({ key, token: b.name, status: 401, code: b.code });
+      }
+    }
+  });
+
+  it("refuses every route to roles below the one it needs as 403 forbidden", async () => {
+    for (const key of protectedRoutes()) {
+      const [method] = keyParts(key);
+      const sample = samples[key]!;
+      for (const role of ["reader", "member"] as const) {
+        if (RANK[role] >= RANK[sample.role]) continue;
+        const res = await send(method, sample, bearer(tokens[role]));
+        expect({ key, role, status: res.statusCode, code: res.json().code }).toEqual({ key, role, status: 403, code: "forbidden" });
+      }
+    }
+  });
+
+  it("serves every route to the team's own token of the needed role (so the samples are valid)", async () => {
+    for (const key of protectedRoutes()) {
+      const [method] = keyParts(key);
+      const sample = samples[key]!;
+      const res = await send(method, sample, bearer(tokens[sample.role === "admin" ? "admin" : sample.role]));
+      expect({ key, ok: res.statusCode < 300, body: res.statusCode < 300 ? null : res.json() }).toEqual({ key, ok: true, body: null });
+    }
+  });
+
+  it("never shows or changes one team's objects to another team's token: 404, or its own objects only", async () => {
+    const before = (await server.app.inject({ url: "/v1/namespaces/walk-ns/changes?since=0&limit=1000", headers: bearer(tokens.admin) })).json();
+    const members = (await server.app.inject({ url: "/v1/admin/members", headers: bearer(tokens.admin) })).json();
+    const tokensBefore = (await server.app.inject({ url: "/v1/admin/tokens", headers: bearer(tokens.admin) })).json();
+    // not_found routes first: once team B has written, it has a walk-ns of its own (that is fine)
+    const order = protectedRoutes().sort((x, y) => Number(samples[x]!.otherTeam === "own") - Number(samples[y]!.otherTeam === "own"));
+    for (const key of order) {
+      const [method] = keyParts(key);
+      const sample = samples[key]!;
+      const res = await send(method, sample, bearer(tokens.otherAdmin));
+      if (sample.otherTeam === "not_found") {
+        expect({ key, status: res.statusCode, code: res.json().code }).toEqual({ key, status: 404, code: "not_found" });
+      } else {
+        expect({ key, ok: res.statusCode < 300 }).toEqual({ key, ok: true });
+        // team A's users must not show up (walk-new is issued in both teams by the samples)
+        for (const m of members.members as { user: string }[]) if (m.user !== "walk-new") expect(res.body, key).not.toContain(`"${m.user}"`);
+        expect(res.body, key).not.toContain("alpha");
+      }
+    }
+    const after = (await server.app.inject({ url: "/v1/namespaces/walk-ns/changes?since=0&limit=1000", headers: bearer(tokens.admin) })).json();
+    expect(after).toEqual(before);
+    expect((await server.app.inject({ url: "/v1/admin/tokens", headers: bearer(tokens.admin) })).json()).toEqual(tokensBefore);
+  });
+});
