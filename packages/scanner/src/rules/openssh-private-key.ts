@@ -16,7 +16,7 @@ const rule: Rule = {
   label: "OpenSSH private key",
   prefixes: ["-----BEGIN OPENSSH PRIVATE KEY-----"],
   pattern:
-    /-----BEGIN OPENSSH PRIVATE KEY-----[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?){64})/y,
+    /-----BEGIN OPENSSH PRIVATE KEY-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
   validate: (value) =>
     isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3, maxRun: Infinity, maxSequence: Infinity }),
   examples: () => ({

@@ -18,7 +18,7 @@ const rule: Rule = {
   label: "OpenVPN static key",
   prefixes: ["-----BEGIN OpenVPN Static key V1-----"],
   pattern:
-    /-----BEGIN OpenVPN Static key V1-----[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*(?<secret>(?:[0-9a-fA-F](?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?){64})/y,
+    /-----BEGIN OpenVPN Static key V1-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}(?<secret>(?:[0-9a-fA-F](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
   validate: (value) => isPlausibleSecret(value.replace(/\\[rn]|\s/g, "")),
   examples: () => ({
     positive: [`<tls-auth>\n${block(1)}\n</tls-auth>`, `"ta.key": "${block(20, "\\n")}"`],

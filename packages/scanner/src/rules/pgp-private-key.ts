@@ -14,7 +14,7 @@ const rule: Rule = {
   label: "PGP private key block",
   prefixes: ["-----BEGIN PGP PRIVATE KEY BLOCK-----"],
   pattern:
-    /-----BEGIN PGP PRIVATE KEY BLOCK-----[ \t]*(?:\r?\n|\\r\\n|\\n)(?:[ \t]*[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,6}(?:[ \t]*(?:\r?\n|\\r\\n|\\n))?[ \t]*(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?){64})/y,
+    /-----BEGIN PGP PRIVATE KEY BLOCK-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)(?:[ \t]{0,16}[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,6}(?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n))?[ \t]{0,16}(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
   validate: (value) =>
     isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({

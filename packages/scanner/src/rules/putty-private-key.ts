@@ -26,7 +26,7 @@ const rule: Rule = {
   label: "PuTTY private key",
   prefixes: ["PuTTY-User-Key-File-"],
   pattern:
-    /PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{3,40}\r?\n(?:[^\r\n]{0,400}\r?\n){1,40}?Private-Lines: [0-9]{1,3}\r?\n(?<secret>(?:[A-Za-z0-9+/=]\r?\n?){64})/y,
+    /PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{3,40}\r?\n(?:[^\r\n]{0,100}\r?\n){1,30}?Private-Lines: [0-9]{1,3}\r?\n(?<secret>(?:[A-Za-z0-9+/=]\r?\n?){64})/y,
   validate: (value) => isPlausibleSecret(value.replace(/\s/g, ""), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
     positive: [ppk(2, 1), ppk(3, 2).replace(/\n/g, "\r\n")],

@@ -16,7 +16,7 @@ const rule: Rule = {
   label: "SSH2 (ssh.com) private key",
   prefixes: ["---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"],
   pattern:
-    /---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----[ \t]*(?:\r?\n|\\r\\n|\\n)(?:[ \t]*[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,4}[ \t]*(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?){64})/y,
+    /---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)(?:[ \t]{0,16}[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,4}[ \t]{0,16}(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
   validate: (value) =>
     isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
