@@ -34,4 +34,17 @@ describe("mergeThreeWay", () => {
     expect(mergeThreeWay("a\n", "a\n", "b\n")).toEqual({ clean: true, content: "b\n" });
     expect(mergeThreeWay("a\n", "b\n", "a\n")).toEqual({ clean: true, content: "b\n" });
   });
+  it("merges insertions next to shared lines at the start and end of a large file", () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `l${i}\n`);
+    const head = [...lines];
+    head.splice(1, 0, "HEAD\n");
+    const incoming = [...lines];
+    incoming.splice(1999, 0, "INCOMING\n");
+    const expected = [...head];
+    expected.splice(2000, 0, "INCOMING\n");
+    expect(mergeThreeWay(lines.join(""), head.join(""), incoming.join(""))).toEqual({ clean: true, content: expected.join("") });
+  });
+  it("merges edits of neighbouring regions separated by an unchanged line", () => {
+    expect(mergeThreeWay("a\nb\nc\n", "a\nX\nb\nc\n", "a\nb\nY\nc\n")).toEqual({ clean: true, content: "a\nX\nb\nY\nc\n" });
+  });
 });
