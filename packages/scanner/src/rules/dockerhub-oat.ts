@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "dockerhub-oat",
   label: "Docker Hub organization access token",
   prefixes: ["dckr_oat_"],
-  pattern: /(?<![A-Za-z0-9_])dckr_oat_[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/y,
+  pattern: /(?<![A-Za-z0-9_-])dckr_oat_[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
   examples: () => ({
     positive: [

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "gitlab-cicd-job-token",
   label: "GitLab CI/CD job token",
   prefixes: ["glcbt-"],
-  pattern: /(?<![A-Za-z0-9_])glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /(?<![A-Za-z0-9_-])glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(value.indexOf("_") + 1)),
   examples: () => ({
     positive: [

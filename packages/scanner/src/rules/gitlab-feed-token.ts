@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "gitlab-feed-token",
   label: "GitLab feed token",
   prefixes: ["glft-"],
-  pattern: /(?<![A-Za-z0-9_])glft-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /(?<![A-Za-z0-9_-])glft-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(5)),
   examples: () => ({
     positive: [

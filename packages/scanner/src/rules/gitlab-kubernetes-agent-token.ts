@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "gitlab-kubernetes-agent-token",
   label: "GitLab Kubernetes agent token",
   prefixes: ["glagent-"],
-  pattern: /(?<![A-Za-z0-9_])glagent-[A-Za-z0-9_-]{50}(?![A-Za-z0-9_-])/y,
+  pattern: /(?<![A-Za-z0-9_-])glagent-[A-Za-z0-9_-]{50}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(8)),
   examples: () => ({
     positive: [

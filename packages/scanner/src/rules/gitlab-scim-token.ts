@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "gitlab-scim-token",
   label: "GitLab SCIM OAuth token",
   prefixes: ["glsoat-"],
-  pattern: /(?<![A-Za-z0-9_])glsoat-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /(?<![A-Za-z0-9_-])glsoat-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () => ({
     positive: [

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "vault-batch-token",
   label: "HashiCorp Vault batch token",
   prefixes: ["hvb."],
-  pattern: /(?<![A-Za-z0-9_])hvb\.[A-Za-z0-9_-]{138,300}(?![A-Za-z0-9_-])/y,
+  pattern: /(?<![A-Za-z0-9_-])hvb\.[A-Za-z0-9_-]{138,300}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(4), { maxRun: 10 }),
   examples: () => ({
     positive: [
