@@ -27,6 +27,20 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
     expect(list.json()).toEqual({ namespaces: [{ name: "repo-one", cursor: 3, entries: 1 }] });
   });
 
+  it("refuses every namespace route without a valid bearer token with 401 unauthorized", async () => {
+    for (const [method, url] of [
+      ["GET", "/v1/namespaces"],
+      ["PUT", "/v1/namespaces/repo-one"],
+      ["POST", "/v1/namespaces/repo-one/batch"],
+      ["GET", "/v1/namespaces/repo-one/changes"],
+      ["GET", "/v1/namespaces/repo-one/entry?path=a.md"],
+    ] as const) {
+      const none = await h.app.inject({ method, url });
+      const garbage = await h.app.inject({ method, url, headers: { authorization: "Bearer not.a.jwt" } });
+      expect([url, none.statusCode, none.json().code, garbage.statusCode, garbage.json().code]).toEqual([url, 401, "unauthorized", 401, "unauthorized"]);
+    }
+  });
+
   it("refuses an invalid namespace name with invalid_request", async () => {
     const res = await h.call("PUT", "/v1/namespaces/-bad", h.tokens.member);
     expect(res.statusCode).toBe(400);

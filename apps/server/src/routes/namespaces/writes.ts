@@ -18,6 +18,7 @@ import {
 } from "@teammem/protocol";
 import { ApiError } from "../../errors.js";
 import { applyOperation } from "../../store/apply-operation.js";
+import { touchDevice } from "../../store/devices.js";
 import { putEntry, RefusalError, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
 import { ensureCallerNamespace, errorReplies, requireNamespace, writeContext } from "./context.js";
 
@@ -60,6 +61,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const ctx = writeContext(app, request, ns, clientId);
+      if (clientId) await touchDevice(app.db, request.auth.principalId, clientId);
       const results: OperationResult[] = [];
       for (const op of operations) {
         try {
