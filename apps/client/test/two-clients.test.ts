@@ -2,6 +2,7 @@
  * Issue 2's client path against a real server (buildApp on a real socket) on PostgreSQL and
  * PGlite: two clients in temporary folders, driven through the CLI's `run`.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -84,6 +85,9 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     expect(JSON.stringify(statusA)).not.toContain(secret);
     const human = await teammem(["status", "--dir", a]);
     expect(human.stdout).toContain("team/leak.md:3 github-pat");
+    // Held back again on the next sync, but reported to the audit log only once per content.
+    expect((await sync(a, envA)).stderr).toContain("team/leak.md:3 github-pat");
+    expect((await dumpAllRows(server.database)).match(/client_blocked/g)).toHaveLength(1);
 
     await writeFile(join(a, "team", "leak.md"), "# Deploy\n\nexport GITHUB_TOKEN=$(gh auth token)\n");
     const again = await sync(a, envA);
@@ -118,8 +122,9 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
 
     await writeFile(join(outboxDir, queuedName!), queuedFile);
     await writeFile(join(a, ".teammem", "state.json"), stateBefore);
-    const replay = await sync(a, envA);
+    const replay = await teammem(["sync", "--dir", a, "--json"], envA);
     expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout).pushed.applied).toEqual(["team/build.md"]); // the stored result, replayed
     expect(await versionsOf(server.database, "build.md")).toHaveLength(1);
     const after = await status(a);
     expect(after.pending).toEqual([]);
@@ -180,11 +185,15 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     await writeFile(join(a, "notes", "private.md"), `${marker}\n`);
     await symlink(join(a, "notes", "private.md"), join(a, "team", "link.md"));
     await symlink(join(a, "notes"), join(a, "team", "linked-folder"));
+    // A FIFO in private space: opening it for reading would block, so a finished sync proves nobody did.
+    execFileSync("mkfifo", [join(a, "notes", "pipe")]);
+    await symlink(join(a, "notes", "pipe"), join(a, "team", "pipe-link"));
     await writeFile(join(a, "team", "ok.md"), "fine\n");
     expect((await sync(a, envA)).code).toBe(0);
     expect((await status(a)).skipped).toEqual([
       { path: "team/link.md", reason: "symlink (not followed)" },
       { path: "team/linked-folder", reason: "symlink (not followed)" },
+      { path: "team/pipe-link", reason: "symlink (not followed)" },
     ]);
     await sync(b, envB);
     expect(await tree(b)).toEqual(["team/ok.md"]);
@@ -232,6 +241,21 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     await sync(b, envB);
     expect(await tree(b)).toEqual(["team/f0.md", "team/f1.md", "team/f2.md", "team/f3.md", "team/f4.md"]);
     expect(await dumpAllRows(server.database)).toContain("file 4");
+  });
+
+  it("creates the namespace at the first sync when init ran without a token", async () => {
+    const server = await startTestServer(kind);
+    onTestFinished(() => server.dispose());
+    const root = await tempDir();
+    onTestFinished(() => root.remove());
+    const dir = join(root.path, "c");
+    const init = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "fresh-ns"]);
+    expect(init).toMatchObject({ code: 0, stderr: "" });
+    expect(init.stdout).toContain("namespace will be created on the first sync");
+    await writeFile(join(dir, "team", "hello.md"), "hi\n");
+    const first = await teammem(["sync", "--dir", dir, "--json"], { TEAMMEM_TOKEN: await server.token("erin") });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ok: true, pushed: { applied: ["team/hello.md"] }, pending: 0 });
   });
 
   it("takes the token from --token over TEAMMEM_TOKEN over the stored one", async () => {
