@@ -79,7 +79,8 @@ async function writeHead(
 
 /**
  * Compare-and-set: writes `content` (null: delete) only when `baseVersion` is the head version
- * (0: the path never existed). Writing the head's own content changes nothing.
+ * (0: the path never existed). Writing the head's own content changes nothing and succeeds
+ * whatever the (older) base, so a retry after a lost response gets the same answer.
  * @throws RefusalError invalid_path | invalid_utf8 | entry_too_large | secret_detected (audited) |
  *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full.
  */
@@ -90,6 +91,9 @@ export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseV
     const { cursor } = await lockNamespace(tx, ctx.namespace.id);
     const head = await readHead(tx, ctx.namespace.id, path);
     const currentVersion = head?.version ?? 0;
+    // A retried write whose effect is already the head (e.g. after a lost response) succeeds again.
+    const alreadyThere = content === null ? !head || head.deleted : head !== null && !head.deleted && head.content === content;
+    if (baseVersion !== currentVersion && alreadyThere && baseVersion < currentVersion) return headResult(path, head, cursor);
     if (baseVersion !== currentVersion) {
       throw new RefusalError({
         code: "version_conflict",

@@ -25,6 +25,8 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
       409,
       { code: "version_conflict", message: "baseVersion 1 is not the current version 2; read the entry and write again", details: { currentVersion: 2 } },
     ]);
+    const retried = await cas("cas", "a.md", { baseVersion: 1, content: "two\n" });
+    expect([retried.statusCode, retried.json()]).toEqual([200, second.json()]);
     const deleted = await cas("cas", "a.md", { baseVersion: 2, delete: true });
     expect(deleted.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, cursor: 3 });
     const entry = await get("/v1/namespaces/cas/entry?path=a.md");

@@ -4,7 +4,7 @@ import { DATABASE_KINDS } from "../../../../test/support/databases.js";
 import { auditEvents, conflicts, entries, operations, versions } from "../../src/db/schema.js";
 import { createHarness, opId, type Harness } from "./harness.js";
 
-const LIMITS = { maxEntryBytes: 100, maxEntriesPerNamespace: 3, maxOperationsPerBatch: 5 };
+const LIMITS = { maxEntryBytes: 100, maxEntriesPerNamespace: 3, maxOperationsPerBatch: 5, maxBodyBytes: 4096 };
 
 describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
   let h: Harness;
@@ -131,6 +131,11 @@ describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
     const res = await post("malformed", body);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: "invalid_request", message: expect.stringMatching(/^invalid request: /) });
+  });
+
+  it("refuses a body over maxBodyBytes with 413 body_too_large naming the limit", async () => {
+    const res = await post("huge", { operations: [{ opId: "huge-op-1", path: "h.md", baseVersion: 0, content: "x".repeat(5000) }] });
+    expect([res.statusCode, res.json()]).toEqual([413, { code: "body_too_large", message: "the request body exceeds 4096 bytes", details: { limit: 4096 } }]);
   });
 
   it("refuses a body that is not JSON, or not UTF-8", async () => {
