@@ -42,7 +42,17 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   await admin(server, (c) => c.query(`CREATE DATABASE ${name}`));
   return {
     url: withDatabase(server, name),
-    drop: () => admin(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      admin(server, async (c) => {
+        // Let closing pools finish their goodbyes first: a forced drop would hand still-open
+        // connections a FATAL 57P01 that surfaces as an unhandled error in the test run.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }),
   };
 }
 
