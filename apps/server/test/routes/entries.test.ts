@@ -146,4 +146,35 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     }
     expect((await get("/v1/namespaces/private/entry?path=p.md")).json().content).toBe("ours\n");
   });
+
+  it("refuses bad queries and bodies on every read and write route with 400 invalid_request", async () => {
+    await cas("bad", "p.md", { baseVersion: 0, content: "x\n" });
+    const cases: [("GET" | "PUT" | "POST"), string, unknown?][] = [
+      ["GET", "/v1/namespaces/bad/entry"],
+      ["GET", "/v1/namespaces/bad/entry?path=p.md&extra=1"],
+      ["GET", "/v1/namespaces/bad/history?path="],
+      ["GET", "/v1/namespaces/bad/version?path=p.md"],
+      ["GET", "/v1/namespaces/bad/version?path=p.md&version=abc"],
+      ["GET", "/v1/namespaces/bad/version?path=p.md&version=0"],
+      ["GET", "/v1/namespaces/bad/diff?path=p.md&from=1"],
+      ["GET", "/v1/namespaces/bad/diff?path=p.md&from=-1&to=1"],
+      ["GET", "/v1/namespaces/bad/conflicts?status=open&x=1"],
+      ["PUT", "/v1/namespaces/bad/entry", { baseVersion: 1, content: "x" }],
+      ["PUT", "/v1/namespaces/bad/entry?path=p.md", { baseVersion: 1, content: ["x"] }],
+      ["PUT", "/v1/namespaces/bad/entry?path=p.md", { baseVersion: 1, delete: "yes" }],
+      ["POST", "/v1/namespaces/bad/restore", { opId: "restore-bad-1", path: "p.md" }],
+      ["POST", "/v1/namespaces/bad/restore", { opId: "restore-bad-1", path: "p.md", version: "1" }],
+      ["POST", "/v1/namespaces/bad/restore", { opId: "restore-bad-1", path: "p.md", version: 1, extra: true }],
+      ["POST", "/v1/namespaces/bad/conflicts/not-a-uuid/resolve", { opId: "resolve-bad-1", baseVersion: 1, content: "x" }],
+      ["POST", "/v1/namespaces/bad/conflicts/00000000-0000-4000-8000-000000000000/resolve", { opId: "resolve-bad-1", baseVersion: 1 }],
+      ["POST", "/v1/namespaces/bad/block-reports", { path: "p.md", sha256: "nothex", findings: [{ ruleId: "r", label: "l", line: 1, column: 1 }] }],
+      ["POST", "/v1/namespaces/bad/block-reports", { path: "p.md", sha256: sha256Hex("x"), findings: [{ ruleId: "r", label: "l", line: 1, column: 1, secret: "v" }] }],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await h.call(method, url, h.tokens.member, body);
+      expect([method, url, res.statusCode, res.json().code]).toEqual([method, url, 400, "invalid_request"]);
+    }
+    const badPath = await get("/v1/namespaces/bad/entry?path=a%5Cb");
+    expect([badPath.statusCode, badPath.json()]).toEqual([400, { code: "invalid_path", message: "path must use '/' as separator, not '\\'", details: { rule: "backslash" } }]);
+  });
 });
