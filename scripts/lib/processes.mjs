@@ -12,7 +12,10 @@ export const CLIENT_CLI = join(root, "apps/client/dist/cli.js");
 
 /**
  * Runs `cli` with `args` to completion.
- * @returns { status, stdout, stderr }
+ * @param {string} cli path of a built CLI entry
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, allow?: (number | null)[] }} [options]
+ * @returns {{ status: number | null, stdout: string, stderr: string }}
  * @throws Error naming the command and quoting its stderr when the exit code is not in `allow`.
  */
 export function runCli(cli, args, { env = {}, allow = [0] } = {}) {
@@ -23,7 +26,7 @@ export function runCli(cli, args, { env = {}, allow = [0] } = {}) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
+/** A TCP port free on 127.0.0.1 right now. @returns {Promise<number>} */
 export function freePort() {
   return new Promise((ok, ko) => {
     const s = createServer().listen(0, "127.0.0.1", () => {
@@ -37,7 +40,8 @@ export function freePort() {
 /**
  * Starts `teammem-server start` on a free port: embedded database in `dataDir`, or PostgreSQL when
  * `databaseUrl` is given. Resolves once /healthz answers.
- * @returns { url, output(): string, stop(): Promise<void> }
+ * @param {{ dataDir?: string, databaseUrl?: string, timeoutMs?: number }} options
+ * @returns {Promise<{ url: string, output: () => string, stop: () => Promise<void> }>}
  */
 export async function startServer({ dataDir, databaseUrl, timeoutMs = 60_000 }) {
   const port = await freePort();
@@ -73,7 +77,11 @@ export async function startServer({ dataDir, databaseUrl, timeoutMs = 60_000 }) 
   return { url, output: () => log, stop };
 }
 
-/** Every regular file under `dir` as relative POSIX path -> Buffer (symlinks are not followed). */
+/**
+ * Every regular file under `dir` as relative POSIX path -> Buffer (symlinks are not followed).
+ * @param {string} dir
+ * @returns {Map<string, Buffer>}
+ */
 export function readTree(dir) {
   const out = new Map();
   const walk = (d) => {
