@@ -127,7 +127,7 @@ export interface StartOptions {
   port: number;
   dataDir: string;
   env: ServerEnv;
-  /** Where the banner (URL, first-start admin token and client command) goes; stdout in the CLI. */
+  /** Receives the banner (URL, first-start admin token and client command) in one call; stdout in the CLI. */
   print: (line: string) => void;
 }
 
@@ -167,15 +167,18 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const shownHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host.includes(":") ? `[${opts.host}]` : opts.host;
     const url = `http://${shownHost}:${port}`;
     await store.lock?.update({ url });
-    opts.print(`teammem-server listening on ${url} (${store.description})`);
+    const banner = [`teammem-server listening on ${url} (${store.description})`];
     if (firstToken) {
-      opts.print(`First start: created team "default" with admin user "admin".`);
-      opts.print(`Admin token (shown once, keep it safe): ${firstToken}`);
-      opts.print(`Connect a client:`);
-      opts.print(`  teammem init --server ${url} --namespace <repo> --token ${firstToken}`);
-      opts.print(`Create a token per teammate: teammem-server token create --team default --user <name> --role member`);
-      opts.print(`  (with the embedded database while the server runs, use the admin API instead: POST ${url}/v1/admin/tokens)`);
+      banner.push(
+        `First start: created team "default" with admin user "admin".`,
+        `Admin token (shown once, keep it safe): ${firstToken}`,
+        `Connect a client:`,
+        `  teammem init --server ${url} --namespace <repo> --token ${firstToken}`,
+        `Create a token per teammate: teammem-server token create --team default --user <name> --role member`,
+        `  (with the embedded database while the server runs, use the admin API instead: POST ${url}/v1/admin/tokens)`,
+      );
     }
+    opts.print(banner.join("\n")); // one write, so a reader never sees half of it
     let closing: Promise<void> | null = null;
     return {
       url,
