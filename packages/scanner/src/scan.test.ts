@@ -69,6 +69,24 @@ describe("scan", () => {
     expect(text.slice(f[0]!.offset, f[0]!.endOffset).replace(/[\u200B-\u200D\u2060]/g, "")).toBe(tok);
   });
 
+  it("maps positions of tokens before and after the first zero-width character or CRLF", () => {
+    const other = fakeGithubToken("ghp_", 43);
+    for (const sep of ["\u200B", "\r\n", "\uFEFF"]) {
+      const text = `a ${tok} b${sep}c ${other}\n`;
+      const f = scan(text, { rules });
+      expect(f.map((x) => text.slice(x.offset, x.endOffset))).toEqual([tok, other]);
+      expect(f[1]).toMatchObject({ line: sep === "\r\n" ? 2 : 1 });
+    }
+  });
+
+  it("skips a prefix whose leading lookbehind fails, with the same result as the regex", () => {
+    for (const before of ["x", "_", "9", " ", "=", "-", "é", ""]) {
+      const text = `${before}${tok}`;
+      const expected = new RegExp(ghp.pattern.source).test(text) ? 1 : 0;
+      expect(scan(text, { rules }), JSON.stringify(before)).toHaveLength(expected);
+    }
+  });
+
   it("reports only the secret group when the pattern has one", () => {
     const pw = randomChars(20, 9);
     const f = scan(`db: postgres://admin:${pw}@db.example.com/x`, { rules });

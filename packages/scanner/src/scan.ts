@@ -14,7 +14,7 @@
 import type { Finding, Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { compileRules, type CompiledCatalog } from "./engine/compile.js";
-import { normalize } from "./engine/normalize.js";
+import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
 import { isKnownExample } from "./examples.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
@@ -64,22 +64,27 @@ function catalogFor(options: ScanOptions): CompiledCatalog {
  */
 export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
   const catalog = catalogFor(options);
-  const norm = normalize(text);
-  const t = norm.text;
-  const { rules, rulesByPrefix, automaton } = catalog;
-  const skipUntil = new Int32Array(rules.length);
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const ruleIdx: number[] = [];
-  const values: string[] = [];
-  const prefixLens: number[] = [];
-
-  automaton.forEachHit(t, (start, prefixId) => {
+  const { rules, rulesByPrefix, automaton, normalizeFrom } = catalog;
+  // First pass on the original text. The automaton also knows the code units normalisation removes
+  // (prefix ids >= normalizeFrom): the first one seen stops the pass, and the search restarts on the
+  // normalised text. Ordinary text (no CRLF, BOM or zero-width character) is thus read once, uncopied.
+  let t = text;
+  let norm: NormalizedText | undefined;
+  let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
+  let starts: number[] = [];
+  let ends: number[] = [];
+  let ruleIdx: number[] = [];
+  let values: string[] = [];
+  let prefixLens: number[] = [];
+  const onHit = (start: number, prefixId: number): boolean => {
+    if (prefixId >= normalizeFrom) return norm === undefined;
     const candidates = rulesByPrefix[prefixId]!;
+    const before = start > 0 ? t.charCodeAt(start - 1) : 128;
     for (let k = 0; k < candidates.length; k++) {
       const r = candidates[k]!;
-      if (start < skipUntil[r]!) continue;
+      if (skipUntil !== undefined && start < skipUntil[r]!) continue;
       const cr = rules[r]!;
+      if (before < 128 && cr.excludedBefore !== undefined && cr.excludedBefore[before] === 1) continue;
       cr.re.lastIndex = start;
       const m = cr.re.exec(t);
       if (m === null) continue;
@@ -103,14 +108,26 @@ export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
         }
         if (!ok) continue;
       }
-      skipUntil[r] = m.index + m[0].length;
+      (skipUntil ??= new Int32Array(rules.length))[r] = m.index + m[0].length;
       starts.push(s);
       ends.push(e);
       ruleIdx.push(r);
       values.push(value);
       prefixLens.push(s === start ? automaton.prefixes[prefixId]!.length : 0);
     }
-  });
+    return false;
+  };
+  if (automaton.forEachHit(t, onHit)) {
+    norm = normalize(text);
+    t = norm.text;
+    skipUntil = undefined;
+    starts = [];
+    ends = [];
+    ruleIdx = [];
+    values = [];
+    prefixLens = [];
+    automaton.forEachHit(t, onHit);
+  }
   if (starts.length === 0) return [];
 
   // Overlaps: sort by start, longer first, catalog order; drop spans contained in a kept one.
@@ -125,8 +142,8 @@ export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
   for (const i of order) {
     if (ends[i]! <= maxEnd) continue;
     maxEnd = ends[i]!;
-    const start = norm.toOriginal(starts[i]!);
-    const end = norm.toOriginal(ends[i]! - 1) + 1;
+    const start = norm ? norm.toOriginal(starts[i]!) : starts[i]!;
+    const end = norm ? norm.toOriginal(ends[i]! - 1) + 1 : ends[i]!;
     if (markerLines && (markerLines.has(lines.lineOf(start)) || markerLines.has(lines.lineOf(end)))) continue;
     const fp = fingerprint(values[i]!, key);
     if (allowed?.has(fp)) continue;

@@ -8,6 +8,12 @@
  */
 
 const REMOVABLE = /\r\n|[\u200B-\u200D\u2060\uFEFF]/;
+
+/**
+ * The same set as literal strings: the scan engine adds them to its prefix automaton, so the one
+ * pass over the text also tells whether normalisation is needed (no separate check of the text).
+ */
+export const REMOVABLE_SEQUENCES: readonly string[] = ["\r\n", "\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF"];
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
 const CRLF = /\r\n/g;
 

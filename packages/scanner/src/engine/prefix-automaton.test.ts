@@ -32,3 +32,13 @@ describe("PrefixAutomaton", () => {
     expect(() => new PrefixAutomaton([""])).toThrow(TypeError);
   });
 });
+
+describe("PrefixAutomaton.forEachHit", () => {
+  it("stops when the callback returns true", () => {
+    const ac = new PrefixAutomaton(["ab", "cd"]);
+    const seen: number[] = [];
+    expect(ac.forEachHit("ab cd ab", (start) => (seen.push(start), start === 3))).toBe(true);
+    expect(seen).toEqual([0, 3]);
+    expect(ac.forEachHit("ab", () => undefined)).toBe(false);
+  });
+});

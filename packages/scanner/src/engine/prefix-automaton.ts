@@ -119,9 +119,10 @@ export class PrefixAutomaton {
 
   /**
    * Calls `onHit(start, prefixId)` for every occurrence of every prefix in `text`, in order of the
-   * occurrence's END offset (ties: longer prefix first). O(text.length + hits).
+   * occurrence's END offset (ties: longer prefix first). O(text.length + hits). When `onHit`
+   * returns `true` the search stops at once and `forEachHit` returns `true` (otherwise `false`).
    */
-  forEachHit(text: string, onHit: (start: number, prefixId: number) => void): void {
+  forEachHit(text: string, onHit: (start: number, prefixId: number) => boolean | void): boolean {
     const { symbolOf, table, outStart, outList, lengths } = this;
     const S = this.symbolCount;
     // `s` is a row offset (state × S); a negative table entry ~x marks a state with outputs.
@@ -132,16 +133,19 @@ export class PrefixAutomaton {
         s = ~s;
         for (let k = outStart[s / S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
-          onHit(i + 1 - lengths[id]!, id);
+          if (onHit(i + 1 - lengths[id]!, id) === true) return true;
         }
       }
     }
+    return false;
   }
 
   /** All occurrences as an array (convenience for tests). */
   findAll(text: string): PrefixHit[] {
     const hits: PrefixHit[] = [];
-    this.forEachHit(text, (start, prefixId) => hits.push({ start, prefixId }));
+    this.forEachHit(text, (start, prefixId) => {
+      hits.push({ start, prefixId });
+    });
     return hits;
   }
 }
