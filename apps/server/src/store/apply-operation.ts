@@ -1,24 +1,24 @@
 /**
  * The write protocol of one batch operation `{opId, path, baseVersion, content | delete}`:
- * idempotency, validation and re-scan, then — in one transaction holding the namespace lock —
- * fast-forward, three-way merge, or a conflict record. See the decision table on
- * {@link decide}.
+ * validation and re-scan, then — in one transaction holding the namespace lock — idempotency,
+ * fast-forward, three-way merge, or a conflict record. See the decision table on {@link decide}.
  */
 import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts } from "../db/schema.js";
 import { mergeThreeWay } from "../merge/three-way.js";
-import { checkNewLiveEntry, commitVersion, lockNamespace, nextCursor, readHead, readVersionContent, type Head } from "./heads.js";
+import { checkNewLiveEntry, commitVersion, lockForWrite, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
-import { checkContent, checkPath, type Refusal } from "./validate-content.js";
+import { auditSecretRefusal, checkContent, checkPath, type AuditedFindings, type Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
-/** A decision and whether its result is final (stored for replays) or depends on state that may change. */
+/** A decision, whether its result is final (kept for replays) and whether it is stored already. */
 interface Decision {
   result: OperationResult;
   /** false for refusals that may pass later unchanged (namespace_full, path_case_conflict, version ahead). */
   final: boolean;
+  stored?: boolean;
 }
 
 function rejected(opId: string, path: string, refusal: Refusal): OperationResult {
@@ -41,34 +41,38 @@ export function operationHash(op: Operation): string {
 /**
  * Applies one operation atomically in its own transaction.
  * @returns the operation's result; never throws for a refusal (only for database failures).
- *   Results other than transient refusals are stored under `opId` and replayed verbatim.
+ *   A replayed `opId` gets its stored result verbatim (an `opId` reused for a different request:
+ *   `invalid_request`, details.reason `op_id_reused`).
+ *
+ * Which results are stored: every applied/merged/conflict result, and `secret_detected` (so a
+ * replay neither rescans nor audits twice). Refusals that depend on the request alone (path,
+ * encoding, size) are recomputed on a replay; refusals that depend on state that may change
+ * (namespace_full, path_case_conflict, base version ahead) are not stored, so they can pass later.
  */
 export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): Promise<OperationResult> {
   const nsId = ctx.namespace.id;
   const hash = operationHash(op);
-  const prior = await readStoredOperation(db, nsId, op.opId);
-  if (prior) return replayResult(prior, op.opId, op.path, hash);
-
-  // Refusals that depend on the request alone (path, encoding, size) are recomputed on a replay
-  // and not stored (a path may hold NUL, which jsonb cannot); a secret refusal is stored, so a
-  // replay neither scans nor audits again.
   const checked = checkPath(op.path);
-  if ("refusal" in checked) return rejected(op.opId, op.path, checked.refusal);
-  const path = checked.path;
-  if (!("delete" in op)) {
-    const refusal = await checkContent(db, ctx, path, op.content);
-    if (refusal?.code === "secret_detected") {
-      return replayResult(await storeOperation(db, nsId, op.opId, hash, rejected(op.opId, op.path, refusal)), op.opId, op.path, hash);
-    }
-    if (refusal) return rejected(op.opId, op.path, refusal);
+  const refusal: (Refusal & { audit?: AuditedFindings }) | null =
+    "refusal" in checked ? checked.refusal : "delete" in op ? null : checkContent(ctx, op.content);
+  if (refusal || !("path" in checked)) {
+    // An operation applied before a limit or rule changed still replays its original result.
+    const prior = await readStoredOperation(db, nsId, op.opId);
+    if (prior) return replayResult(prior, op.opId, op.path, hash);
+    if (refusal!.code !== "secret_detected" || !("path" in checked)) return rejected(op.opId, op.path, refusal!);
+    const result = rejected(op.opId, op.path, refusal!);
+    const stored = await storeOperation(db, nsId, op.opId, hash, result);
+    if (!stored.inserted) return replayResult(stored, op.opId, op.path, hash);
+    await auditSecretRefusal(db, ctx, checked.path, refusal!.audit ?? []);
+    return result;
   }
+  const path = checked.path;
 
   return db.transaction(async (tx) => {
-    const { cursor: namespaceCursor } = await lockNamespace(tx, nsId);
-    const twin = await readStoredOperation(tx, nsId, op.opId);
-    if (twin) return replayResult(twin, op.opId, op.path, hash);
-    const decision = await decide(tx, ctx, op, path, namespaceCursor);
-    if (decision.final) await storeOperation(tx, nsId, op.opId, hash, decision.result);
+    const { cursor, stored, head } = await lockForWrite(tx, nsId, op.opId, path);
+    if (stored) return replayResult(stored, op.opId, op.path, hash);
+    const decision = await decide(tx, ctx, op, path, hash, cursor, head);
+    if (decision.final && !decision.stored) await storeOperation(tx, nsId, op.opId, hash, decision.result);
     return decision.result;
   });
 }
@@ -90,13 +94,14 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
  *   - delete, head unchanged in content since the base → `applied` (a tombstone version).
  *   - delete, head edited since the base → `conflict` (record with deleted=true): the edit stays.
  * Creating a path that exists (baseVersion 0, live head) is thus a concurrent edit from an empty base.
+ * `namespaceCursor` is the locked cursor; the one change this transaction makes takes the next.
  */
-async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, namespaceCursor: number): Promise<Decision> {
+async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, hash: string, namespaceCursor: number, head: Head | null): Promise<Decision> {
   const nsId = ctx.namespace.id;
-  const head = await readHead(tx, nsId, path);
   const headVersion = head?.version ?? 0;
   const live = head !== null && !head.deleted;
   const incoming = "delete" in op ? null : op.content;
+  const cursor = namespaceCursor + 1;
   const author = { authorId: ctx.author.id, authorName: ctx.author.name, clientId: ctx.clientId, opId: op.opId };
   const base = { namespaceId: nsId, path, foldKey: pathFoldKey(path), parent: head, ...author };
 
@@ -112,16 +117,16 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, na
     },
     final: true,
   });
-  const applied = async (kind: "write" | "delete", content: string | null, baseVersion: number | null): Promise<Decision> => {
-    const c = await commitVersion(tx, { ...base, kind, content, baseVersion });
-    return { result: { opId: op.opId, path, status: "applied", version: c.version, sha256: c.sha256, deleted: c.deleted, cursor: c.cursor }, final: true };
+  const write = async (kind: "write" | "delete" | "merge", content: string | null, baseVersion: number | null, result: (c: CommittedVersion) => OperationResult): Promise<Decision> => {
+    const done = await commitVersion(tx, { ...base, kind, content, baseVersion }, cursor, { opId: op.opId, requestSha256: hash, result });
+    return { result: done.result!, final: true, stored: true };
   };
-  const merged = async (content: string): Promise<Decision> => {
-    const c = await commitVersion(tx, { ...base, kind: "merge", content, baseVersion: op.baseVersion });
-    return { result: { opId: op.opId, path, status: "merged", version: c.version, sha256: c.sha256!, content, cursor: c.cursor }, final: true };
-  };
+  const applied = (kind: "write" | "delete", content: string | null, baseVersion: number | null) =>
+    write(kind, content, baseVersion, (c) => ({ opId: op.opId, path, status: "applied", version: c.version, sha256: c.sha256, deleted: c.deleted, cursor: c.cursor }));
+  const merged = (content: string) =>
+    write("merge", content, op.baseVersion, (c) => ({ opId: op.opId, path, status: "merged", version: c.version, sha256: c.sha256!, content, cursor: c.cursor }));
   const conflict = async (h: Head): Promise<Decision> => {
-    const cursor = await nextCursor(tx, nsId);
+    await takeCursor(tx, nsId, cursor);
     const [row] = await tx
       .insert(conflicts)
       .values({

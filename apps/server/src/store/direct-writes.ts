@@ -10,7 +10,7 @@ import type { Db, Tx } from "../db/database.js";
 import { conflicts, versions } from "../db/schema.js";
 import { checkNewLiveEntry, commitVersion, lockNamespace, readHead, type Head, type VersionKind } from "./heads.js";
 import { readStoredOperation, requestHash, storeOperation } from "./idempotency.js";
-import { checkContent, checkPath, type Refusal } from "./validate-content.js";
+import { auditSecretRefusal, checkContent, checkPath, type Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
 type Applied = z.infer<typeof AppliedResult>;
@@ -25,6 +25,15 @@ export class RefusalError extends Error {
 
 function refuse(refusal: Refusal | null): void {
   if (refusal) throw new RefusalError(refusal);
+}
+
+/** Throws the content's refusal, if any, after auditing a secret hit. */
+async function refuseContent(db: Db, ctx: WriteContext, path: string, content: string): Promise<void> {
+  const refusal = checkContent(ctx, content);
+  if (!refusal) return;
+  const { audit, ...reply } = refusal;
+  if (audit) await auditSecretRefusal(db, ctx, path, audit);
+  throw new RefusalError(reply);
 }
 
 /** The NFC path, or throws `invalid_path`. */
@@ -61,7 +70,7 @@ async function writeHead(
   const live = head !== null && !head.deleted;
   if (content === null ? !live : live && head.content === content) return headResult(path, head, namespaceCursor);
   if (content !== null && !live) refuse(await checkNewLiveEntry(tx, ctx, path));
-  const c = await commitVersion(tx, {
+  const version = {
     namespaceId: ctx.namespace.id,
     path,
     foldKey: pathFoldKey(path),
@@ -73,7 +82,8 @@ async function writeHead(
     authorName: ctx.author.name,
     clientId: ctx.clientId,
     opId,
-  });
+  };
+  const { committed: c } = await commitVersion(tx, version, namespaceCursor + 1);
   return { path, version: c.version, deleted: c.deleted, sha256: c.sha256, cursor: c.cursor };
 }
 
@@ -86,7 +96,7 @@ async function writeHead(
  */
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
   const path = validPath(rawPath);
-  if (content !== null) refuse(await checkContent(db, ctx, path, content));
+  if (content !== null) await refuseContent(db, ctx, path, content);
   return db.transaction(async (tx) => {
     const { cursor } = await lockNamespace(tx, ctx.namespace.id);
     const head = await readHead(tx, ctx.namespace.id, path);
@@ -170,7 +180,7 @@ export async function resolveConflict(
     .from(conflicts)
     .where(and(eq(conflicts.namespaceId, ctx.namespace.id), eq(conflicts.id, conflictId)));
   if (!record) throw new RefusalError({ code: "not_found", message: "no such conflict record in this namespace" });
-  if (content !== null) refuse(await checkContent(db, ctx, record.path, content));
+  if (content !== null) await refuseContent(db, ctx, record.path, content);
   return db.transaction(async (tx) => {
     const { cursor } = await lockNamespace(tx, ctx.namespace.id);
     const twin = await replayed(tx, ctx, opId, hash);

@@ -2,12 +2,13 @@
  * Low-level steps of every write, run inside one transaction that holds the namespace lock
  * ({@link lockNamespace} first). Versions and cursors come from the database, never from clocks.
  */
-import { pathFoldKey, sha256Hex } from "@teammem/protocol";
+import { pathFoldKey, sha256Hex, type OperationResult } from "@teammem/protocol";
 import { and, count, eq, ne, not, sql } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
+import type { StoredOperation } from "./idempotency.js";
 import type { Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
-import { entries, namespaces, versions } from "../db/schema.js";
+import { entries, namespaces, operations, versions } from "../db/schema.js";
 
 export interface Head {
   path: string;
@@ -94,15 +95,61 @@ export async function checkNewLiveEntry(tx: Tx, ctx: WriteContext, path: string)
   return null;
 }
 
-/** Takes the next change cursor of the namespace (caller holds the lock). */
-export async function nextCursor(tx: Tx, namespaceId: string): Promise<number> {
+/**
+ * Sets the namespace cursor to `cursor` (the locked cursor + 1: the caller holds the lock, so no
+ * one else can take it).
+ */
+export async function takeCursor(tx: Tx, namespaceId: string, cursor: number): Promise<void> {
+  await tx.update(namespaces).set({ cursor }).where(eq(namespaces.id, namespaceId));
+}
+
+/**
+ * Locks the namespace row (as {@link lockNamespace}), then reads, in one more round trip, the
+ * stored result of `opId` (if any) and the head of `path`.
+ * The read must be a statement of its own AFTER the lock: under READ COMMITTED a statement that
+ * waited for a row lock re-reads only the locked row, not the rows it joined, which would be stale.
+ */
+export async function lockForWrite(
+  tx: Tx,
+  namespaceId: string,
+  opId: string,
+  path: string,
+): Promise<{ cursor: number; stored: StoredOperation | null; head: Head | null }> {
+  await lockNamespace(tx, namespaceId);
   const [row] = await tx
-    .update(namespaces)
-    .set({ cursor: sql`${namespaces.cursor} + 1` })
-    .where(eq(namespaces.id, namespaceId))
-    .returning({ cursor: namespaces.cursor });
+    .select({
+      cursor: namespaces.cursor,
+      requestSha256: operations.requestSha256,
+      result: operations.result,
+      path: entries.path,
+      version: entries.version,
+      deleted: entries.deleted,
+      content: entries.content,
+      sha256: entries.sha256,
+      sizeBytes: entries.sizeBytes,
+      entryCursor: entries.cursor,
+    })
+    .from(namespaces)
+    .leftJoin(operations, and(eq(operations.namespaceId, namespaces.id), eq(operations.opId, opId)))
+    .leftJoin(entries, and(eq(entries.namespaceId, namespaces.id), eq(entries.path, path)))
+    .where(eq(namespaces.id, namespaceId));
   if (!row) throw new Error("namespace disappeared during a write");
-  return row.cursor;
+  return {
+    cursor: row.cursor,
+    stored: row.requestSha256 !== null ? { requestSha256: row.requestSha256, result: row.result as OperationResult } : null,
+    head:
+      row.path !== null
+        ? {
+            path: row.path,
+            version: row.version!,
+            deleted: row.deleted!,
+            content: row.content,
+            sha256: row.sha256,
+            sizeBytes: row.sizeBytes!,
+            cursor: row.entryCursor!,
+          }
+        : null,
+  };
 }
 
 export type VersionKind = "write" | "delete" | "merge" | "restore" | "resolve";
@@ -132,34 +179,40 @@ export interface CommittedVersion {
   deleted: boolean;
 }
 
-/** Appends the next version of the path to history and makes it the head, at a new cursor. */
-export async function commitVersion(tx: Tx, v: NewVersion): Promise<CommittedVersion> {
-  const cursor = await nextCursor(tx, v.namespaceId);
+/** Result of an operation to store with the version, computed from the version about to be written. */
+export interface OperationRecord {
+  opId: string;
+  requestSha256: string;
+  result: (committed: CommittedVersion) => OperationResult;
+}
+
+/**
+ * Appends the next version of the path to history and makes it the head at cursor `cursor`
+ * (the locked cursor + 1), storing `record`'s result in `operations` too: all in one statement,
+ * so a fast-forward write costs one round trip besides the lock.
+ */
+export async function commitVersion(tx: Tx, v: NewVersion, cursor: number, record?: OperationRecord): Promise<{ committed: CommittedVersion; result?: OperationResult }> {
   const version = (v.parent?.version ?? 0) + 1;
   const deleted = v.content === null;
   const sha256 = deleted ? null : sha256Hex(v.content!);
   const sizeBytes = deleted ? 0 : Buffer.byteLength(v.content!, "utf8");
-  await tx.insert(versions).values({
-    namespaceId: v.namespaceId,
-    path: v.path,
-    version,
-    kind: v.kind,
-    deleted,
-    content: v.content,
-    sha256,
-    sizeBytes,
-    parentVersion: v.parent?.version ?? null,
-    baseVersion: v.baseVersion,
-    authorId: v.authorId,
-    authorName: v.authorName,
-    clientId: v.clientId,
-    opId: v.opId,
-    cursor,
-  });
-  const head = { version, deleted, content: v.content, sha256, sizeBytes, cursor, foldKey: v.foldKey, updatedAt: sql`now()` };
-  await tx
-    .insert(entries)
-    .values({ namespaceId: v.namespaceId, path: v.path, ...head })
-    .onConflictDoUpdate({ target: [entries.namespaceId, entries.path], set: head });
-  return { version, cursor, sha256, sizeBytes, deleted };
+  const committed: CommittedVersion = { version, cursor, sha256, sizeBytes, deleted };
+  const result = record?.result(committed);
+  const storeOperation = record
+    ? sql`, o AS (INSERT INTO operations (namespace_id, op_id, request_sha256, result)
+               VALUES (${v.namespaceId}, ${record.opId}, ${record.requestSha256}, ${JSON.stringify(result)}::jsonb))`
+    : sql``;
+  await tx.execute(sql`
+    WITH c AS (UPDATE namespaces SET cursor = ${cursor} WHERE id = ${v.namespaceId}),
+    v AS (INSERT INTO versions (namespace_id, path, version, kind, deleted, content, sha256, size_bytes,
+                                parent_version, base_version, author_id, author_name, client_id, op_id, cursor)
+          VALUES (${v.namespaceId}, ${v.path}, ${version}, ${v.kind}, ${deleted}, ${v.content}, ${sha256}, ${sizeBytes},
+                  ${v.parent?.version ?? null}, ${v.baseVersion}, ${v.authorId}, ${v.authorName}, ${v.clientId}, ${v.opId}, ${cursor}))
+    ${storeOperation}
+    INSERT INTO entries (namespace_id, path, fold_key, version, deleted, content, sha256, size_bytes, cursor, updated_at)
+    VALUES (${v.namespaceId}, ${v.path}, ${v.foldKey}, ${version}, ${deleted}, ${v.content}, ${sha256}, ${sizeBytes}, ${cursor}, now())
+    ON CONFLICT (namespace_id, path) DO UPDATE SET
+      fold_key = excluded.fold_key, version = excluded.version, deleted = excluded.deleted, content = excluded.content,
+      sha256 = excluded.sha256, size_bytes = excluded.size_bytes, cursor = excluded.cursor, updated_at = excluded.updated_at`);
+  return result ? { committed, result } : { committed };
 }

@@ -30,18 +30,24 @@ export async function readStoredOperation(db: Db | Tx, namespaceId: string, opId
 
 /**
  * Stores `result` under `opId` unless a result is already stored (a concurrent twin).
- * @returns the result that is stored now: `result`, or the twin's.
+ * @returns the result that is stored now: `result` (`inserted` true), or the twin's.
  */
-export async function storeOperation(db: Db | Tx, namespaceId: string, opId: string, requestSha256: string, result: OperationResult): Promise<StoredOperation> {
+export async function storeOperation(
+  db: Db | Tx,
+  namespaceId: string,
+  opId: string,
+  requestSha256: string,
+  result: OperationResult,
+): Promise<StoredOperation & { inserted: boolean }> {
   const inserted = await db
     .insert(operations)
     .values({ namespaceId, opId, requestSha256, result })
     .onConflictDoNothing()
     .returning({ opId: operations.opId });
-  if (inserted.length > 0) return { requestSha256, result };
+  if (inserted.length > 0) return { requestSha256, result, inserted: true };
   const existing = await readStoredOperation(db, namespaceId, opId);
   if (!existing) throw new Error("stored operation vanished");
-  return existing;
+  return { ...existing, inserted: false };
 }
 
 /**

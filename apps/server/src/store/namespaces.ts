@@ -24,6 +24,8 @@ export async function findNamespace(db: Db | Tx, teamId: string, name: string): 
 
 /** Finds or creates (race-safe) the namespace; `created` says whether this call created it. */
 export async function ensureNamespace(db: Db | Tx, teamId: string, name: string): Promise<NamespaceRow & { created: boolean }> {
+  const found = await findNamespace(db, teamId, name);
+  if (found) return { ...found, created: false };
   const [inserted] = await db.insert(namespaces).values({ teamId, name }).onConflictDoNothing().returning(columns);
   if (inserted) return { ...inserted, created: true };
   const existing = await findNamespace(db, teamId, name);

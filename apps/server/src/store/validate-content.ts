@@ -1,6 +1,6 @@
 /**
  * Checks one incoming write that needs no database: path rules, UTF-8 well-formedness, size, and
- * the server-side re-scan for secrets. A secret hit is recorded as an audit event (metadata only).
+ * the server-side re-scan for secrets; and the audit event of a secret hit (metadata only).
  */
 import { checkEntryPath, type ErrorCode, type WireFinding } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
@@ -25,13 +25,16 @@ export function checkPath(rawPath: string): { path: string } | { refusal: Refusa
   return { path: checked.path };
 }
 
+/** Scanner findings with their keyed fingerprints: for the audit log only, never for a reply. */
+export type AuditedFindings = { ruleId: string; label: string; line: number; column: number; fingerprint: string }[];
+
 /**
- * Checks content that is about to be stored: `invalid_utf8`, `invalid_request` (NUL character), `entry_too_large` (details
- * `{ limit, value }` in UTF-8 bytes), `secret_detected` (findings: rule and position only).
- * On `secret_detected` records an `upload_rejected` audit event for `path`.
+ * Checks content that is about to be stored: `invalid_utf8`, `invalid_request` (NUL character),
+ * `entry_too_large` (details `{ limit, value }` in UTF-8 bytes), `secret_detected` (findings: rule
+ * and position only; `audit` carries the fingerprints for {@link auditSecretRefusal}).
  * @returns null when the content may be stored.
  */
-export async function checkContent(db: Db, ctx: WriteContext, path: string, content: string): Promise<Refusal | null> {
+export function checkContent(ctx: WriteContext, content: string): (Refusal & { audit?: AuditedFindings }) | null {
   if (LONE_SURROGATE.test(content)) return { code: "invalid_utf8", message: "content must be valid Unicode text (it has a lone surrogate)" };
   // PostgreSQL text cannot hold NUL; a text memory file has no reason to.
   if (content.includes("\u0000")) return { code: "invalid_request", message: "content must be text without NUL characters", details: { reason: "nul_character" } };
@@ -45,6 +48,17 @@ export async function checkContent(db: Db, ctx: WriteContext, path: string, cont
   }
   const found = scan(content, { fingerprintKey: ctx.fingerprintKey });
   if (found.length === 0) return null;
+  const rules = [...new Set(found.map((f) => f.ruleId))].join(", ");
+  return {
+    code: "secret_detected",
+    message: `content holds ${found.length} credential(s) (${rules}); remove them and write again`,
+    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    audit: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+  };
+}
+
+/** Records the `upload_rejected` audit event of a `secret_detected` refusal (metadata only). */
+export async function auditSecretRefusal(db: Db, ctx: WriteContext, path: string, findings: AuditedFindings): Promise<void> {
   await recordAuditEvent(db, {
     teamId: ctx.namespace.teamId,
     kind: "upload_rejected",
@@ -54,12 +68,6 @@ export async function checkContent(db: Db, ctx: WriteContext, path: string, cont
     principalId: ctx.author.id,
     principalName: ctx.author.name,
     clientId: ctx.clientId,
-    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+    findings,
   });
-  const rules = [...new Set(found.map((f) => f.ruleId))].join(", ");
-  return {
-    code: "secret_detected",
-    message: `content holds ${found.length} credential(s) (${rules}); remove them and write again`,
-    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
-  };
 }
