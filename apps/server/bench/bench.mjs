@@ -13,7 +13,7 @@
 //           request overhead from the write transaction;
 //   bare:   BEGIN; INSERT one row of the same size; COMMIT on a pg pool of the same size.
 // Prints p50/p99 latency (ms), throughput (ops/s) and the p50 ratio (goal: server <= 2x bare).
-// Options: --ops N (operations per concurrency level, default 2000), --warmup N (default 100),
+// Options: --ops N (operations per concurrency level, default 1000), --warmup N (default 100),
 //          --pool N (connections for both server and bare, default 10).
 import { randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
@@ -22,7 +22,7 @@ import pg from "pg";
 import { buildApp, issueToken, openDatabase } from "../dist/index.js";
 
 const { values } = parseArgs({ options: { ops: { type: "string" }, warmup: { type: "string" }, pool: { type: "string" } } });
-const OPS = Number(values.ops ?? 2000);
+const OPS = Number(values.ops ?? 1000);
 const WARMUP = Number(values.warmup ?? 100);
 const POOL = Number(values.pool ?? 10);
 const LEVELS = [1, 16, 64];
