@@ -21,6 +21,7 @@ import azureStorageAccountKey from "./azure-storage-account-key.js";
 import buildkiteUserAccessToken from "./buildkite-user-access-token.js";
 import circleciPersonalAccessToken from "./circleci-personal-access-token.js";
 import circleciProjectApiToken from "./circleci-project-api-token.js";
+import clickhouseCloudApiSecretKey from "./clickhouse-cloud-api-secret-key.js";
 import clojarsApiToken from "./clojars-api-token.js";
 import cloudflareApiToken from "./cloudflare-api-token.js";
 import cloudflareOriginCaKey from "./cloudflare-origin-ca-key.js";
@@ -95,6 +96,7 @@ import linearApiKey from "./linear-api-key.js";
 import linearOauthToken from "./linear-oauth-token.js";
 import mailchimpTransactionalApiKey from "./mailchimp-transactional-api-key.js";
 import mapboxSecretToken from "./mapbox-secret-token.js";
+import maxmindLicenseKey from "./maxmind-license-key.js";
 import microsoftTeamsWebhook from "./microsoft-teams-webhook.js";
 import newRelicBrowserApiToken from "./new-relic-browser-api-token.js";
 import newRelicInsertKey from "./new-relic-insert-key.js";
@@ -103,6 +105,7 @@ import notionApiToken from "./notion-api-token.js";
 import npmAccessToken from "./npm-access-token.js";
 import npmrcAuthToken from "./npmrc-auth-token.js";
 import nugetApiKey from "./nuget-api-key.js";
+import nugetConfigPassword from "./nuget-config-password.js";
 import octopusDeployApiKey from "./octopus-deploy-api-key.js";
 import openaiApiKey from "./openai-api-key.js";
 import openrouterApiKey from "./openrouter-api-key.js";
@@ -143,6 +146,7 @@ import shopifyAccessToken from "./shopify-access-token.js";
 import shopifyCustomAccessToken from "./shopify-custom-access-token.js";
 import shopifyPrivateAppAccessToken from "./shopify-private-app-access-token.js";
 import shopifySharedSecret from "./shopify-shared-secret.js";
+import sidekiqSecret from "./sidekiq-secret.js";
 import slackAppToken from "./slack-app-token.js";
 import slackBotToken from "./slack-bot-token.js";
 import slackConfigAccessToken from "./slack-config-access-token.js";
@@ -202,6 +206,7 @@ export const RULES: readonly Rule[] = [
   buildkiteUserAccessToken,
   circleciPersonalAccessToken,
   circleciProjectApiToken,
+  clickhouseCloudApiSecretKey,
   clojarsApiToken,
   cloudflareApiToken,
   cloudflareOriginCaKey,
@@ -276,6 +281,7 @@ export const RULES: readonly Rule[] = [
   linearOauthToken,
   mailchimpTransactionalApiKey,
   mapboxSecretToken,
+  maxmindLicenseKey,
   microsoftTeamsWebhook,
   newRelicBrowserApiToken,
   newRelicInsertKey,
@@ -284,6 +290,7 @@ export const RULES: readonly Rule[] = [
   npmAccessToken,
   npmrcAuthToken,
   nugetApiKey,
+  nugetConfigPassword,
   octopusDeployApiKey,
   openaiApiKey,
   openrouterApiKey,
@@ -324,6 +331,7 @@ export const RULES: readonly Rule[] = [
   shopifyCustomAccessToken,
   shopifyPrivateAppAccessToken,
   shopifySharedSecret,
+  sidekiqSecret,
   slackAppToken,
   slackBotToken,
   slackConfigAccessToken,
