@@ -58,7 +58,11 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
   };
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1];
+    if (charset && !/^utf-?8$/i.test(charset)) {
+      return done(new ApiError("unsupported_media_type", "request bodies must be sent as application/json in UTF-8"), undefined);
+    }
     const raw = body as Buffer;
     if (raw.length === 0) return done(null, undefined);
     let text: string;

@@ -51,6 +51,17 @@ describe("error contract", () => {
     }
   });
 
+  it("answers a body without a content type, or in a charset other than UTF-8, with 415 unsupported_media_type", async () => {
+    const noType = await server.app.inject({ method: "POST", url: "/v1/admin/tokens", headers: bearer(admin), payload: Buffer.from('{"user":"bob","role":"member"}') });
+    expect(noType.statusCode).toBe(415);
+    expect(noType.json().code).toBe("unsupported_media_type");
+    const latin1 = await post('{"user":"bob","role":"member"}', { "content-type": "application/json; charset=latin1" });
+    expect(latin1.statusCode).toBe(415);
+    expect(latin1.json()).toEqual({ code: "unsupported_media_type", message: "request bodies must be sent as application/json in UTF-8" });
+    const utf8 = await post('{"user":"bob","role":"member"}', { "content-type": "application/json; charset=UTF-8" });
+    expect(utf8.statusCode).toBe(201);
+  });
+
   it("refuses a __proto__ key in a body with 400 invalid_request", async () => {
     const res = await post('{"user": "bob", "role": "member", "__proto__": {"admin": true}}');
     expect(res.statusCode).toBe(400);
