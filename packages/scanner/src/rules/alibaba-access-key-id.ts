@@ -1,6 +1,7 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Alibaba Cloud AccessKey ID: `LTAI` + 20 alphanumerics (24 characters in all).
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["LTAI"],
   pattern: /(?<![A-Za-z0-9_])LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
-  examples: () => ({
-    positive: [
-      `ALIBABA_CLOUD_ACCESS_KEY_ID=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export ALIBABA_CLOUD_ACCESS_KEY_ID='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "ALIBABA_CLOUD_ACCESS_KEY_ID", [
       `LTAIXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

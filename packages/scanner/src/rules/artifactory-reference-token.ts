@@ -1,6 +1,7 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * JFrog reference token: base64 of `reftkn:01:<expiry>:<id>` = `cmVmdGtuOjAxOj` + 50 alphanumerics (64 in all).
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["cmVmdGtuOjAxOj"],
   pattern: /(?<![A-Za-z0-9_])cmVmdGtuOjAxOj[A-Za-z0-9]{50}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(14), { minEntropy: 4 }),
-  examples: () => ({
-    positive: [
-      `ARTIFACTORY_ACCESS_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export ARTIFACTORY_ACCESS_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "ARTIFACTORY_ACCESS_TOKEN", [
       `cmVmdGtuOjAxOjXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Buildkite user API access token: `bkua_` + 40 lowercase hex.
@@ -14,17 +15,11 @@ const rule: Rule = {
   prefixes: ["bkua_"],
   pattern: /(?<![A-Za-z0-9_])bkua_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(5)),
-  examples: () => ({
-    positive: [
-      `BUILDKITE_API_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export BUILDKITE_API_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "BUILDKITE_API_TOKEN", [
       `bkua_0000000000000000000000000000000000000000`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * CircleCI project API token: `CCIPRJ_` + 22 alphanumerics + `_` + 40 lowercase hex.
@@ -14,17 +15,11 @@ const rule: Rule = {
   prefixes: ["CCIPRJ_"],
   pattern: /(?<![A-Za-z0-9_])CCIPRJ_[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(30)),
-  examples: () => ({
-    positive: [
-      `CIRCLECI_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export CIRCLECI_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "CIRCLECI_TOKEN", [
       `CCIPRJ_${"X".repeat(22)}_${"0".repeat(40)}`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

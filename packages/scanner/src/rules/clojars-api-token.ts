@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Clojars deploy token: `CLOJARS_` + 60 alphanumerics.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["CLOJARS_"],
   pattern: /(?<![A-Za-z0-9_])CLOJARS_[a-zA-Z0-9]{60}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(8)),
-  examples: () => ({
-    positive: [
-      `CLOJARS_PASSWORD=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export CLOJARS_PASSWORD='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "CLOJARS_PASSWORD", [
       `CLOJARS_000000000000000000000000000000000000000000000000000000000000`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

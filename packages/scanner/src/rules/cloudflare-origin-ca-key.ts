@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Cloudflare Origin CA key: `v1.0-` + 24 hex + `-` + 146 hex.
@@ -16,17 +17,11 @@ const rule: Rule = {
   prefixes: ["v1.0-"],
   pattern: /(?<![A-Za-z0-9_.-])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(5), { maxRun: 8 }),
-  examples: () => ({
-    positive: [
-      `CLOUDFLARE_ORIGIN_CA_KEY=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export CLOUDFLARE_ORIGIN_CA_KEY='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "CLOUDFLARE_ORIGIN_CA_KEY", [
       `v1.0-${"0".repeat(24)}-${"0".repeat(146)}`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Databricks personal access token: `dapi` + 32 hex, optionally `-<digit>`.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["dapi"],
   pattern: /(?<![A-Za-z0-9_])dapi[a-fA-F0-9]{32}(?:-\d)?(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(4, 36)),
-  examples: () => ({
-    positive: [
-      `DATABRICKS_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export DATABRICKS_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "DATABRICKS_TOKEN", [
       `dapi00000000000000000000000000000000`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

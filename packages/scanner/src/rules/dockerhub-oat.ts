@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Docker Hub organization access token: `dckr_oat_` + 27 to 40 characters of `[A-Za-z0-9_-]`.
@@ -14,17 +15,11 @@ const rule: Rule = {
   prefixes: ["dckr_oat_"],
   pattern: /(?<![A-Za-z0-9_-])dckr_oat_[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
-  examples: () => ({
-    positive: [
-      `DOCKERHUB_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export DOCKERHUB_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "DOCKERHUB_TOKEN", [
       `dckr_oat_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `dckr_oat_${randomChars(26, 3)}`, // truncated: 26 characters
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

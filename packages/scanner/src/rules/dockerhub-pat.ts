@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Docker Hub personal access token: `dckr_pat_` + 27 characters of `[A-Za-z0-9_-]`.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["dckr_pat_"],
   pattern: /(?<![A-Za-z0-9_-])dckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
-  examples: () => ({
-    positive: [
-      `DOCKERHUB_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export DOCKERHUB_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "DOCKERHUB_TOKEN", [
       `dckr_pat_XXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Doppler service account token: `dp.sa.` + 40 to 44 alphanumerics.
@@ -14,17 +15,11 @@ const rule: Rule = {
   prefixes: ["dp.sa."],
   pattern: /(?<![A-Za-z0-9_.-])dp\.sa\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
-  examples: () => ({
-    positive: [
-      `DOPPLER_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export DOPPLER_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "DOPPLER_TOKEN", [
       `dp.sa.XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `dp.sa.${randomChars(39, 3)}`, // truncated: 39 characters, below the minimum of 40
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * GitLab CI/CD job token: `glcbt-` + 1 to 5 alphanumerics (partition) + `_` + 20 characters of `[0-9A-Za-z_-]`.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["glcbt-"],
   pattern: /(?<![A-Za-z0-9_-])glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(value.indexOf("_") + 1)),
-  examples: () => ({
-    positive: [
-      `CI_JOB_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export CI_JOB_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "CI_JOB_TOKEN", [
       `glcbt-64_${"X".repeat(20)}`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * GitLab OAuth application secret: `gloas-` + 64 characters of `[0-9A-Za-z_-]`.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["gloas-"],
   pattern: /(?<![A-Za-z0-9_-])gloas-[A-Za-z0-9_-]{64}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
-  examples: () => ({
-    positive: [
-      `GITLAB_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export GITLAB_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "GITLAB_TOKEN", [
       `gloas-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

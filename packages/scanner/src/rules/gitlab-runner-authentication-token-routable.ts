@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * GitLab routable runner authentication token: `glrt-t<digit>_` + 27 to 300 base64url characters + `.` +
@@ -16,17 +17,11 @@ const rule: Rule = {
   prefixes: ["glrt-t"],
   pattern: /(?<![A-Za-z0-9_-])glrt-t[0-9]_[0-9a-zA-Z_-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}(?![A-Za-z0-9_.-])/y,
   validate: (value) => isPlausibleSecret(value.slice(8, value.lastIndexOf("."))),
-  examples: () => ({
-    positive: [
-      `CI_SERVER_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export CI_SERVER_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "CI_SERVER_TOKEN", [
       "glrt-tx_xxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxx", // placeholder: runs of x
       token(3).slice(0, -1), // truncated: 8 characters after the dot
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

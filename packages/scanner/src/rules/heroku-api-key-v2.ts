@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Heroku API key, current format: `HRKU-AA` + 58 base64url characters.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["HRKU-AA"],
   pattern: /(?<![A-Za-z0-9_-])HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
-  examples: () => ({
-    positive: [
-      `HEROKU_API_KEY=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export HEROKU_API_KEY='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "HEROKU_API_KEY", [
       `HRKU-AAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Infracost API key: `ico-` + 32 alphanumerics.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["ico-"],
   pattern: /(?<![A-Za-z0-9_./-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
-  examples: () => ({
-    positive: [
-      `INFRACOST_API_KEY=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export INFRACOST_API_KEY='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "INFRACOST_API_KEY", [
       `ico-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

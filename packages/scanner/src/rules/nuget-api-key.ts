@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * NuGet.org API key: `oy2` + 43 lowercase alphanumerics (46 in all).
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["oy2"],
   pattern: /(?<![A-Za-z0-9_])oy2[a-z0-9]{43}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(3), { minEntropy: 3.5 }),
-  examples: () => ({
-    positive: [
-      `NUGET_API_KEY=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export NUGET_API_KEY='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "NUGET_API_KEY", [
       `oy20000000000000000000000000000000000000000000`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -22,7 +22,7 @@ const rule: Rule = {
   prefixes: ['<add key="ClearTextPassword"', '<add key="Password"'],
   pattern: /<add key="(?:ClearText)?Password"[ \t]{1,8}value="(?<secret>[^"\r\n]{8,256})"[ \t]{0,8}\/>/y,
   validate: (value) =>
-    !REFERENCE.test(value) && !isPlaceholder(value, { minEntropy: 2.5, maxSequence: Infinity }) && !/^[<\[].*[>\]]$/.test(value),
+    !REFERENCE.test(value) && !isPlaceholder(value, { minEntropy: 2.5, maxSequence: Infinity }) && !/^[<[].*[>\]]$/.test(value),
   examples: () => ({
     positive: [entry("ClearTextPassword", randomChars(16, 1)), entry("Password", randomChars(40, 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))],
     negative: [

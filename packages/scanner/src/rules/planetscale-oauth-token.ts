@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * PlanetScale OAuth access token: `pscale_oauth_` + 32 to 64 characters of `[A-Za-z0-9_=.-]`.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["pscale_oauth_"],
   pattern: /(?<![A-Za-z0-9_.-])pscale_oauth_[A-Za-z0-9_=.-]{32,64}(?![A-Za-z0-9_=.-])/y,
   validate: (value) => isPlausibleSecret(value.slice(13)),
-  examples: () => ({
-    positive: [
-      `PLANETSCALE_OAUTH_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export PLANETSCALE_OAUTH_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "PLANETSCALE_OAUTH_TOKEN", [
       `pscale_oauth_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `pscale_oauth_${randomChars(31, 3)}`, // truncated: 31 characters, below the minimum of 32
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * PyPI API token: `pypi-` + a base64url macaroon whose first bytes encode the location `pypi.org`,
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["pypi-AgEIcHlwaS5vcmc"],
   pattern: /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(19), { maxRun: 12 }),
-  examples: () => ({
-    positive: [
-      `TWINE_PASSWORD=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export TWINE_PASSWORD='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "TWINE_PASSWORD", [
       `pypi-AgEIcHlwaS5vcmcXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `pypi-AgEIcHlwaS5vcmc${randomChars(49, 3)}`, // truncated: 49 characters after the fixed header
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * RubyGems.org API key: `rubygems_` + 48 lowercase hex.
@@ -14,17 +15,11 @@ const rule: Rule = {
   prefixes: ["rubygems_"],
   pattern: /(?<![A-Za-z0-9_])rubygems_[a-f0-9]{48}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
-  examples: () => ({
-    positive: [
-      `GEM_HOST_API_KEY=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export GEM_HOST_API_KEY='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "GEM_HOST_API_KEY", [
       `rubygems_000000000000000000000000000000000000000000000000`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Supabase personal access token (Management API): `sbp_` + 40 lowercase hex.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["sbp_"],
   pattern: /(?<![A-Za-z0-9_])sbp_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
-  examples: () => ({
-    positive: [
-      `SUPABASE_ACCESS_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export SUPABASE_ACCESS_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "SUPABASE_ACCESS_TOKEN", [
       `sbp_0000000000000000000000000000000000000000`, // placeholder: one repeated character
       token(3).slice(0, -1), // truncated: one character short
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Supabase secret API key: `sb_secret_` + 24 to 64 base64url characters (replaces the `service_role` JWT).
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["sb_secret_"],
   pattern: /(?<![A-Za-z0-9_-])sb_secret_[A-Za-z0-9_-]{24,64}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(10)),
-  examples: () => ({
-    positive: [
-      `SUPABASE_SECRET_KEY=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export SUPABASE_SECRET_KEY='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "SUPABASE_SECRET_KEY", [
       `sb_secret_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `sb_secret_${randomChars(23, 3)}`, // truncated: 23 characters, below the minimum of 24
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

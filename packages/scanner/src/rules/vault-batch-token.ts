@@ -1,6 +1,7 @@
 import { ALPHABETS, randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * HashiCorp Vault batch token: `hvb.` + 138 to 300 base64url characters (Vault 1.10+).
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["hvb."],
   pattern: /(?<![A-Za-z0-9_-])hvb\.[A-Za-z0-9_-]{138,300}(?![A-Za-z0-9_-])/y,
   validate: (value) => isPlausibleSecret(value.slice(4), { maxRun: 10 }),
-  examples: () => ({
-    positive: [
-      `VAULT_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export VAULT_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "VAULT_TOKEN", [
       `hvb.XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `hvb.${randomChars(137, 3, ALPHABETS.base64url)}`, // truncated: 137 characters, below the documented minimum
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;

@@ -1,6 +1,7 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
+import { tokenExamples } from "../rule-helpers/token-examples.js";
 
 /**
  * Vercel API key (AI Gateway): `vck_` + 24 to 60 alphanumerics.
@@ -15,17 +16,11 @@ const rule: Rule = {
   prefixes: ["vck_"],
   pattern: /(?<![A-Za-z0-9_])vck_[A-Za-z0-9]{24,60}(?![A-Za-z0-9_])/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
-  examples: () => ({
-    positive: [
-      `VERCEL_TOKEN=${token(1)}`,
-      `{"token": "${token(2)}"}`,
-      `export VERCEL_TOKEN='${token(5)}'`,
-    ],
-    negative: [
+  examples: () =>
+    tokenExamples(token, "VERCEL_TOKEN", [
       `vck_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, // placeholder: one repeated character
       `vck_${randomChars(23, 3)}`, // truncated: 23 characters, below the minimum of 24
-      `x${token(4)}`, // prefix glued to the end of a longer word
-    ],
-  }),
+      // and the token glued to the end of a longer word (added by tokenExamples)
+    ]),
 };
 export default rule;
