@@ -7,8 +7,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
 import { z } from "zod";
 import { recordAuditEvent } from "../../audit/record.js";
-import { ApiError } from "../../errors.js";
-import { findNamespace, listNamespaces } from "../../store/namespaces.js";
+import { listNamespaces } from "../../store/namespaces.js";
 import { ensureCallerNamespace, errorReplies } from "./context.js";
 import readRoutes from "./reads.js";
 import writeRoutes from "./writes.js";
@@ -28,20 +27,14 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/:namespace",
     {
-      onRequest: [app.requireRole("reader")],
+      onRequest: [app.requireRole("member")],
       schema: {
         summary: "Create a namespace (idempotent): 201 when created, 200 when it existed",
-        description: "A reader gets 200 for an existing namespace (so every client can call it before syncing); creating one needs the member role.",
         params: NamespaceParams,
         response: { 200: NamespaceResponse, 201: NamespaceResponse, ...errorReplies },
       },
     },
     async (request, reply) => {
-      if (request.auth.role === "reader") {
-        const existing = await findNamespace(app.db, request.auth.teamId, request.params.namespace);
-        if (!existing) throw new ApiError("forbidden", "creating a namespace needs the member role");
-        return reply.status(200).send({ name: existing.name, cursor: existing.cursor });
-      }
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor });
     },
