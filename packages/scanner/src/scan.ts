@@ -63,6 +63,11 @@ function catalogFor(options: ScanOptions): CompiledCatalog {
  * building block of {@link scan} and {@link redact}.
  */
 export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
+  return findSpans(text, options, new LineIndex(text));
+}
+
+/** {@link scanSpans} with the caller's line table of `text` (built lazily; shared so `scan` reads the lines once). */
+function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[] {
   const catalog = catalogFor(options);
   const { rules, rulesByPrefix, automaton, normalizeFrom } = catalog;
   // First pass on the original text. The automaton also knows the code units normalisation removes
@@ -135,7 +140,6 @@ export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
   order.sort((a, b) => starts[a]! - starts[b]! || ends[b]! - ends[a]! || ruleIdx[a]! - ruleIdx[b]!);
   const key = options.fingerprintKey ?? DEFAULT_FINGERPRINT_KEY;
   const allowed = options.allowFingerprints ? new Set([...options.allowFingerprints].map((f) => f.toLowerCase())) : undefined;
-  const lines = new LineIndex(text);
   const markerLines = options.allowMarker === false ? undefined : markerLineSet(text, lines);
   const spans: Span[] = [];
   let maxEnd = -1;
@@ -176,9 +180,9 @@ function markerLineSet(text: string, lines: LineIndex): Set<number> | undefined 
  * Linear in `text.length` for any input. Throws only if a rule is malformed (empty prefix list).
  */
 export function scan(text: string, options: ScanOptions = {}): Finding[] {
-  const spans = scanSpans(text, options);
-  if (spans.length === 0) return [];
   const lines = new LineIndex(text);
+  const spans = findSpans(text, options, lines);
+  if (spans.length === 0) return [];
   return spans.map((s) => {
     const a = lines.position(s.start);
     const b = lines.position(s.end);
