@@ -47,7 +47,7 @@ function lockedAdvice(e: DataDirLockedError, apiExample: string | null): string 
     "The embedded database admits one process at a time, so this command did not open it.",
   ];
   if (e.holder.purpose !== "server") {
-    lines.push("Wait for that command to finish and try again.");
+    lines.push("It did not finish within 15 s; try again once it has.");
   } else if (apiExample) {
     lines.push("Stop the server and run the command again, or use the server's admin API with an admin token, e.g.:");
     lines.push(`  ${apiExample.replaceAll("{url}", url)}`);
@@ -60,15 +60,19 @@ function lockedAdvice(e: DataDirLockedError, apiExample: string | null): string 
 /** Opens the configured database for one admin command, runs `fn`, closes it. */
 async function withStore<T>(dataDir: string | undefined, purpose: string, apiExample: string | null, fn: (store: OpenedStore) => Promise<T>): Promise<T> {
   const env = readServerEnv();
-  let store: OpenedStore;
-  try {
-    store = await openStore(env, dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR, purpose);
-  } catch (e) {
-    if (e instanceof DataDirLockedError) {
-      err(lockedAdvice(e, apiExample));
-      process.exit(EXIT.locked);
+  let store: OpenedStore | undefined;
+  // Another short admin command holding the folder is waited for (up to 15 s); a server is not.
+  for (const deadline = Date.now() + 15_000; !store; ) {
+    try {
+      store = await openStore(env, dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR, purpose);
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+      if (e.holder.purpose === "server" || Date.now() > deadline) {
+        err(lockedAdvice(e, apiExample));
+        process.exit(EXIT.locked);
+      }
+      await new Promise((r) => setTimeout(r, 200));
     }
-    throw e;
   }
   try {
     return await fn(store);

@@ -230,3 +230,24 @@ describe("teammem-server on PostgreSQL", () => {
     expect(status).toBe(401);
   });
 });
+
+describe("teammem-server admin commands run together", () => {
+  it("waits for another admin command on the same embedded folder instead of failing", async () => {
+    const dataDir = join(tempDir(), "data");
+    expect(run(["migrate", "--data-dir", dataDir]).status).toBe(0);
+    const runAsync = (user: string) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, "token", "create", "--team", "default", "--user", user, "--role", "member", "--data-dir", dataDir], {
+          env: cleanEnv(),
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (b) => (stdout += b));
+        child.stderr.on("data", (b) => (stderr += b));
+        child.on("exit", (status) => resolve({ status, stdout, stderr }));
+      });
+    const results = await Promise.all(["u1", "u2", "u3"].map(runAsync));
+    expect(results.map((r) => r.status)).toEqual([0, 0, 0]);
+    expect(new Set(results.map((r) => r.stdout.trim())).size).toBe(3);
+  });
+});
