@@ -137,7 +137,7 @@ describe("teammem-server on an embedded data folder", () => {
     expect(server.stdout()).toContain(`teammem init --server ${server.url} --namespace <repo> --token ${adminToken}`);
     const list = await members(server.url, adminToken);
     expect(list.status).toBe(200);
-    expect((await list.json()).members.map((m: { user: string }) => m.user)).toEqual(["admin", "alice"]);
+    expect(((await list.json()) as { members: { user: string }[] }).members.map((m: { user: string }) => m.user)).toEqual(["admin", "alice"]);
     expect((await members(server.url, alice)).status).toBe(403); // a member: valid, but not admin
 
     const lock = JSON.parse(readFileSync(join(dataDir, "teammem-server.lock"), "utf8"));

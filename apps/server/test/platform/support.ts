@@ -40,14 +40,14 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const b64url = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url");
 
 /** A JWT with any header and claims, HMAC-signed with `secret` using `hash` (sha256/384/512), or unsigned. */
-export function craftToken(header: Record<string, unknown>, claims: Record<string, unknown>, secret: string | null, hash = "sha256"): string {
+export function craftToken(header: Record<string, unknown>, claims: object, secret: string | null, hash = "sha256"): string {
   const input = `${b64url(header)}.${b64url(claims)}`;
   const sig = secret === null ? "" : createHmac(hash, secret).update(input).digest("base64url");
   return `${input}.${sig}`;
 }
 
 /** A JWT signed RS256 with a fresh key pair (a key the server never knew). */
-export function rs256Token(claims: Record<string, unknown>): string {
+export function rs256Token(claims: object): string {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const input = `${b64url({ alg: "RS256", typ: "JWT" })}.${b64url(claims)}`;
   return `${input}.${rsaSign("sha256", Buffer.from(input), privateKey).toString("base64url")}`;
