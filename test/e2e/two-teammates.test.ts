@@ -6,27 +6,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql, type SQL } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { openDatabase, type Database } from "../../apps/server/src/db/database.js";
 import { CLIENT_CLI, SERVER_CLI, runCli, startServer } from "../../scripts/lib/processes.mjs";
-import { createPostgresDatabase } from "../support/databases.js";
-
-/** Every row of every table in the public schema, as text: what "anywhere in the database" means. */
-async function dumpAllRows(database: Database): Promise<string> {
-  // Both drivers (pg, PGlite) answer `execute` with `{ rows }`.
-  const rowsOf = async <T>(query: SQL) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-  const tables = await rowsOf<{ table_name: string }>(
-    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
-  );
-  let dump = "";
-  for (const { table_name } of tables) {
-    const rows = await rowsOf<{ row: string }>(sql.raw(`SELECT t::text AS row FROM "${table_name}" t`));
-    dump += rows.map((r) => r.row).join("\n");
-  }
-  return dump;
-}
+import { createPostgresDatabase, dumpAllRows } from "../support/databases.js";
 
 type Setup = { serverArgs: { dataDir?: string; databaseUrl?: string }; openDb: () => Promise<Database>; cleanup: () => Promise<void> };
 

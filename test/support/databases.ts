@@ -3,6 +3,7 @@
  * global setup) or one in-memory PGlite per call. Dropped/closed by the returned `dispose`.
  */
 import { randomBytes } from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
 import pg from "pg";
 import { inject } from "vitest";
 import { openDatabase, type Database } from "../../apps/server/src/db/database.js";
@@ -74,4 +75,23 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
       await drop();
     },
   };
+}
+
+/** Runs `query` on either driver (pg and PGlite both answer `{ rows }`). */
+export async function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
+  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** Every row of every table in the public schema, as text: what "anywhere in the database" means. */
+export async function dumpAllRows(database: Database): Promise<string> {
+  const tables = await rowsOf<{ table_name: string }>(
+    database,
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+  );
+  let dump = "";
+  for (const { table_name } of tables) {
+    const rows = await rowsOf<{ row: string }>(database, sql.raw(`SELECT t::text AS row FROM "${table_name}" t`));
+    dump += rows.map((r) => r.row).join("\n") + "\n";
+  }
+  return dump;
 }

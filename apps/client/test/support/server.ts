@@ -8,10 +8,9 @@ import type { FastifyInstance } from "fastify";
 import { buildApp, type AppOptions } from "../../../server/src/app.js";
 import { issueToken } from "../../../server/src/admin/tokens.js";
 import type { Database } from "../../../server/src/db/database.js";
-import pg from "pg";
-import { inject } from "vitest";
-import { openDatabase } from "../../../server/src/db/database.js";
-import { createPostgresDatabase, createTestDatabase, type DatabaseKind, type TestDatabase } from "../../../../test/support/databases.js";
+import { createTestDatabase, rowsOf, type DatabaseKind, type TestDatabase } from "../../../../test/support/databases.js";
+
+export { dumpAllRows } from "../../../../test/support/databases.js";
 
 const JWT_SECRET = "client-tests-".padEnd(40, "s");
 
@@ -25,45 +24,8 @@ export interface TestServer {
   dispose(): Promise<void>;
 }
 
-/**
- * Waits (up to 5 s) until no session is connected to the database of `url`. pg's `Pool.end()`
- * resolves before its backends have exited; dropping the database WITH (FORCE) then would kill
- * them mid-exit, and the dying client emits an unhandled FATAL 57P01.
- */
-async function waitForNoSessions(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: inject("postgresUrl") });
-  await admin.connect();
-  try {
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [name]);
-      if (Number(rows[0]?.n ?? 0) === 0) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  } finally {
-    await admin.end();
-  }
-}
-
-/** Like `createTestDatabase`, but PostgreSQL is dropped only once every session has gone. */
-async function createDatabase(kind: DatabaseKind): Promise<TestDatabase> {
-  if (kind === "pglite") return createTestDatabase(kind);
-  const { url, drop } = await createPostgresDatabase();
-  const database = await openDatabase({ kind: "postgres", url });
-  await database.migrate();
-  return {
-    database,
-    url,
-    dispose: async () => {
-      await database.close();
-      await waitForNoSessions(url);
-      await drop();
-    },
-  };
-}
-
 export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
-  const tdb: TestDatabase = await createDatabase(kind);
+  const tdb: TestDatabase = await createTestDatabase(kind);
   let app: FastifyInstance | undefined;
   let port = 0;
   const start = async () => {
@@ -90,25 +52,6 @@ export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["l
       await tdb.dispose();
     },
   };
-}
-
-/** Runs `query` on either driver; both answer `{ rows }`. */
-async function rowsOf<T>(database: Database, query: Parameters<Database["db"]["execute"]>[0]): Promise<T[]> {
-  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-/** Every row of every table in the public schema, as text: what "anywhere in the database" means. */
-export async function dumpAllRows(database: Database): Promise<string> {
-  const tables = await rowsOf<{ table_name: string }>(
-    database,
-    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
-  );
-  let dump = "";
-  for (const { table_name } of tables) {
-    const rows = await rowsOf<{ row: string }>(database, sql.raw(`SELECT t::text AS row FROM "${table_name}" t`));
-    dump += rows.map((r) => r.row).join("\n") + "\n";
-  }
-  return dump;
 }
 
 /** Rows of `versions` for `path`, oldest first. */
