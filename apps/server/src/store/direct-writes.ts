@@ -8,7 +8,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts, versions } from "../db/schema.js";
-import { checkNewLiveEntry, commitVersion, lockNamespace, readHead, type Head, type VersionKind } from "./heads.js";
+import { checkNewLiveEntry, commitVersion, readHead, type Head, type VersionKind } from "./heads.js";
+import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, requestHash, storeOperation } from "./idempotency.js";
 import { auditSecretRefusal, checkContent, checkPath, type Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
@@ -97,8 +98,7 @@ async function writeHead(
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
   const path = validPath(rawPath);
   if (content !== null) await refuseContent(db, ctx, path, content);
-  return db.transaction(async (tx) => {
-    const { cursor } = await lockNamespace(tx, ctx.namespace.id);
+  return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
     const head = await readHead(tx, ctx.namespace.id, path);
     const currentVersion = head?.version ?? 0;
     // A retried write whose effect is already the head (e.g. after a lost response) succeeds again.
@@ -139,8 +139,7 @@ export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, ra
   const hash = requestHash("restore", [path, version]);
   const prior = await replayed(db, ctx, opId, hash);
   if (prior) return prior;
-  return db.transaction(async (tx) => {
-    const { cursor } = await lockNamespace(tx, ctx.namespace.id);
+  return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
     const twin = await replayed(tx, ctx, opId, hash);
     if (twin) return twin;
     const [target] = await tx
@@ -181,8 +180,7 @@ export async function resolveConflict(
     .where(and(eq(conflicts.namespaceId, ctx.namespace.id), eq(conflicts.id, conflictId)));
   if (!record) throw new RefusalError({ code: "not_found", message: "no such conflict record in this namespace" });
   if (content !== null) await refuseContent(db, ctx, record.path, content);
-  return db.transaction(async (tx) => {
-    const { cursor } = await lockNamespace(tx, ctx.namespace.id);
+  return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
     const twin = await replayed(tx, ctx, opId, hash);
     if (twin) return twin;
     const [state] = await tx.select({ status: conflicts.status, resolvedVersion: conflicts.resolvedVersion }).from(conflicts).where(eq(conflicts.id, conflictId));

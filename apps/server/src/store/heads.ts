@@ -1,6 +1,7 @@
 /**
  * Low-level steps of every write, run inside one transaction that holds the namespace lock
- * ({@link lockNamespace} first). Versions and cursors come from the database, never from clocks.
+ * (`inNamespaceTransaction`, or {@link lockNamespace} first). Versions and cursors come from the
+ * database, never from clocks.
  */
 import { pathFoldKey, sha256Hex, type OperationResult } from "@teammem/protocol";
 import { and, count, eq, ne, not, sql } from "drizzle-orm";
@@ -104,21 +105,14 @@ export async function takeCursor(tx: Tx, namespaceId: string, cursor: number): P
 }
 
 /**
- * Locks the namespace row (as {@link lockNamespace}), then reads, in one more round trip, the
- * stored result of `opId` (if any) and the head of `path`.
- * The read must be a statement of its own AFTER the lock: under READ COMMITTED a statement that
- * waited for a row lock re-reads only the locked row, not the rows it joined, which would be stale.
+ * Reads, in one round trip, the stored result of `opId` (if any) and the head of `path`. Call it
+ * under the namespace lock ({@link inNamespaceTransaction}), as a statement of its own AFTER the
+ * lock: under READ COMMITTED a statement that waited for a row lock re-reads only the locked row,
+ * not the rows it joined, which would be stale.
  */
-export async function lockForWrite(
-  tx: Tx,
-  namespaceId: string,
-  opId: string,
-  path: string,
-): Promise<{ cursor: number; stored: StoredOperation | null; head: Head | null }> {
-  await lockNamespace(tx, namespaceId);
+export async function readForWrite(tx: Tx, namespaceId: string, opId: string, path: string): Promise<{ stored: StoredOperation | null; head: Head | null }> {
   const [row] = await tx
     .select({
-      cursor: namespaces.cursor,
       requestSha256: operations.requestSha256,
       result: operations.result,
       path: entries.path,
@@ -135,7 +129,6 @@ export async function lockForWrite(
     .where(eq(namespaces.id, namespaceId));
   if (!row) throw new Error("namespace disappeared during a write");
   return {
-    cursor: row.cursor,
     stored: row.requestSha256 !== null ? { requestSha256: row.requestSha256, result: row.result as OperationResult } : null,
     head:
       row.path !== null

@@ -8,22 +8,51 @@ import type { WriteContext } from "../../store/write-context.js";
 /** Error replies every namespace route may give, for the OpenAPI description. */
 export const errorReplies = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
+/** What a route needs to know of a namespace once it exists (its cursor changes, these never do). */
+export type NamespaceRef = Pick<NamespaceRow, "id" | "teamId" | "name">;
+
+const MAX_CACHED = 10_000;
+
+/**
+ * Namespaces known to exist, by team and name, per app instance: namespaces are never deleted or
+ * renamed, so once found, a namespace's id needs no further lookup (saves a query per request).
+ * A missing namespace is never cached.
+ */
+export class NamespaceCache {
+  readonly #known = new Map<string, NamespaceRef>();
+
+  get(teamId: string, name: string): NamespaceRef | undefined {
+    return this.#known.get(`${teamId}/${name}`);
+  }
+
+  remember(ns: NamespaceRef): NamespaceRef {
+    if (this.#known.size >= MAX_CACHED) this.#known.clear();
+    const ref = { id: ns.id, teamId: ns.teamId, name: ns.name };
+    this.#known.set(`${ns.teamId}/${ns.name}`, ref);
+    return ref;
+  }
+}
+
 /**
  * The namespace `name` of the caller's team.
  * @throws ApiError not_found when it does not exist or belongs to another team (indistinguishable).
  */
-export async function requireNamespace(app: FastifyInstance, request: FastifyRequest, name: string): Promise<NamespaceRow> {
+export async function requireNamespace(app: FastifyInstance, request: FastifyRequest, name: string): Promise<NamespaceRef> {
+  const known = app.namespaceCache.get(request.auth.teamId, name);
+  if (known) return known;
   const ns = await findNamespace(app.db, request.auth.teamId, name);
   if (!ns) throw new ApiError("not_found", `namespace ${name} not found`);
-  return ns;
+  return app.namespaceCache.remember(ns);
 }
 
 /** The caller's namespace `name`, created on first write (member and admin only reach here). */
-export function ensureCallerNamespace(app: FastifyInstance, request: FastifyRequest, name: string) {
-  return ensureNamespace(app.db, request.auth.teamId, name);
+export async function ensureCallerNamespace(app: FastifyInstance, request: FastifyRequest, name: string): Promise<NamespaceRef> {
+  const known = app.namespaceCache.get(request.auth.teamId, name);
+  if (known) return known;
+  return app.namespaceCache.remember(await ensureNamespace(app.db, request.auth.teamId, name));
 }
 
-export function writeContext(app: FastifyInstance, request: FastifyRequest, ns: NamespaceRow, clientId: string | undefined): WriteContext {
+export function writeContext(app: FastifyInstance, request: FastifyRequest, ns: NamespaceRef, clientId: string | undefined): WriteContext {
   return {
     namespace: ns,
     author: { id: request.auth.principalId, name: request.auth.principalName },
@@ -31,4 +60,10 @@ export function writeContext(app: FastifyInstance, request: FastifyRequest, ns: 
     limits: app.limits,
     fingerprintKey: app.fingerprintKey,
   };
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    namespaceCache: NamespaceCache;
+  }
 }

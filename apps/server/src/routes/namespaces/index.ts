@@ -7,12 +7,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
 import { z } from "zod";
 import { recordAuditEvent } from "../../audit/record.js";
-import { listNamespaces } from "../../store/namespaces.js";
-import { ensureCallerNamespace, errorReplies } from "./context.js";
+import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
+import { ensureCallerNamespace, errorReplies, NamespaceCache } from "./context.js";
 import readRoutes from "./reads.js";
 import writeRoutes from "./writes.js";
 
 const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.decorate("namespaceCache", new NamespaceCache());
   app.addHook("onRequest", app.authenticate);
 
   app.get(
@@ -35,7 +36,8 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const ns = await ensureCallerNamespace(app, request, request.params.namespace);
+      const ns = await ensureNamespace(app.db, request.auth.teamId, request.params.namespace);
+      app.namespaceCache.remember(ns);
       return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor });
     },
   );
