@@ -8,8 +8,8 @@ import { scan } from "@teammem/scanner";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts } from "../db/schema.js";
 import { mergeThreeWay } from "../merge/three-way.js";
-import { checkNewLiveEntry, commitVersion, readForWrite, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
-import { inNamespaceTransaction } from "./namespace-transaction.js";
+import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
+import { inWriteTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
 import { auditSecretRefusal, checkContent, checkPath, type AuditedFindings, type Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
@@ -69,8 +69,7 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
   }
   const path = checked.path;
 
-  return inNamespaceTransaction(db, nsId, async (tx, cursor) => {
-    const { stored, head } = await readForWrite(tx, nsId, op.opId, path);
+  return inWriteTransaction(db, nsId, op.opId, path, async (tx, cursor, { stored, head }) => {
     if (stored) return replayResult(stored, op.opId, op.path, hash);
     const decision = await decide(tx, ctx, op, path, hash, cursor, head);
     if (decision.final && !decision.stored) await storeOperation(tx, nsId, op.opId, hash, decision.result);

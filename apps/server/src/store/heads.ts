@@ -9,7 +9,7 @@ import type { Tx } from "../db/database.js";
 import type { StoredOperation } from "./idempotency.js";
 import type { Refusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
-import { entries, namespaces, operations, versions } from "../db/schema.js";
+import { entries, namespaces, versions } from "../db/schema.js";
 
 export interface Head {
   path: string;
@@ -104,32 +104,29 @@ export async function takeCursor(tx: Tx, namespaceId: string, cursor: number): P
   await tx.update(namespaces).set({ cursor }).where(eq(namespaces.id, namespaceId));
 }
 
-/**
- * Reads, in one round trip, the stored result of `opId` (if any) and the head of `path`. Call it
- * under the namespace lock ({@link inNamespaceTransaction}), as a statement of its own AFTER the
- * lock: under READ COMMITTED a statement that waited for a row lock re-reads only the locked row,
- * not the rows it joined, which would be stale.
- */
-export async function readForWrite(tx: Tx, namespaceId: string, opId: string, path: string): Promise<{ stored: StoredOperation | null; head: Head | null }> {
-  const [row] = await tx
-    .select({
-      requestSha256: operations.requestSha256,
-      result: operations.result,
-      path: entries.path,
-      version: entries.version,
-      deleted: entries.deleted,
-      content: entries.content,
-      sha256: entries.sha256,
-      sizeBytes: entries.sizeBytes,
-      entryCursor: entries.cursor,
-    })
-    .from(namespaces)
-    .leftJoin(operations, and(eq(operations.namespaceId, namespaces.id), eq(operations.opId, opId)))
-    .leftJoin(entries, and(eq(entries.namespaceId, namespaces.id), eq(entries.path, path)))
-    .where(eq(namespaces.id, namespaceId));
+/** What a batch write needs to know under the lock: the stored result of its opId, and the head. */
+export interface WriteState {
+  stored: StoredOperation | null;
+  head: Head | null;
+}
+
+/** One row of {@link readForWrite} / {@link readForWriteSql}, columns as selected there. */
+interface WriteStateRow {
+  request_sha256: string | null;
+  result: unknown;
+  path: string | null;
+  version: number | null;
+  deleted: boolean | null;
+  content: string | null;
+  sha256: string | null;
+  size_bytes: number | null;
+  cursor: number | string | null;
+}
+
+function toWriteState(row: WriteStateRow | undefined): WriteState {
   if (!row) throw new Error("namespace disappeared during a write");
   return {
-    stored: row.requestSha256 !== null ? { requestSha256: row.requestSha256, result: row.result as OperationResult } : null,
+    stored: row.request_sha256 !== null ? { requestSha256: row.request_sha256, result: row.result as OperationResult } : null,
     head:
       row.path !== null
         ? {
@@ -138,11 +135,53 @@ export async function readForWrite(tx: Tx, namespaceId: string, opId: string, pa
             deleted: row.deleted!,
             content: row.content,
             sha256: row.sha256,
-            sizeBytes: row.sizeBytes!,
-            cursor: row.entryCursor!,
+            sizeBytes: row.size_bytes!,
+            cursor: Number(row.cursor),
           }
         : null,
   };
+}
+
+const WRITE_STATE_COLUMNS = "o.request_sha256, o.result, e.path, e.version, e.deleted, e.content, e.sha256, e.size_bytes, e.cursor";
+
+/**
+ * Reads, in one round trip, the stored result of `opId` (if any) and the head of `path`. Call it
+ * under the namespace lock ({@link lockNamespace}), as a statement of its own AFTER the lock: under
+ * READ COMMITTED a statement that waited for a row lock re-reads only the locked row, not the rows
+ * it joined, which would be stale.
+ */
+export async function readForWrite(tx: Tx, namespaceId: string, opId: string, path: string): Promise<WriteState> {
+  const result = await tx.execute(sql`
+    SELECT ${sql.raw(WRITE_STATE_COLUMNS)}
+    FROM namespaces n
+    LEFT JOIN operations o ON o.namespace_id = n.id AND o.op_id = ${opId}
+    LEFT JOIN entries e ON e.namespace_id = n.id AND e.path = ${path}
+    WHERE n.id = ${namespaceId}`);
+  return toWriteState((result as unknown as { rows: WriteStateRow[] }).rows[0]);
+}
+
+/** `text` as an SQL expression made of hex digits only (nothing in it can end the literal). */
+function textLiteral(text: string): string {
+  return `convert_from(decode('${Buffer.from(text, "utf8").toString("hex")}', 'hex'), 'UTF8')`;
+}
+
+/**
+ * The statement of {@link readForWrite} with its values inlined, for a simple-protocol query that
+ * sends it together with BEGIN and the lock (each statement of such a query takes its own snapshot,
+ * so it reads after the lock as it must). `namespaceId` must be a UUID (checked by the caller);
+ * `opId` and `path` are inlined as hex. Parse its row with {@link parseWriteState}.
+ */
+export function readForWriteSql(namespaceId: string, opId: string, path: string): string {
+  return `SELECT ${WRITE_STATE_COLUMNS}
+    FROM namespaces n
+    LEFT JOIN operations o ON o.namespace_id = n.id AND o.op_id = ${textLiteral(opId)}
+    LEFT JOIN entries e ON e.namespace_id = n.id AND e.path = ${textLiteral(path)}
+    WHERE n.id = '${namespaceId}'`;
+}
+
+/** The {@link WriteState} of a row of {@link readForWriteSql} as returned by `pg`. */
+export function parseWriteState(row: Record<string, unknown> | undefined): WriteState {
+  return toWriteState(row as unknown as WriteStateRow | undefined);
 }
 
 export type VersionKind = "write" | "delete" | "merge" | "restore" | "resolve";

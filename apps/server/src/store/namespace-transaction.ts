@@ -5,9 +5,51 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Db, Tx } from "../db/database.js";
-import { lockNamespace } from "./heads.js";
+import { lockNamespace, parseWriteState, readForWrite, readForWriteSql, type WriteState } from "./heads.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `pg` pool behind `db`, or null (PGlite). */
+function pgPool(db: Db): pg.Pool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
+/**
+ * On a connection of `pool`: sends `BEGIN; <lead>` as one simple-protocol query (its statements run
+ * in order, each with its own snapshot), then `work(tx, results of lead's statements)`, then COMMIT;
+ * ROLLBACK when anything throws (rethrown). A connection that cannot even roll back is discarded.
+ */
+async function pgTransaction<T>(pool: pg.Pool, lead: string, work: (tx: Tx, lead: pg.QueryResult[]) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const results = (await client.query(`BEGIN; ${lead}`)) as unknown as pg.QueryResult[];
+    const value = await work(drizzle(client) as unknown as Tx, results.slice(1));
+    await client.query("COMMIT");
+    return value;
+  } catch (err) {
+    try {
+      await client.query("ROLLBACK");
+    } catch (rollbackErr) {
+      broken = rollbackErr as Error;
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function lockSql(namespaceId: string): string {
+  if (!UUID.test(namespaceId)) throw new Error(`not a namespace id: ${namespaceId}`);
+  return `SELECT cursor FROM namespaces WHERE id = '${namespaceId}' FOR UPDATE`;
+}
+
+function lockedCursor(result: pg.QueryResult | undefined): number {
+  const row = result?.rows[0] as { cursor: string | number } | undefined;
+  if (!row) throw new Error("namespace disappeared during a write");
+  return Number(row.cursor);
+}
 
 /**
  * Runs `work(tx, cursor)` in one transaction that first takes the lock of namespace `namespaceId`
@@ -17,35 +59,40 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * On PostgreSQL through a `pg` pool, BEGIN and the lock travel as one simple-protocol query (one
  * round trip instead of two; the namespace id is a database-made UUID, checked by pattern before it
  * is inlined). Elsewhere (PGlite, in-process: round trips cost nothing) drizzle's own transaction.
- * Statements in `work` must not start nested transactions.
+ * `work` must not start nested transactions.
  * @throws Error when the namespace row does not exist, or any database error.
  */
 export async function inNamespaceTransaction<T>(db: Db, namespaceId: string, work: (tx: Tx, cursor: number) => Promise<T>): Promise<T> {
-  const pool = (db as { $client?: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) {
+  const pool = pgPool(db);
+  if (!pool) {
     return db.transaction(async (tx) => {
       const { cursor } = await lockNamespace(tx, namespaceId);
       return work(tx, cursor);
     });
   }
-  if (!UUID.test(namespaceId)) throw new Error(`not a namespace id: ${namespaceId}`);
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    const results = (await client.query(`BEGIN; SELECT cursor FROM namespaces WHERE id = '${namespaceId}' FOR UPDATE`)) as unknown as pg.QueryResult[];
-    const row = results[1]?.rows[0] as { cursor: string | number } | undefined;
-    if (!row) throw new Error("namespace disappeared during a write");
-    const value = await work(drizzle(client) as unknown as Tx, Number(row.cursor));
-    await client.query("COMMIT");
-    return value;
-  } catch (err) {
-    try {
-      await client.query("ROLLBACK");
-    } catch (rollbackErr) {
-      broken = rollbackErr as Error; // the connection is unusable: the pool drops it
-    }
-    throw err;
-  } finally {
-    client.release(broken);
+  return pgTransaction(pool, lockSql(namespaceId), (tx, [lock]) => work(tx, lockedCursor(lock)));
+}
+
+/**
+ * As {@link inNamespaceTransaction}, and reads under the lock what a batch write needs: the stored
+ * result of `opId` and the head of `path` ({@link readForWrite}). On PostgreSQL BEGIN, the lock and
+ * that read are one round trip (three statements of one simple-protocol query; `opId` and `path`
+ * inlined as hex digits only).
+ */
+export async function inWriteTransaction<T>(
+  db: Db,
+  namespaceId: string,
+  opId: string,
+  path: string,
+  work: (tx: Tx, cursor: number, state: WriteState) => Promise<T>,
+): Promise<T> {
+  const pool = pgPool(db);
+  if (!pool) {
+    return db.transaction(async (tx) => {
+      const { cursor } = await lockNamespace(tx, namespaceId);
+      return work(tx, cursor, await readForWrite(tx, namespaceId, opId, path));
+    });
   }
+  const lead = `${lockSql(namespaceId)}; ${readForWriteSql(namespaceId, opId, path)}`;
+  return pgTransaction(pool, lead, (tx, [lock, read]) => work(tx, lockedCursor(lock), parseWriteState(read?.rows[0])));
 }
