@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global fetch */
 // Server write benchmark (run by `npm run bench:server`, which builds first; imports ../dist).
 // Against PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) it
 // creates a fresh database teammem_bench_<random>, drops it at the end, and measures at concurrency
