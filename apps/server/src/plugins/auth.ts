@@ -37,7 +37,7 @@ const MAX_CACHED = 10_000;
 
 /**
  * Verifies the bearer JWT and sets `request.auth`. Adds `app.authenticate` (an onRequest hook for
- * protected routes), `app.requireRole(role)` and `app.tokenCache`.
+ * protected routes), `app.requireRole(role)`, `app.tokenCache` and `app.verifyBearer(request)`.
  *
  * A token is accepted only if all hold:
  * - signed with HS256 and `secret` (`alg: none` and every other algorithm are refused);
@@ -96,12 +96,23 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     return record;
   }
 
+  // Each request's bearer token is verified once, whoever asks first (the rate limiter keys on it).
+  const verified = new WeakMap<FastifyRequest, Promise<TokenClaims>>();
+  const verifyBearer = (request: FastifyRequest): Promise<TokenClaims> => {
+    let claims = verified.get(request);
+    if (!claims) {
+      claims = request.jwtVerify<TokenClaims>();
+      verified.set(request, claims);
+    }
+    return claims;
+  };
+  app.decorate("verifyBearer", verifyBearer);
   app.decorate("tokenCache", { invalidate: (tokenId: string) => void cache.delete(tokenId) } satisfies TokenCache);
   app.decorateRequest("auth", null as unknown as FastifyRequest["auth"]);
   app.decorate("authenticate", async (request: FastifyRequest) => {
     let claims: TokenClaims;
     try {
-      claims = await request.jwtVerify<TokenClaims>();
+      claims = await verifyBearer(request);
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === "FST_JWT_AUTHORIZATION_TOKEN_EXPIRED") throw new ApiError("token_expired", "the token has expired");
@@ -137,6 +148,11 @@ declare module "fastify" {
     authenticate: (request: FastifyRequest) => Promise<void>;
     requireRole: (role: Role) => (request: FastifyRequest) => Promise<void>;
     tokenCache: TokenCache;
+    /**
+     * The verified claims of the request's bearer token (signature and `exp` only; no database
+     * check), computed once per request. Rejects like `request.jwtVerify()`.
+     */
+    verifyBearer: (request: FastifyRequest) => Promise<TokenClaims>;
   }
 }
 

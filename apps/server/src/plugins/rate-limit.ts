@@ -17,11 +17,11 @@ export interface RateLimitOptions {
  */
 async function limiter(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
   if (opts.max <= 0) return;
-  const keyOf = (request: FastifyRequest): string => {
+  const keyOf = async (request: FastifyRequest): Promise<string> => {
     const header = request.headers.authorization;
     if (header?.startsWith("Bearer ")) {
       try {
-        const claims = app.jwt.verify<{ jti?: unknown }>(header.slice(7));
+        const claims: { jti?: unknown } = await app.verifyBearer(request);
         if (typeof claims.jti === "string") return `token:${claims.jti}`;
       } catch {
         // not a valid token: counted against the address
