@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,5 +118,39 @@ describe("teammem-scan", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("customRules[0].prefixes[0]");
     expect(r.stderr).toContain("customRules[0].pattern");
+  });
+});
+
+describe("teammem-scan usage guards", () => {
+  it("refuses a FIFO named on the command line instead of blocking on it", () => {
+    const fifo = join(dir, "pipe");
+    spawnSync("mkfifo", [fifo]);
+    const r = run(["pipe", "clean.md"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("pipe: not a regular file or folder");
+  });
+
+  it("refuses a --key-file that does not exist rather than creating a new key there", () => {
+    const r = run(["--key-file", join(dir, "no-such-dir", "key"), "clean.md"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("no such file");
+    expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
+  });
+
+  it("refuses --redact together with --format json or sarif", () => {
+    expect(run(["--redact", "--format", "sarif", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--redact") });
+  });
+});
+
+describe("the installed teammem-scan command (bin launcher over the build)", () => {
+  it("reports findings and exits 1 when started through bin/teammem-scan.js", () => {
+    const launcher = fileURLToPath(new URL("../bin/teammem-scan.js", import.meta.url));
+    const r = spawnSync(process.execPath, [launcher, "tree"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, TEAMMEM_SCAN_KEY_FILE: join(dir, "key") },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`${join("tree", "sub", "notes.md")}:3:14 github-pat`);
   });
 });

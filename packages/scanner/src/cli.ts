@@ -12,10 +12,9 @@
  * Start-up stays light: zod (config validation) is only imported when a config file is used.
  * Secret values are never printed: findings carry positions, fingerprint and masked preview only.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Finding, Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
@@ -53,13 +52,18 @@ function collect(arg: string, inputs: Input[], errors: string[]): void {
   }
   let st;
   try {
-    st = lstatSync(arg);
+    st = statSync(arg); // a path named on the command line is followed if it is a link
   } catch (e) {
     errors.push(`${arg}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or folder" : "cannot read"}`);
     return;
   }
   if (st.isDirectory()) {
     walk(arg, inputs, errors);
+    return;
+  }
+  // A FIFO, socket or device could block the scan forever or never end: refuse it.
+  if (!st.isFile()) {
+    errors.push(`${arg}: not a regular file or folder`);
     return;
   }
   readInto(arg, inputs, errors, true);
@@ -175,6 +179,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     const format = values.format ?? "text";
     if (!["text", "json", "sarif"].includes(format)) throw new UsageError(`unknown --format ${format} (text, json or sarif)`);
     if (positionals.length === 0) throw new UsageError("no paths given (use - for stdin)");
+    if (values.redact && values.format !== undefined && format !== "text") {
+      throw new UsageError(`--redact prints the redacted text; it cannot be combined with --format ${format}`);
+    }
+    const keyFile = values["key-file"];
+    if (keyFile !== undefined && !existsSync(keyFile)) {
+      // Only the default key is created on first use: a mistyped --key-file would silently change
+      // every fingerprint and void the allowlist.
+      throw new UsageError(`--key-file ${keyFile}: no such file (omit --key-file to use the default key, created on first use)`);
+    }
 
     const configPath = values.config ?? (existsSync(".teammem-scan.json") ? ".teammem-scan.json" : undefined);
     let customRules: readonly Rule[] = [];
@@ -186,7 +199,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const options: ScanOptions = {
       customRules,
       allowFingerprints,
-      fingerprintKey: loadFingerprintKey(values["key-file"] ?? defaultKeyFile()),
+      fingerprintKey: loadFingerprintKey(keyFile ?? defaultKeyFile()),
     };
 
     const inputs: Input[] = [];
@@ -234,23 +247,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** True when this module is the process's entry point (also through the npm bin symlink). */
-function invokedDirectly(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (e: unknown) => {
-      process.stderr.write(`teammem-scan: ${(e as Error).message}\n`);
-      process.exitCode = 2;
-    },
-  );
-}
+// The bin entry: runs on import (the npm launcher bin/teammem-scan.js imports this module).
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    process.stderr.write(`teammem-scan: ${(e as Error).message}\n`);
+    process.exitCode = 2;
+  },
+);
