@@ -1,6 +1,7 @@
 export { ERRORS, ERROR_CODES, type ErrorCode } from "./errors.js";
 export {
   checkEntryPath,
+  isReservedSegment,
   pathFoldKey,
   MAX_PATH_BYTES,
   MAX_SEGMENT_BYTES,

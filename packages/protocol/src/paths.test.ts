@@ -6,6 +6,8 @@ describe("checkEntryPath", () => {
     ["team/conventions.md", "team/conventions.md"],
     ["a/b/c.md", "a/b/c.md"],
     [".cursorrules", ".cursorrules"],
+    [".github/copilot-instructions.md", ".github/copilot-instructions.md"],
+    ["notes/.gitignore", "notes/.gitignore"],
     ["caf\u0065\u0301.md", "caf\u00e9.md"], // NFD input is stored NFC
     ["日本語/メモ.md", "日本語/メモ.md"],
   ])("accepts %j as %j", (raw, path) => {
@@ -28,6 +30,11 @@ describe("checkEntryPath", () => {
     ["x".repeat(256), "segment_too_long"],
     ["é".repeat(128), "segment_too_long"], // 256 UTF-8 bytes in 128 characters
     [Array.from({ length: 5 }, () => "x".repeat(250)).join("/"), "path_too_long"],
+    [".git/config", "reserved_segment"],
+    ["sub/.GIT/hooks/pre-commit", "reserved_segment"],
+    ["notes/.teammem", "reserved_segment"],
+    [".teammem/config.json", "reserved_segment"],
+    [".teammem-tmp-1234", "reserved_segment"],
   ])("refuses %j by rule %s", (raw, rule) => {
     const result = checkEntryPath(raw);
     expect(result).toMatchObject({ ok: false, rule });

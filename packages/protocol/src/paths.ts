@@ -4,7 +4,8 @@
  *
  * An entry path is a relative POSIX path, Unicode NFC-normalised, with no empty, `.` or `..`
  * segment, no leading `/`, no backslash, no NUL or other control character, at most
- * {@link MAX_SEGMENT_BYTES} UTF-8 bytes per segment and {@link MAX_PATH_BYTES} UTF-8 bytes in all.
+ * {@link MAX_SEGMENT_BYTES} UTF-8 bytes per segment and {@link MAX_PATH_BYTES} UTF-8 bytes in all,
+ * and no reserved segment ({@link isReservedSegment}).
  */
 export const MAX_SEGMENT_BYTES = 255;
 export const MAX_PATH_BYTES = 1024;
@@ -18,13 +19,26 @@ export type PathRule =
   | "empty_segment"
   | "segment_too_long"
   | "path_too_long"
-  | "trailing_slash";
+  | "trailing_slash"
+  | "reserved_segment";
 
 export type PathCheck =
   | { ok: true; path: string }
   | { ok: false; rule: PathRule; message: string };
 
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, "utf8");
+
+/**
+ * Segment names no entry may use, compared case-insensitively:
+ * - `.git`: a synced `.git/config` could make git (and every prompt or IDE that runs it in the
+ *   team folder) execute a command chosen by any teammate (`core.fsmonitor`, hooks);
+ * - `.teammem` and `.teammem-tmp-*`: the client's own state folder and temporary files, which the
+ *   client never syncs (an entry with such a name would be written, then pushed back as deleted).
+ */
+export function isReservedSegment(segment: string): boolean {
+  const s = segment.toLowerCase();
+  return s === ".git" || s === ".teammem" || s.startsWith(".teammem-tmp-");
+}
 
 /**
  * Checks `raw` against the entry-path rules.
@@ -48,6 +62,8 @@ export function checkEntryPath(raw: string): PathCheck {
     if (segment === "") return fail("empty_segment", "path must not contain '//'");
     if (segment === "." || segment === "..")
       return fail("dot_segment", "path must not contain '.' or '..' segments");
+    if (isReservedSegment(segment))
+      return fail("reserved_segment", "path must not contain a '.git', '.teammem' or '.teammem-tmp-*' segment");
     if (utf8Bytes(segment) > MAX_SEGMENT_BYTES)
       return fail("segment_too_long", `each path segment must be at most ${MAX_SEGMENT_BYTES} UTF-8 bytes`);
   }
