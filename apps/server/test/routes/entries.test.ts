@@ -42,6 +42,11 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     expect((await cas("cas", "b.md", { baseVersion: 0, content: "x" }, h.tokens.reader)).statusCode).toBe(403);
   });
 
+  it.each([".git/config", "notes/.teammem"])("refuses compare-and-set of %j with invalid_path rule reserved_segment", async (path) => {
+    const res = await cas("cas", path, { baseVersion: 0, content: "[core]\n" });
+    expect([res.statusCode, res.json()]).toEqual([400, { code: "invalid_path", message: expect.any(String), details: { rule: "reserved_segment" } }]);
+  });
+
   it("serves history newest first, one version's content, and a unified diff between versions", async () => {
     const put = (content: string, baseVersion: number) => cas("hist", "notes.md", { baseVersion, content });
     await put("alpha\nbeta\n", 0);

@@ -34,6 +34,9 @@ describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
     [`${"s".repeat(256)}/x`, "segment_too_long"],
     [`${"é".repeat(128)}/x`, "segment_too_long"],
     [Array.from({ length: 9 }, () => "d".repeat(120)).join("/"), "path_too_long"],
+    [".git/config", "reserved_segment"],
+    ["notes/.teammem", "reserved_segment"],
+    ["team/.teammem-tmp-1234/a.md", "reserved_segment"],
   ])("rejects path %j with invalid_path rule %s", async (path, rule) => {
     const id = opId("path");
     const res = await one("paths", { opId: id, path, baseVersion: 0, content: "x" });
