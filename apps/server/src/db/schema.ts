@@ -109,6 +109,8 @@ export const entries = pgTable(
   (t) => [
     primaryKey({ columns: [t.namespaceId, t.path] }),
     uniqueIndex("entries_namespace_fold_key_live").on(t.namespaceId, t.foldKey).where(sql`NOT ${t.deleted}`),
+    /** Prefix searches `fold_key LIKE 'notes/%'` (file/folder clashes) under any collation. */
+    index("entries_namespace_fold_key_prefix").on(t.namespaceId, t.foldKey.op("text_pattern_ops")).where(sql`NOT ${t.deleted}`),
     index("entries_namespace_cursor").on(t.namespaceId, t.cursor),
   ],
 );

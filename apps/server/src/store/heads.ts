@@ -8,6 +8,7 @@ import { and, count, eq, ne, not, sql } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
 import type { StoredOperation } from "./idempotency.js";
 import type { Refusal } from "./validate-content.js";
+import { findPathTypeClash, pathTypeConflict } from "./path-type-clash.js";
 import type { WriteContext } from "./write-context.js";
 import { entries, namespaces, versions } from "../db/schema.js";
 
@@ -80,7 +81,8 @@ export async function countLiveEntries(tx: Tx, namespaceId: string): Promise<num
 
 /**
  * Refusals for a write that makes `path` live (for the first time or again after a delete):
- * `path_case_conflict` (details `{ path }` of the live path it clashes with) and `namespace_full`
+ * `path_case_conflict` (details `{ path }` of the live path it clashes with), `path_type_conflict`
+ * (a live ancestor or descendant, details `{ path }`: path-type-clash.ts) and `namespace_full`
  * (details `{ limit, value }`). Both may pass later unchanged, so they are never stored for replay.
  */
 export async function checkNewLiveEntry(tx: Tx, ctx: WriteContext, path: string): Promise<Refusal | null> {
@@ -88,6 +90,8 @@ export async function checkNewLiveEntry(tx: Tx, ctx: WriteContext, path: string)
   if (clash !== null) {
     return { code: "path_case_conflict", message: "another path differing only by case exists in this namespace", details: { path: clash } };
   }
+  const typeClash = await findPathTypeClash(tx, ctx.namespace.id, path);
+  if (typeClash !== null) return pathTypeConflict(path, typeClash);
   const live = await countLiveEntries(tx, ctx.namespace.id);
   const limit = ctx.limits.maxEntriesPerNamespace;
   if (live >= limit) {

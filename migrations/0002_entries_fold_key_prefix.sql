@@ -1,0 +1,1 @@
+CREATE INDEX "entries_namespace_fold_key_prefix" ON "entries" USING btree ("namespace_id","fold_key" text_pattern_ops) WHERE NOT "entries"."deleted";
