@@ -12,7 +12,8 @@ import {
 } from "@teammem/protocol";
 import { listAuditEvents, recordAdminEvent } from "../../admin/audit.js";
 import { listMembers } from "../../admin/teams.js";
-import { issueToken, listTokens, revokeToken } from "../../admin/tokens.js";
+import { issueToken, listTokens } from "../../admin/tokens.js";
+import { revokeTokenGuarded } from "../../admin/revoke-guard.js";
 import { ApiError } from "../../errors.js";
 
 const DAY_SECONDS = 86_400;
@@ -65,14 +66,15 @@ const adminRoutes: FastifyPluginAsyncZod<{ jwtSecret: string }> = async (app, op
     "/tokens/:tokenId",
     {
       schema: {
-        summary: "Revoke a token of this team",
+        summary: "Revoke a token of this team; the team's last valid admin token only with ?force=true (else 409 last_admin_token)",
         params: z.strictObject({ tokenId: z.uuid() }),
-        response: { 200: RevokeTokenResponse, ...errors },
+        querystring: z.strictObject({ force: z.enum(["true", "false"]).optional() }),
+        response: { 200: RevokeTokenResponse, ...errors, 409: ErrorBody },
       },
     },
     async (request) => {
       const { tokenId } = request.params;
-      const revoked = await revokeToken(app.db, tokenId, request.auth.teamId);
+      const revoked = await revokeTokenGuarded(app.db, tokenId, request.auth.teamId, request.query.force === "true");
       if (!revoked) throw new ApiError("not_found", "no such token in this team");
       app.tokenCache.invalidate(tokenId);
       await recordAdminEvent(app.db, {
