@@ -58,19 +58,29 @@ describe("walkTeamScope", () => {
     expect(isSkipped(scope, "x.md")).toBe(true);
   });
 
-  it("reports names the protocol refuses, special files and non-UTF-8 files; ignores its own temporary files", async () => {
+  it("reports names the protocol refuses (reserved .git, .teammem, .teammem-tmp-* too), special files and non-UTF-8 files", async () => {
     const { root, layout } = await memoryFolder();
     await writeFile(join(root, "team", "back\\slash.md"), "x");
     await writeFile(join(root, "team", "binary.bin"), Buffer.from([0xff, 0xfe, 0x00]));
     await writeFile(join(root, "team", ".teammem-tmp-0123"), "half-written");
+    await mkdir(join(root, "team", "sub", ".git"));
+    await writeFile(join(root, "team", "sub", ".git", "config"), "[core]\n");
+    await mkdir(join(root, "team", ".teammem"));
+    await writeFile(join(root, "team", ".teammem", "config.json"), "{}");
     execFileSync("mkfifo", [join(root, "team", "pipe")]);
     const scope = await walkTeamScope(layout);
     expect(scope.files.size).toBe(0);
+    const reserved = "invalid path: path must not contain a '.git', '.teammem' or '.teammem-tmp-*' segment";
     expect(scope.skipped).toEqual([
+      { path: "team/.teammem", reason: reserved },
+      { path: "team/.teammem-tmp-0123", reason: "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)" },
       { path: "team/back\\slash.md", reason: "invalid path: path must use '/' as separator, not '\\'" },
       { path: "team/binary.bin", reason: "not UTF-8 text" },
       { path: "team/pipe", reason: "not a regular file" },
+      { path: "team/sub/.git", reason: reserved },
     ]);
+    expect(isSkipped(scope, ".git/config")).toBe(false);
+    expect(isSkipped(scope, "sub/.git/config")).toBe(true);
   });
 
   it("returns an empty scope when team/ does not exist", async () => {

@@ -5,10 +5,10 @@
  */
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { checkEntryPath } from "@teammem/protocol";
+import { checkEntryPath, type PathCheck } from "@teammem/protocol";
 import { readTeamFile } from "./local/team-files.js";
 import { TEMP_PREFIX } from "./state/atomic.js";
-import { STATE_DIR, type Layout } from "./state/layout.js";
+import type { Layout } from "./state/layout.js";
 
 export interface TeamFile {
   /** Entry path: relative to `team/`, `/`-separated, valid by `checkEntryPath`. */
@@ -60,10 +60,19 @@ export async function walkTeamScope(layout: Layout): Promise<TeamScope> {
   return scope;
 }
 
+/**
+ * Why a name the protocol refuses is skipped. Reserved segments (`.git`, `.teammem`,
+ * `.teammem-tmp-*`) are reported like every other invalid name: never synced, and never taken for
+ * a delete of what the server holds.
+ */
+function invalidReason(name: string, check: PathCheck): string {
+  if (name.toLowerCase().startsWith(TEMP_PREFIX)) return "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)";
+  return `invalid path: ${check.ok ? "not NFC-normalised" : check.message}`;
+}
+
 async function walk(layout: Layout, relDir: string, scope: TeamScope): Promise<void> {
   const names = (await readdir(join(layout.team, relDir))).sort();
   for (const name of names) {
-    if (name.startsWith(TEMP_PREFIX) || name === STATE_DIR) continue;
     const rel = relDir ? `${relDir}/${name}` : name;
     const shown = `team/${rel}`;
     const st = await lstat(join(layout.team, rel));
@@ -74,7 +83,7 @@ async function walk(layout: Layout, relDir: string, scope: TeamScope): Promise<v
     }
     const check = checkEntryPath(rel);
     if (!check.ok || check.path !== rel) {
-      scope.skipped.push({ path: shown, reason: `invalid path: ${check.ok ? "not NFC-normalised" : check.message}` });
+      scope.skipped.push({ path: shown, reason: invalidReason(name, check) });
       scope.skippedEntryPaths.add(rel);
       continue;
     }

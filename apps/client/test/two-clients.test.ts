@@ -5,52 +5,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { DATABASE_KINDS } from "../../../test/support/databases.js";
 import { teammem, tempDir } from "./support/cli.js";
-import { dumpAllRows, startTestServer, versionsOf, type TestServer } from "./support/server.js";
-
-/** Every file under `dir` (relative, `/`-separated), the state folder left out. */
-async function tree(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.name === ".teammem") continue;
-      if (e.isDirectory()) await walk(p);
-      else out.push(relative(dir, p).split("\\").join("/"));
-    }
-  };
-  await walk(dir);
-  return out.sort();
-}
-
-interface Clients {
-  server: TestServer;
-  a: string;
-  b: string;
-  envA: Record<string, string>;
-  envB: Record<string, string>;
-}
-
-/** A server and two initialised clients (A takes its token from the env, B stores it with init --token). */
-async function setup(kind: (typeof DATABASE_KINDS)[number], limits?: Parameters<typeof startTestServer>[1]): Promise<Clients> {
-  const server = await startTestServer(kind, limits);
-  onTestFinished(() => server.dispose());
-  const root = await tempDir();
-  onTestFinished(() => root.remove());
-  const [a, b] = [join(root.path, "a"), join(root.path, "b")];
-  const envA = { TEAMMEM_TOKEN: await server.token("alice") };
-  const tokenB = await server.token("bob");
-  expect(await teammem(["init", "--dir", a, "--server", server.url, "--namespace", "acme-web"], envA)).toMatchObject({ code: 0 });
-  expect(await teammem(["init", "--dir", b, "--server", server.url, "--namespace", "acme-web", "--token", tokenB])).toMatchObject({ code: 0 });
-  return { server, a, b, envA, envB: {} };
-}
-
-const sync = (dir: string, env: Record<string, string>) => teammem(["sync", "--dir", dir], env);
-const status = async (dir: string) => JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout);
+import { setup, status, sync, tree } from "./support/clients.js";
+import { dumpAllRows, startTestServer, versionsOf } from "./support/server.js";
 
 describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
   it("syncs team/ only, holds back the file with a secret, and sends it once the secret is removed", async () => {

@@ -17,8 +17,8 @@ const JWT_SECRET = "client-tests-".padEnd(40, "s");
 export interface TestServer {
   readonly url: string;
   readonly database: Database;
-  /** A member token of team `team` for `user`. */
-  token(user: string, team?: string): Promise<string>;
+  /** A token of team `team` for `user`, with `role` (default member). */
+  token(user: string, team?: string, role?: "admin" | "member" | "reader"): Promise<string>;
   start(): Promise<void>;
   stop(): Promise<void>;
   dispose(): Promise<void>;
@@ -43,8 +43,8 @@ export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["l
   return {
     url: `http://127.0.0.1:${port}`,
     database: tdb.database,
-    token: async (user, team = "default") =>
-      (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role: "member" })).token,
+    token: async (user, team = "default", role = "member") =>
+      (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role })).token,
     start,
     stop,
     dispose: async () => {
