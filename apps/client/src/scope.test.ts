@@ -86,6 +86,6 @@ describe("walkTeamScope", () => {
   it("returns an empty scope when team/ does not exist", async () => {
     const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
     onTestFinished(() => rm(root, { recursive: true, force: true }));
-    expect(await walkTeamScope(layoutOf(root))).toEqual({ files: new Map(), skipped: [], skippedEntryPaths: new Set() });
+    expect(await walkTeamScope(layoutOf(root))).toEqual({ root: "missing", files: new Map(), skipped: [], skippedEntryPaths: new Set() });
   });
 });

@@ -23,7 +23,11 @@ export interface SkippedPath {
   readonly reason: string;
 }
 
+/** What `team/` itself is: a real folder, absent, or something not walked (a symlink, a file...). */
+export type TeamRoot = "folder" | "missing" | "symlink" | "not a folder";
+
 export interface TeamScope {
+  readonly root: TeamRoot;
   /** By entry path. */
   readonly files: Map<string, TeamFile>;
   readonly skipped: SkippedPath[];
@@ -40,18 +44,25 @@ export function isSkipped(scope: TeamScope, entryPath: string): boolean {
   return false;
 }
 
-/** Walks `team/`, reading each regular file; symlinks, special files and invalid names are skipped. */
-export async function walkTeamScope(layout: Layout): Promise<TeamScope> {
-  const scope: TeamScope = { files: new Map(), skipped: [], skippedEntryPaths: new Set() };
-  let top;
+/** What `team/` is, by lstat (a symlink is never followed). */
+export async function teamRootOf(layout: Layout): Promise<TeamRoot> {
   try {
-    top = await lstat(layout.team);
+    const top = await lstat(layout.team);
+    return top.isSymbolicLink() ? "symlink" : top.isDirectory() ? "folder" : "not a folder";
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return scope;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return "missing";
     throw err;
   }
-  if (top.isSymbolicLink() || !top.isDirectory()) {
-    scope.skipped.push({ path: "team", reason: top.isSymbolicLink() ? "symlink (not followed)" : "not a folder" });
+}
+
+/** Walks `team/`, reading each regular file; symlinks, special files and invalid names are skipped. */
+export async function walkTeamScope(layout: Layout): Promise<TeamScope> {
+  const root = await teamRootOf(layout);
+  const scope: TeamScope = { root, files: new Map(), skipped: [], skippedEntryPaths: new Set() };
+  if (root === "missing") return scope;
+  if (root !== "folder") {
+    scope.skipped.push({ path: "team", reason: root === "symlink" ? "symlink (not followed)" : "not a folder" });
     scope.skippedEntryPaths.add(""); // the whole scope: nothing in it counts as deleted
     return scope;
   }

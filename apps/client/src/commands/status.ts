@@ -4,11 +4,12 @@
  * rejected operations, conflicts, skipped paths, the last cursor.
  */
 import type { Command } from "commander";
-import { walkTeamScope } from "../scope.js";
+import { walkTeamScope, type TeamRoot } from "../scope.js";
 import { listOutbox } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { loadReports } from "../state/reports.js";
 import { loadSyncState } from "../state/sync-state.js";
+import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
 import { layoutFor, requireConfig, type CommandContext, type CommonOptions } from "./common.js";
 
@@ -29,6 +30,10 @@ export interface StatusReport {
   namespace: string;
   clientId: string;
   cursor: number;
+  /** What team/ is: "folder", or "missing" / "symlink" / "not a folder" (sync then refuses while entries are tracked). */
+  teamFolder: TeamRoot;
+  /** Entries last seen alive on the server (bases that are not tombstones). */
+  trackedEntries: number;
   pending: { opId: string; path: string; kind: "put" | "delete"; baseVersion: number; queuedAt: string }[];
   modified: string[];
   heldBack: { path: string; findings: { ruleId: string; label: string; line: number; column: number }[] }[];
@@ -56,6 +61,8 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     namespace: config.namespace,
     clientId: config.clientId,
     cursor: state.cursor,
+    teamFolder: scope.root,
+    trackedEntries: liveEntryCount(state),
     pending: outbox.map(({ entry: { operation: op, queuedAt } }) => ({
       opId: op.opId,
       path: displayPath(op.path),
@@ -84,6 +91,12 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
 
 export function formatStatus(s: StatusReport): string {
   const out = [`namespace ${s.namespace} at ${s.server}; cursor ${s.cursor}`];
+  if (s.teamFolder !== "folder" && s.trackedEntries > 0)
+    out.push(
+      `team/ ${s.teamFolder === "missing" ? "is missing" : s.teamFolder === "symlink" ? "is a symlink (not followed)" : "is not a folder"}: ` +
+        `sync refuses to run, it would delete all ${s.trackedEntries} tracked entries; restore the folder, or run ` +
+        "`teammem sync --allow-mass-delete` if you really mean to delete them",
+    );
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
   };

@@ -17,7 +17,9 @@ export const name = "sync";
 export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
 
 export function configure(command: Command): void {
-  command.option("--json", "print the summary as JSON");
+  command
+    .option("--json", "print the summary as JSON")
+    .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync");
 }
 
 /** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
@@ -27,6 +29,7 @@ export const PULL_PAGE_SIZE = 500;
 
 interface SyncOptions extends CommonOptions {
   json?: boolean;
+  allowMassDelete?: boolean;
 }
 
 export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
@@ -45,6 +48,7 @@ export async function run(raw: Record<string, unknown>, ctx: CommandContext): Pr
       reports: await loadReports(layout),
       warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
       batchSize: DEFAULT_BATCH_SIZE,
+      allowMassDelete: options.allowMassDelete === true,
       pullPageSize: PULL_PAGE_SIZE,
     });
   } finally {

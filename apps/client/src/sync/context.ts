@@ -18,6 +18,8 @@ export interface SyncContext {
   readonly warn: (line: string) => void;
   /** Operations per batch; lowered when the server names a smaller limit. */
   batchSize: number;
+  /** `--allow-mass-delete`: lets a sync delete everything (missing `team/`) or more than the mass-delete thresholds. */
+  readonly allowMassDelete?: boolean;
   /** Changes asked for per pull request (1-1000). */
   readonly pullPageSize: number;
 }

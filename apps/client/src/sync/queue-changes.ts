@@ -12,6 +12,7 @@ import { displayPath } from "../state/layout.js";
 import { saveHeldBack, saveRejected, type HeldBack, type Rejected } from "../state/reports.js";
 import type { SyncState } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
+import { checkMassDelete } from "./mass-delete.js";
 
 export interface QueueOutcome {
   /** Operations written to the outbox by this call. */
@@ -51,6 +52,7 @@ export function localChanges(bases: SyncState["bases"], scope: TeamScope): Local
  * Queues the local changes of `scope`, skipping paths in `pending` (an operation for them is
  * already queued) and files still refused by the server for the same content with a code that a
  * resend cannot fix. Saves the held-back and rejected lists.
+ * @throws MassDeleteRefused (nothing queued) when the deletes exceed the mass-delete thresholds.
  */
 export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: ReadonlySet<string>): Promise<QueueOutcome> {
   const previousHeld = new Map(ctx.reports.heldBack.map((h) => [h.path, h]));
@@ -94,6 +96,8 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
       queuedAt: new Date().toISOString(),
     });
   }
+  const deletes = queued.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
+  checkMassDelete(deletes, ctx.state, ctx.allowMassDelete ?? false);
   await enqueue(ctx.layout, queued);
   for (const h of heldBack)
     for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label})`);

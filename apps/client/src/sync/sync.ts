@@ -6,12 +6,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { NetworkError, ServerError } from "../errors.js";
-import { walkTeamScope, type SkippedPath } from "../scope.js";
+import { teamRootOf, walkTeamScope, type SkippedPath, type TeamScope } from "../scope.js";
 import { listOutbox } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveConflicts, saveHeldBack, type HeldBack } from "../state/reports.js";
 import type { SyncContext } from "./context.js";
 import { flushOutbox, type FlushOutcome } from "./flush.js";
+import { checkTeamRoot } from "./mass-delete.js";
 import { pull, type PullOutcome } from "./pull.js";
 import { queueChanges } from "./queue-changes.js";
 
@@ -31,7 +32,14 @@ export interface SyncSummary {
 /** Rounds of queue+flush: a path edited while its operation was queued gets its next op in round 2. */
 const MAX_ROUNDS = 3;
 
+/**
+ * @throws MassDeleteRefused before anything is pulled or sent when `team/` is not a real folder
+ *   while entries are tracked, and before anything is queued when the deletes exceed the thresholds
+ *   (both unless `ctx.allowMassDelete`).
+ */
 export async function sync(ctx: SyncContext): Promise<SyncSummary> {
+  const allowMassDelete = ctx.allowMassDelete ?? false;
+  checkTeamRoot(ctx.layout, await teamRootOf(ctx.layout), ctx.state, allowMassDelete);
   const summary: SyncSummary = {
     pulled: { changes: 0, written: [], deleted: [], keptLocal: [] },
     pushed: { applied: [], merged: [], conflicts: [], rejected: [] },
@@ -49,8 +57,10 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     summary.error = err;
   }
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const scope = await walkTeamScope(ctx.layout);
-    summary.skipped = scope.skipped;
+    const walked = await walkTeamScope(ctx.layout);
+    summary.skipped = walked.skipped;
+    // Allowed to delete everything: a team/ that is a symlink or a file counts as empty, like a missing one.
+    const scope: TeamScope = allowMassDelete && walked.root !== "folder" ? { ...walked, skippedEntryPaths: new Set() } : walked;
     const pending = new Set((await listOutbox(ctx.layout)).map((q) => q.entry.operation.path));
     const queued = await queueChanges(ctx, scope, pending);
     summary.heldBack = queued.heldBack;
