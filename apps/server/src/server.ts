@@ -140,15 +140,12 @@ export interface RunningServer {
 
 /**
  * Starts the server. On the first start against a database where no admin token was ever issued,
- * creates team `default` with user `admin` and prints that admin token and the client command.
+ * creates team `default` with user `admin` and prints that admin token and the client command;
+ * only once the server listens, so a start that fails to bind leaves no unseen token behind.
  */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const store = await openStore(opts.env, opts.dataDir, "server");
   try {
-    let firstToken: string | null = null;
-    if (!(await anyAdminTokenIssued(store.database.db))) {
-      firstToken = (await issueToken(store.database.db, store.secrets.jwtSecret, { teamName: "default", userName: "admin", role: "admin" })).token;
-    }
     const app = await buildApp({
       db: store.database.db,
       jwtSecret: store.secrets.jwtSecret,
@@ -157,8 +154,14 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       logger: { level: opts.env.LOG_LEVEL, stream: process.stderr },
     });
     let address: string;
+    // Bind first, bootstrap after: a start that cannot listen (port busy) must not create the
+    // first admin token, or the next start would never show it.
+    let firstToken: string | null = null;
     try {
       address = await app.listen({ host: opts.host, port: opts.port });
+      if (!(await anyAdminTokenIssued(store.database.db))) {
+        firstToken = (await issueToken(store.database.db, store.secrets.jwtSecret, { teamName: "default", userName: "admin", role: "admin" })).token;
+      }
     } catch (err) {
       await app.close();
       throw err;
