@@ -10,6 +10,7 @@ import { ensureMember, ensureTeam, findTeam } from "./admin/teams.js";
 import { issueToken, revokeToken } from "./admin/tokens.js";
 import { ROLES, type Role } from "./auth/auth-context.js";
 import { DataDirLockedError } from "./data-dir-lock.js";
+import { describeFailure } from "./failure-message.js";
 import { EnvError, openStore, readServerEnv, startServer, type OpenedStore } from "./server.js";
 
 const EXIT = { ok: 0, failure: 1, usage: 2, locked: 3 } as const;
@@ -219,9 +220,7 @@ async function main(argv: string[]): Promise<number> {
       err(`teammem-server: ${e.message}`);
       return EXIT.usage;
     }
-    const error = e as NodeJS.ErrnoException;
-    if (error.code === "EADDRINUSE") err(`teammem-server: the address is already in use (${error.message})`);
-    else err(`teammem-server: ${error.message ?? String(e)}`);
+    err(`teammem-server: ${describeFailure(e)}`);
     return EXIT.failure;
   }
 }
