@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { checkEntryPath, type PathCheck } from "@teammem/protocol";
 import { readTeamFile } from "./local/team-files.js";
 import { TEMP_PREFIX } from "./state/atomic.js";
-import type { Layout } from "./state/layout.js";
+import { displayPath, type Layout } from "./state/layout.js";
 
 export interface TeamFile {
   /** Entry path: relative to `team/`, `/`-separated, valid by `checkEntryPath`. */
@@ -85,7 +85,7 @@ async function walk(layout: Layout, relDir: string, scope: TeamScope): Promise<v
   const names = (await readdir(join(layout.team, relDir))).sort();
   for (const name of names) {
     const rel = relDir ? `${relDir}/${name}` : name;
-    const shown = `team/${rel}`;
+    const shown = displayPath(rel);
     const st = await lstat(join(layout.team, rel));
     if (st.isSymbolicLink()) {
       scope.skipped.push({ path: shown, reason: "symlink (not followed)" });

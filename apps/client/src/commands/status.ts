@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { walkTeamScope, type TeamRoot } from "../scope.js";
 import { listOutbox } from "../state/outbox.js";
-import { displayPath } from "../state/layout.js";
+import { displayPath, displayRelative } from "../state/layout.js";
 import { loadReports } from "../state/reports.js";
 import { loadSyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
@@ -36,7 +36,12 @@ export interface StatusReport {
   trackedEntries: number;
   pending: { opId: string; path: string; kind: "put" | "delete"; baseVersion: number; queuedAt: string }[];
   modified: string[];
-  heldBack: { path: string; findings: { ruleId: string; label: string; line: number; column: number }[] }[];
+  /** `pathFindings`: credentials in the file's path (the path shown is redacted). */
+  heldBack: {
+    path: string;
+    findings: { ruleId: string; label: string; line: number; column: number }[];
+    pathFindings?: { ruleId: string; label: string }[];
+  }[];
   rejected: { path: string; code: string; message: string; retry: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
   conflicts: { path: string; conflictId: string; headVersion: number; copy: string | null; at: string }[];
   skipped: { path: string; reason: string }[];
@@ -76,6 +81,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     heldBack: reports.heldBack.map((h) => ({
       path: displayPath(h.path),
       findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+      ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
     })),
     rejected: reports.rejected.map((r) => ({
       path: displayPath(r.path),
@@ -84,7 +90,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
       retry: r.retry,
       ...(r.findings ? { findings: r.findings.map((f) => ({ ruleId: f.ruleId, line: f.line, column: f.column })) } : {}),
     })),
-    conflicts: reports.conflicts.map((c) => ({ ...c, path: displayPath(c.path) })),
+    conflicts: reports.conflicts.map((c) => ({ ...c, path: displayPath(c.path), copy: c.copy === null ? null : displayRelative(c.copy) })),
     skipped: scope.skipped,
   };
 }
@@ -104,7 +110,10 @@ export function formatStatus(s: StatusReport): string {
   section("changed locally, not queued yet (run teammem sync)", s.modified);
   section(
     "held back (secret found; remove it and sync again)",
-    s.heldBack.flatMap((h) => h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId} (${f.label})`)),
+    s.heldBack.flatMap((h) => [
+      ...(h.pathFindings ?? []).map((f) => `${h.path}: path holds ${f.ruleId} (${f.label})`),
+      ...h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId} (${f.label})`),
+    ]),
   );
   section(
     "rejected by the server",

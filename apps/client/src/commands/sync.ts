@@ -83,6 +83,7 @@ function toJson(s: SyncSummary) {
     heldBack: s.heldBack.map((h) => ({
       path: displayPath(h.path),
       findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+      ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
     })),
     skipped: s.skipped,
     pending: s.pending,

@@ -9,7 +9,7 @@ import { lstat, mkdir, open, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "@teammem/protocol";
 import { fsyncDir, unlinkDurable, writeFileAtomic } from "../state/atomic.js";
-import type { Layout } from "../state/layout.js";
+import { displayPath, type Layout } from "../state/layout.js";
 
 /** Files larger than this are not read (far above any server's entry limit). */
 export const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
@@ -83,7 +83,7 @@ export class UnsafeLocalPath extends Error {
     readonly entryPath: string,
     readonly reason: string,
   ) {
-    super(`team/${entryPath}: ${reason}`);
+    super(`${displayPath(entryPath)}: ${reason}`);
   }
 }
 

@@ -16,6 +16,7 @@
  * ```
  */
 import { join, resolve } from "node:path";
+import { redact } from "@teammem/scanner";
 
 export const TEAM_DIR = "team";
 export const STATE_DIR = ".teammem";
@@ -53,7 +54,16 @@ export function layoutOf(root: string): Layout {
   };
 }
 
-/** How an entry path is shown to the user: relative to the memory folder, e.g. `team/a.md`. */
+/**
+ * How an entry path is shown to the user and reported: relative to the memory folder, e.g.
+ * `team/a.md`, with any credential in the name replaced by `[REDACTED:<rule>]` (a file named after
+ * a token must not print the token).
+ */
 export function displayPath(entryPath: string): string {
-  return `${TEAM_DIR}/${entryPath}`;
+  return `${TEAM_DIR}/${redact(entryPath)}`;
+}
+
+/** A path relative to the memory folder (e.g. a conflict copy), shown with credentials redacted. */
+export function displayRelative(path: string): string {
+  return redact(path);
 }

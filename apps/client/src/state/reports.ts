@@ -20,10 +20,24 @@ export const HeldFinding = z.object({
 });
 export type HeldFinding = z.infer<typeof HeldFinding>;
 
+/** A credential found in the file's path (relative to team/) rather than its content. */
+export const PathFinding = z.object({
+  ruleId: z.string(),
+  label: z.string(),
+  /** 1-based column in the entry path. */
+  column: z.number().int().positive(),
+  fingerprint: z.string(),
+});
+export type PathFinding = z.infer<typeof PathFinding>;
+
 export const HeldBack = z.object({
+  /** Entry path as on disk (this file is local and private); shown and reported only redacted. */
   path: z.string(),
   sha256: Sha256,
-  findings: z.array(HeldFinding).min(1),
+  /** Findings in the content (may be empty when the path holds one). */
+  findings: z.array(HeldFinding),
+  /** Findings in the path itself. */
+  pathFindings: z.array(PathFinding).optional(),
   /** Whether the block report for this sha256 reached the server. */
   reported: z.boolean(),
 });

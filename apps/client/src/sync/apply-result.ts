@@ -8,7 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { ERRORS, type OperationResult } from "@teammem/protocol";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { writeFileAtomic } from "../state/atomic.js";
-import { displayPath } from "../state/layout.js";
+import { displayPath, displayRelative } from "../state/layout.js";
 import type { QueuedOperation } from "../state/outbox.js";
 import { advanceBase } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
@@ -74,7 +74,7 @@ export async function applyResult(ctx: SyncContext, op: QueuedOperation, result:
       ctx.reports.conflicts.push({ path, conflictId: result.conflictId, headVersion: result.headVersion, copy, at: new Date().toISOString() });
       ctx.warn(
         `conflict on ${displayPath(path)}: the server kept version ${result.headVersion}` +
-          (copy ? `; your version is saved in ${copy}` : "; your delete was recorded on the server"),
+          (copy ? `; your version is saved in ${displayRelative(copy)}` : "; your delete was recorded on the server"),
       );
       return;
     }

@@ -69,13 +69,20 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
       continue;
     }
     if (change.content !== null) {
-      const findings = scan(change.content, { fingerprintKey: ctx.config.fingerprintKey });
-      if (findings.length > 0) {
+      // The name is sent too: a credential in a file or folder name holds the file back like one in its content.
+      // (A delete only names a path the server already holds, so it is sent.)
+      const options = { fingerprintKey: ctx.config.fingerprintKey };
+      const inPath = scan(change.path, options);
+      const findings = scan(change.content, options);
+      if (findings.length > 0 || inPath.length > 0) {
         const before = previousHeld.get(change.path);
         heldBack.push({
           path: change.path,
           sha256: change.sha256!,
           findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+          ...(inPath.length > 0
+            ? { pathFindings: inPath.map((f) => ({ ruleId: f.ruleId, label: f.label, column: f.column, fingerprint: f.fingerprint })) }
+            : {}),
           reported: before?.sha256 === change.sha256 && before.reported,
         });
         continue;
@@ -99,8 +106,10 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   const deletes = queued.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
   checkMassDelete(deletes, ctx.state, ctx.allowMassDelete ?? false);
   await enqueue(ctx.layout, queued);
-  for (const h of heldBack)
+  for (const h of heldBack) {
+    for (const f of h.pathFindings ?? []) ctx.warn(`held back ${displayPath(h.path)}: path holds ${f.ruleId} (${f.label})`);
     for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label})`);
+  }
   ctx.reports.heldBack = heldBack;
   ctx.reports.rejected = rejected;
   await saveHeldBack(ctx.layout, heldBack);

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { redact } from "@teammem/scanner";
 import { NetworkError, ServerError } from "../errors.js";
 import { teamRootOf, walkTeamScope, type SkippedPath, type TeamScope } from "../scope.js";
 import { listOutbox } from "../state/outbox.js";
@@ -111,11 +112,15 @@ async function sendBlockReports(ctx: SyncContext): Promise<void> {
   for (const held of ctx.reports.heldBack) {
     if (held.reported) continue;
     try {
+      // The path is reported redacted; a finding in the path is reported at line 1 and its column in the path.
       await ctx.api.blockReport({
         clientId: ctx.config.clientId,
-        path: held.path,
+        path: redact(held.path),
         sha256: held.sha256,
-        findings: held.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+        findings: [
+          ...(held.pathFindings ?? []).map((f) => ({ ruleId: f.ruleId, label: f.label, line: 1, column: f.column, fingerprint: f.fingerprint })),
+          ...held.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+        ],
       });
       held.reported = true;
       changed = true;
