@@ -54,6 +54,12 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
         i += 1;
         continue;
       }
+      if (err instanceof ServerError && err.code === "forbidden") {
+        // The token may read but not write (a reader): no retry can succeed, so every queued
+        // operation leaves the outbox as rejected; an edited file is sent again (and refused) once it changes.
+        for (const q of queued.slice(i)) outcome.results.push(await refuseForbidden(ctx, q));
+        return outcome;
+      }
       throw err;
     }
     const byOpId = new Map(results.map((r) => [r.opId, r]));
@@ -74,6 +80,18 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
     i += chunk.length;
   }
   return outcome;
+}
+
+/** An operation the token may not make (read-only): recorded as rejected with `forbidden`, dropped from the outbox. */
+async function refuseForbidden(ctx: SyncContext, q: QueuedOperation): Promise<OperationResult> {
+  const { path, opId } = q.entry.operation;
+  const message = `your token is read-only (reader): local edits to ${displayPath(path)} are not sent`;
+  ctx.reports.rejected = ctx.reports.rejected.filter((r) => r.path !== path);
+  ctx.reports.rejected.push({ path, opId, sha256: q.entry.sha256, code: "forbidden", message, retry: false });
+  ctx.warn(message);
+  await saveRejected(ctx.layout, ctx.reports.rejected);
+  await dequeue(q);
+  return { opId, path, status: "rejected", code: "forbidden", message };
 }
 
 /** An operation too large for any request the server accepts: recorded as rejected, dropped from the outbox. */

@@ -126,6 +126,12 @@ async function sendBlockReports(ctx: SyncContext): Promise<void> {
       changed = true;
     } catch (err) {
       if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      if (err instanceof ServerError && err.code === "forbidden") {
+        // A read-only token may not write to the audit log; the file is held back all the same.
+        held.reported = true;
+        changed = true;
+        continue;
+      }
       ctx.warn(`could not report held-back ${displayPath(held.path)} to the server (${err instanceof ServerError ? err.code : err.reason}); will retry`);
       break;
     }
