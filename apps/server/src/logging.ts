@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from "fastify";
+import type { FastifyRequest, FastifyServerOptions } from "fastify";
+import { redactUrl } from "./secrets/names.js";
 
 /** Paths pino replaces with "[redacted]" wherever a request or its headers get logged. */
 export const REDACTED_PATHS = [
@@ -10,12 +11,28 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * Logger options for Fastify with the Authorization header redacted. Fastify's default request
- * serializer logs method, url, host and address only, never headers or bodies; the error handler
- * logs errors without the body. `false` turns logging off.
+ * Fastify's request serializer (method, url, host, address; never headers or bodies) with every
+ * credential in the URL redacted: an entry path in the query (`?path=team/AKIA…/notes.md`) or a
+ * namespace name can hold one.
+ */
+export function serializeRequest(req: FastifyRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+/**
+ * Logger options for Fastify with the Authorization header redacted and credentials in request
+ * URLs redacted ({@link serializeRequest}); the error handler logs errors without the body.
+ * `false` turns logging off.
  */
 export function loggerOptions(logger: FastifyServerOptions["logger"]): FastifyServerOptions["logger"] {
   if (!logger) return false;
   const base = logger === true ? { level: "info" } : logger;
-  return { ...base, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
+  const serializers = (base as { serializers?: Record<string, unknown> }).serializers;
+  return { ...base, serializers: { ...serializers, req: serializeRequest }, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
 }

@@ -1,9 +1,11 @@
 /**
  * Inserts audit events. Metadata only: never content, never a secret value (findings carry rule,
- * position and the keyed fingerprint, nothing else).
+ * position and the keyed fingerprint, nothing else; namespace, path and client id are stored with
+ * any credential in them redacted).
  */
 import type { Db, Tx } from "../db/database.js";
 import { auditEvents } from "../db/schema.js";
+import { redactSecrets } from "../secrets/names.js";
 
 export type AuditKind = "upload_rejected" | "client_blocked";
 
@@ -34,12 +36,13 @@ export async function recordAuditEvent(db: Db | Tx, event: AuditEventInput): Pro
   await db.insert(auditEvents).values({
     teamId: event.teamId,
     kind: event.kind,
-    namespace: event.namespace ?? null,
-    path: event.path ?? null,
+    // Names can hold credentials too (a file named after a token): never store one verbatim.
+    namespace: event.namespace != null ? redactSecrets(event.namespace) : null,
+    path: event.path != null ? redactSecrets(event.path) : null,
     code: event.code ?? null,
     principalId: event.principalId ?? null,
     principalName: event.principalName ?? null,
-    clientId: event.clientId ?? null,
+    clientId: event.clientId != null ? redactSecrets(event.clientId) : null,
     findings: event.findings
       ? event.findings.map((f) => ({
           ruleId: f.ruleId,

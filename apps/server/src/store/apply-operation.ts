@@ -11,7 +11,8 @@ import { mergeThreeWay } from "../merge/three-way.js";
 import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
 import { inWriteTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
-import { auditSecretRefusal, checkContent, checkPath, type AuditedFindings, type Refusal } from "./validate-content.js";
+import { auditSecretRefusal, checkContent, type AuditedFindings, type Refusal } from "./validate-content.js";
+import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
 
 /** A decision, whether its result is final (kept for replays) and whether it is stored already. */
@@ -53,13 +54,14 @@ export function operationHash(op: Operation): string {
 export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): Promise<OperationResult> {
   const nsId = ctx.namespace.id;
   const hash = operationHash(op);
-  const checked = checkPath(op.path);
+  const checked = checkWritePath(ctx, op.path);
   const refusal: (Refusal & { audit?: AuditedFindings }) | null =
     "refusal" in checked ? checked.refusal : "delete" in op ? null : checkContent(ctx, op.content);
   if (refusal || !("path" in checked)) {
     // An operation applied before a limit or rule changed still replays its original result.
     const prior = await readStoredOperation(db, nsId, op.opId);
     if (prior) return replayResult(prior, op.opId, op.path, hash);
+    if (!("path" in checked)) await auditPathSecret(db, ctx, checked.refusal); // a path holding a credential: audited, never stored
     if (refusal!.code !== "secret_detected" || !("path" in checked)) return rejected(op.opId, op.path, refusal!);
     const result = rejected(op.opId, op.path, refusal!);
     const stored = await storeOperation(db, nsId, op.opId, hash, result);

@@ -11,7 +11,8 @@ import { conflicts, versions } from "../db/schema.js";
 import { checkNewLiveEntry, commitVersion, readHead, type Head, type VersionKind } from "./heads.js";
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, requestHash, storeOperation } from "./idempotency.js";
-import { auditSecretRefusal, checkContent, checkPath, type Refusal } from "./validate-content.js";
+import { auditSecretRefusal, checkContent, type Refusal } from "./validate-content.js";
+import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
 
 type Applied = z.infer<typeof AppliedResult>;
@@ -37,11 +38,13 @@ async function refuseContent(db: Db, ctx: WriteContext, path: string, content: s
   throw new RefusalError(reply);
 }
 
-/** The NFC path, or throws `invalid_path`. */
-function validPath(raw: string): string {
-  const checked = checkPath(raw);
-  if ("refusal" in checked) throw new RefusalError(checked.refusal);
-  return checked.path;
+/** The NFC path, or throws `invalid_path`, or `secret_detected` (audited) for a path holding a credential. */
+async function validPath(db: Db, ctx: WriteContext, raw: string): Promise<string> {
+  const checked = checkWritePath(ctx, raw);
+  if ("path" in checked) return checked.path;
+  await auditPathSecret(db, ctx, checked.refusal);
+  const { code, message, details, findings } = checked.refusal;
+  throw new RefusalError({ code, message, ...(details ? { details } : {}), ...(findings ? { findings } : {}) });
 }
 
 function headResult(path: string, head: Head | null, namespaceCursor: number): WriteResponse {
@@ -96,7 +99,7 @@ async function writeHead(
  *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full.
  */
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
-  const path = validPath(rawPath);
+  const path = await validPath(db, ctx, rawPath);
   if (content !== null) await refuseContent(db, ctx, path, content);
   return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
     const head = await readHead(tx, ctx.namespace.id, path);
@@ -135,7 +138,7 @@ async function replayed(db: Db | Tx, ctx: WriteContext, opId: string, hash: stri
  * @throws RefusalError invalid_path | not_found (no such version) | path_case_conflict | namespace_full | invalid_request (opId reused).
  */
 export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, rawPath: string, version: number): Promise<Applied> {
-  const path = validPath(rawPath);
+  const path = await validPath(db, ctx, rawPath);
   const hash = requestHash("restore", [path, version]);
   const prior = await replayed(db, ctx, opId, hash);
   if (prior) return prior;

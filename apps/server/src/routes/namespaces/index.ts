@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
 import { z } from "zod";
 import { recordAuditEvent } from "../../audit/record.js";
+import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
 import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
 import { ensureCallerNamespace, errorReplies, NamespaceCache } from "./context.js";
 import readRoutes from "./reads.js";
@@ -15,6 +16,7 @@ import writeRoutes from "./writes.js";
 const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.decorate("namespaceCache", new NamespaceCache());
   app.addHook("onRequest", app.authenticate);
+  app.addHook("preHandler", refuseSecretNames); // a namespace name or clientId holding a credential
 
   app.get(
     "/",
@@ -60,7 +62,7 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
         teamId: ns.teamId,
         kind: "client_blocked",
         namespace: ns.name,
-        path,
+        path, // stored redacted (audit/record.ts)
         code: "secret_detected",
         principalId: request.auth.principalId,
         principalName: request.auth.principalName,

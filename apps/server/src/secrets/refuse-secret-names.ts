@@ -1,0 +1,41 @@
+/**
+ * A preHandler for the namespace routes: a write whose namespace name (`:namespace`, created on
+ * first use) or `clientId` holds a credential is refused with 422 `secret_detected`
+ * (`details: { field, findings }`, positions in that string) before anything is stored, and an
+ * `upload_rejected` audit event records the redacted name. Reads pass (a name that was never
+ * stored cannot be found).
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { recordAuditEvent } from "../audit/record.js";
+import { ApiError } from "../errors.js";
+import { findSecretsInName, redactSecrets, ruleList } from "./names.js";
+
+export async function refuseSecretNames(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.auth) return;
+  const app = request.server;
+  const namespace = (request.params as { namespace?: unknown } | undefined)?.namespace;
+  const clientId = (request.body as { clientId?: unknown } | undefined)?.clientId;
+  const fields: [string, unknown][] = [
+    ["namespace", namespace],
+    ["clientId", clientId],
+  ];
+  for (const [field, value] of fields) {
+    if (typeof value !== "string") continue;
+    const found = findSecretsInName(value, app.fingerprintKey);
+    if (found.length === 0) continue;
+    await recordAuditEvent(app.db, {
+      teamId: request.auth.teamId,
+      kind: "upload_rejected",
+      namespace: typeof namespace === "string" ? redactSecrets(namespace) : null,
+      code: "secret_detected",
+      principalId: request.auth.principalId,
+      principalName: request.auth.principalName,
+      clientId: typeof clientId === "string" ? redactSecrets(clientId) : null,
+      findings: found,
+    });
+    throw new ApiError("secret_detected", `the ${field} holds a credential (${ruleList(found)}); choose another ${field}`, {
+      field,
+      findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    });
+  }
+}

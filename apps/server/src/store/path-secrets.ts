@@ -1,0 +1,53 @@
+/**
+ * The server-side scan of an entry PATH (a file may be named after a credential): a hit refuses
+ * the write with `secret_detected` (findings at line 1, column in the path) and records an
+ * `upload_rejected` audit event holding the REDACTED path, never the path itself. Such a refusal
+ * depends on the request alone, so it is never stored for replay (nothing keeps the path).
+ */
+import { recordAuditEvent } from "../audit/record.js";
+import type { Db } from "../db/database.js";
+import { findSecretsInName, redactSecrets, ruleList, type NameFinding } from "../secrets/names.js";
+import { checkPath, type Refusal } from "./validate-content.js";
+import type { WriteContext } from "./write-context.js";
+
+/** A refusal of a path holding a credential; `pathAudit` is what {@link auditPathSecret} records. */
+export interface PathSecretRefusal extends Refusal {
+  pathAudit: { redactedPath: string; findings: NameFinding[] };
+}
+
+/** The `secret_detected` refusal of `path` (already NFC-checked), or null when the path is clean. */
+export function scanPath(ctx: Pick<WriteContext, "fingerprintKey">, path: string): PathSecretRefusal | null {
+  const found = findSecretsInName(path, ctx.fingerprintKey);
+  if (found.length === 0) return null;
+  return {
+    code: "secret_detected",
+    message: `the path holds a credential (${ruleList(found)}); rename the file and write again`,
+    details: { where: "path" },
+    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    pathAudit: { redactedPath: redactSecrets(path), findings: found },
+  };
+}
+
+/** {@link checkPath}, then {@link scanPath}: the NFC path, or the refusal (`invalid_path` or `secret_detected`). */
+export function checkWritePath(ctx: Pick<WriteContext, "fingerprintKey">, rawPath: string): { path: string } | { refusal: Refusal | PathSecretRefusal } {
+  const checked = checkPath(rawPath);
+  if ("refusal" in checked) return checked;
+  const secret = scanPath(ctx, checked.path);
+  return secret ? { refusal: secret } : checked;
+}
+
+/** Records the `upload_rejected` audit event of a path refusal (no-op for any other refusal). */
+export async function auditPathSecret(db: Db, ctx: WriteContext, refusal: Refusal | PathSecretRefusal): Promise<void> {
+  if (!("pathAudit" in refusal)) return;
+  await recordAuditEvent(db, {
+    teamId: ctx.namespace.teamId,
+    kind: "upload_rejected",
+    namespace: ctx.namespace.name,
+    path: refusal.pathAudit.redactedPath,
+    code: "secret_detected",
+    principalId: ctx.author.id,
+    principalName: ctx.author.name,
+    clientId: ctx.clientId,
+    findings: refusal.pathAudit.findings,
+  });
+}
