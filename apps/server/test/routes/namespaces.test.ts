@@ -107,7 +107,7 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
       clientId: "laptop-9",
       path: "team/leak.md",
       sha256: sha256Hex("whatever"),
-      findings: [{ ruleId: "github-pat", label: "GitHub personal access token", line: 3, column: 7, fingerprint: "abc123" }],
+      findings: [{ ruleId: "github-pat", label: "GitHub personal access token", line: 3, column: 7, fingerprint: "0123456789abcdef0123456789abcdef" }],
     });
     expect([res.statusCode, res.json()]).toEqual([202, { accepted: true }]);
   });

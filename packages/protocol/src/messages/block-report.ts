@@ -1,14 +1,26 @@
 import { z } from "zod";
 import { EntryPath, WireFinding } from "./common.js";
 
+/** A rule id as the scanner names rules: kebab-case, at most 64 characters (catalog or custom rule). */
+export const RuleId = z
+  .string()
+  .max(64)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "ruleId: kebab-case (a-z, 0-9, single dashes), at most 64 characters");
+
+/** A keyed finding fingerprint: 32 lowercase hex digits (HMAC-SHA-256, truncated). */
+export const FindingFingerprint = z.string().regex(/^[0-9a-f]{32}$/, "fingerprint: 32 lowercase hex digits");
+
 /**
  * POST /v1/namespaces/:namespace/block-reports: a client held a team file back because the scanner
  * found a credential in it. Metadata only, for the audit log: never content, never the value.
+ * No field is free text: `ruleId` is kebab-case, `fingerprint` hex; the server stores the catalog's
+ * label for a known rule id and no label otherwise (the client's `label` is accepted but ignored);
+ * `path` is stored with any credential in it redacted.
  */
 export const BlockReport = z.strictObject({
   clientId: z.string().min(1).max(128).optional(),
   path: EntryPath,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  findings: z.array(WireFinding.extend({ fingerprint: z.string().max(128).optional() }).strict()).min(1).max(1000),
+  findings: z.array(WireFinding.extend({ ruleId: RuleId, fingerprint: FindingFingerprint.optional() }).strict()).min(1).max(1000),
 });
 export type BlockReport = z.infer<typeof BlockReport>;

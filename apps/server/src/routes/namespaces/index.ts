@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
 import { z } from "zod";
+import { blockReportFindings } from "../../audit/block-report-findings.js";
 import { recordAuditEvent } from "../../audit/record.js";
 import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
 import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
@@ -56,8 +57,9 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const { path, findings, clientId } = request.body;
+      const audited = blockReportFindings(findings, app.fingerprintKey); // catalog labels, never the client's
+      const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       await recordAuditEvent(app.db, {
         teamId: ns.teamId,
         kind: "client_blocked",
@@ -67,7 +69,7 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
         principalId: request.auth.principalId,
         principalName: request.auth.principalName,
         clientId: clientId ?? null,
-        findings,
+        findings: audited,
       });
       return reply.status(202).send({ accepted: true });
     },
