@@ -2,7 +2,9 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createApi } from "../src/http/api.js";
+import { NetworkError } from "../src/errors.js";
+import { createApi, type Api } from "../src/http/api.js";
+import { listOutbox } from "../src/state/outbox.js";
 import { loadConfig } from "../src/state/config.js";
 import { layoutOf } from "../src/state/layout.js";
 import { loadReports } from "../src/state/reports.js";
@@ -11,13 +13,13 @@ import { sync } from "../src/sync/sync.js";
 import { teammem, tempDir } from "./support/cli.js";
 import { startTestServer } from "./support/server.js";
 
-async function engineSync(dir: string, token: string, pullPageSize: number) {
+async function engineSync(dir: string, token: string, pullPageSize: number, wrap: (api: Api) => Api = (api) => api) {
   const layout = layoutOf(dir);
   const config = (await loadConfig(layout))!;
   return sync({
     layout,
     config,
-    api: createApi({ server: config.server, namespace: config.namespace, token }),
+    api: wrap(createApi({ server: config.server, namespace: config.namespace, token })),
     state: await loadSyncState(layout),
     reports: await loadReports(layout),
     warn: () => undefined,
@@ -49,5 +51,33 @@ describe("sync engine", () => {
     const again = await engineSync(b, token, 2);
     expect(again.pulled.changes).toBe(0);
     expect(again.cursor).toBe(7);
+  });
+
+  it("counts what the server acknowledged before it went away mid-push, and leaves only the rest queued", async () => {
+    const server = await startTestServer("pglite");
+    onTestFinished(() => server.dispose());
+    const root = await tempDir();
+    onTestFinished(() => root.remove());
+    const token = await server.token("dana");
+    const dir = join(root.path, "a");
+    await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "killed", "--token", token]);
+    for (let i = 0; i < 10; i++) await writeFile(join(dir, "team", `n${i}.md`), `note ${i}\n`);
+    let batches = 0;
+    // The real server stops (its socket closes) just before the third batch of 3.
+    const summary = await engineSync(dir, token, 100, (api) => ({
+      ...api,
+      batch: async (request) => {
+        if (++batches === 3) await server.stop();
+        return api.batch(request);
+      },
+    }));
+    expect(summary.error).toBeInstanceOf(NetworkError);
+    expect(summary.pushed.applied).toHaveLength(6);
+    expect(summary.pending).toBe(4);
+    expect(await listOutbox(layoutOf(dir))).toHaveLength(4);
+    await server.start();
+    const rest = await engineSync(dir, token, 100);
+    expect(rest.error).toBeUndefined();
+    expect(rest.pushed.applied).toHaveLength(4);
   });
 });

@@ -226,6 +226,11 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     expect(badEnv.code).toBe(1);
     expect(badEnv.stderr).toMatch(/server http:\/\/127\.0\.0\.1:\d+ answered 401 unauthorized/);
     expect(badEnv.stderr).not.toContain("not-a-token");
+    expect(badEnv.stdout).toBe(""); // only the error: no summary of work that never happened
+    const badJson = await teammem(["sync", "--dir", b, "--json"], { TEAMMEM_TOKEN: "not-a-token" });
+    expect(badJson.code).toBe(1);
+    expect(JSON.parse(badJson.stdout)).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+    expect(JSON.parse(badJson.stdout).pulled).toBeUndefined();
     expect((await teammem(["sync", "--dir", a, "--token", envA.TEAMMEM_TOKEN!], { TEAMMEM_TOKEN: "not-a-token" })).code).toBe(0);
     expect((await sync(b, {})).code).toBe(0);
   });

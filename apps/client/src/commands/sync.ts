@@ -54,13 +54,25 @@ export async function run(raw: Record<string, unknown>, ctx: CommandContext): Pr
   } finally {
     await release();
   }
-  if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary), null, 2) + "\n");
+  if (summary.error && isAuthFailure(summary.error)) {
+    // Refused as a whole (bad, expired or foreign token): no summary of work that never happened.
+    if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: errorJson(summary.error), pending: summary.pending }, null, 2) + "\n");
+  } else if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary), null, 2) + "\n");
   else ctx.io.stdout(describe(summary));
   if (summary.error) {
     ctx.io.stderr(`teammem: ${errorLine(summary.error)}${queuedNote(summary.pending)}\n`);
     return 1;
   }
   return 0;
+}
+
+/** The server refused the token itself (401), or its access to the namespace (403 on a read). */
+function isAuthFailure(err: NetworkError | ServerError): boolean {
+  return err instanceof ServerError && (err.code === "unauthorized" || err.code === "forbidden");
+}
+
+function errorJson(err: NetworkError | ServerError) {
+  return { code: err instanceof ServerError ? err.code : "network_error", message: err.message };
 }
 
 function errorLine(err: NetworkError | ServerError): string {
@@ -75,9 +87,7 @@ function queuedNote(pending: number): string {
 function toJson(s: SyncSummary) {
   return {
     ok: !s.error,
-    ...(s.error
-      ? { error: { code: s.error instanceof ServerError ? s.error.code : "network_error", message: s.error.message } }
-      : {}),
+    ...(s.error ? { error: errorJson(s.error) } : {}),
     pulled: s.pulled,
     pushed: s.pushed,
     heldBack: s.heldBack.map((h) => ({
@@ -101,5 +111,6 @@ function describe(s: SyncSummary): string {
   if (s.heldBack.length) lines.push(`held back (secret found, not sent): ${s.heldBack.map((h) => displayPath(h.path)).join(", ")}`);
   if (s.skipped.length) lines.push(`skipped: ${s.skipped.map((k) => `${k.path} (${k.reason})`).join(", ")}`);
   lines.push(`pending in outbox: ${s.pending}; cursor ${s.cursor}`);
+  if (s.error) lines.push("stopped early by the error below; the counts above are what the server acknowledged before it");
   return lines.join("\n") + "\n";
 }

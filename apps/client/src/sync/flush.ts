@@ -4,7 +4,7 @@
  * sent again with the same opId; the server answers with the stored result.
  */
 import type { OperationResult } from "@teammem/protocol";
-import { ProtocolError, ServerError } from "../errors.js";
+import { NetworkError, ProtocolError, ServerError } from "../errors.js";
 import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveConflicts, saveRejected } from "../state/reports.js";
@@ -13,8 +13,10 @@ import { applyResult } from "./apply-result.js";
 import type { SyncContext } from "./context.js";
 
 export interface FlushOutcome {
-  /** Results received, in order. */
+  /** Results received (and stored), in order: also those of the batches before a failure. */
   results: OperationResult[];
+  /** Set when a batch could not be delivered; its operations and the later ones stay queued. */
+  error?: NetworkError | ServerError;
 }
 
 /** Largest batch size the server allows according to an error's `details.limit`, if it names one. */
@@ -24,9 +26,9 @@ function namedLimit(err: ServerError): number | undefined {
 }
 
 /**
- * Sends every queued operation.
- * @throws NetworkError / ServerError when a batch could not be delivered; what was not answered
- *   stays queued.
+ * Sends every queued operation. When a batch cannot be delivered (server unreachable or refusing),
+ * stops there and returns the results acknowledged so far with `error` set; what was not answered
+ * stays queued.
  */
 export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { results: [] };
@@ -60,6 +62,7 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
         for (const q of queued.slice(i)) outcome.results.push(await refuseForbidden(ctx, q));
         return outcome;
       }
+      if (err instanceof NetworkError || err instanceof ServerError) return { ...outcome, error: err };
       throw err;
     }
     const byOpId = new Map(results.map((r) => [r.opId, r]));

@@ -66,11 +66,10 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     const queued = await queueChanges(ctx, scope, pending);
     summary.heldBack = queued.heldBack;
     if (summary.error) break;
-    try {
-      collect(summary, await flushOutbox(ctx));
-    } catch (err) {
-      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
-      summary.error = err;
+    const flushed = await flushOutbox(ctx);
+    collect(summary, flushed);
+    if (flushed.error) {
+      summary.error = flushed.error;
       break;
     }
     if (queued.deferred.length === 0) break;
