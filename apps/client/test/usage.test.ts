@@ -1,6 +1,6 @@
 /** Bad command-line input: exit 2 with a message naming what is wrong; nothing is created. */
 import { existsSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { teammem, tempDir } from "./support/cli.js";
@@ -30,6 +30,26 @@ describe("teammem usage errors", () => {
     expect(r).toMatchObject({ code: 2, stdout: "" });
     expect(r.stderr).toContain(message);
     expect(existsSync(join(dir, ".teammem"))).toBe(false);
+  });
+
+  it("exits 2 naming the port when --server has a port out of range", async () => {
+    const dir = await folder();
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:99999", "--namespace", "acme"]);
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toContain("--server port 99999 is out of range (1-65535)");
+    expect(existsSync(join(dir, ".teammem"))).toBe(false);
+  });
+
+  it("exits 2 when --dir is a regular file (or lies under one)", async () => {
+    const dir = await folder();
+    const file = join(dir, "afile");
+    await writeFile(file, "not a folder\n");
+    const r = await teammem(["init", "--dir", file, "--server", "http://127.0.0.1:9", "--namespace", "acme"]);
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toContain(`--dir ${file} is a file, not a folder`);
+    const under = await teammem(["init", "--dir", join(file, "sub"), "--server", "http://127.0.0.1:9", "--namespace", "acme"]);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toContain("a parent of it is a file, not a folder");
   });
 
   it.each(["../x", "-dash", "a/b", "", "x".repeat(129)])("exits 2 on the bad namespace %j", async (ns) => {

@@ -1,14 +1,15 @@
 /**
  * `teammem init --server URL --namespace NS [--token T] [--dir D]`: sets up a memory folder: the
  * state folder `.teammem/` (config with a new client id; the token too when `--token` is given,
- * mode 0600) and `team/`. Creates the namespace on the server when a token is at hand and the
- * server answers; offline, the first sync creates it.
+ * mode 0600) and `team/`. When a token is at hand, checks it first: creates the namespace (or, for
+ * a read-only token, checks it exists); a refusal exits 1 with nothing created. Offline, the folder
+ * is set up and the first sync creates the namespace.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import type { Command } from "commander";
 import { NAMESPACE_PATTERN } from "@teammem/protocol";
-import { NetworkError, UsageError } from "../errors.js";
+import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
@@ -26,6 +27,9 @@ export function configure(command: Command): void {
 
 /** Normalises `--server`: an http(s) URL without credentials, query or fragment; no trailing slash. */
 export function parseServerUrl(raw: string): string {
+  const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i.exec(raw.trim())?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535))
+    throw new UsageError(`--server port ${port} is out of range (1-65535)`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -44,9 +48,52 @@ interface InitOptions extends CommonOptions {
   namespace: string;
 }
 
+/** @throws UsageError when the memory folder (or a parent of it) exists but is not a folder. */
+async function checkFolder(root: string): Promise<void> {
+  try {
+    if (!(await stat(root)).isDirectory()) throw new UsageError(`--dir ${root} is a file, not a folder; give the memory folder`);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return; // created below
+    if (code === "ENOTDIR") throw new UsageError(`--dir ${root}: a parent of it is a file, not a folder`);
+    throw err;
+  }
+}
+
+/**
+ * Checks the token against the server before anything is written: creates the namespace (member
+ * token), or, for a read-only token, checks that it exists and can be read.
+ * @returns what to tell the user about the server side.
+ * @throws ClientError (exit 1) when the server refuses the token or the namespace.
+ * @throws NetworkError when the server cannot be reached (the caller sets up offline).
+ */
+async function checkRemote(server: string, namespace: string, token: string): Promise<string> {
+  const api = createApi({ server, namespace, token });
+  try {
+    const ns = await api.ensureNamespace();
+    return `namespace ${ns.name} ready on the server`;
+  } catch (err) {
+    if (!(err instanceof ServerError)) throw err;
+    if (err.code !== "forbidden") throw new ClientError(`${err.message}; nothing was set up (check the token and --server)`);
+  }
+  try {
+    await api.changes(0, 1);
+    return `namespace ${namespace} found on the server (read-only token: sync pulls the team's changes, local edits are not sent)`;
+  } catch (err) {
+    if (!(err instanceof ServerError)) throw err;
+    if (err.code === "not_found")
+      throw new ClientError(
+        `namespace ${namespace} does not exist on ${server} and this token may not create it (read-only); ` +
+          "ask a member to create it (teammem init with a member token); nothing was set up",
+      );
+    throw new ClientError(`${err.message}; nothing was set up (check the token and --server)`);
+  }
+}
+
 export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const options = raw as unknown as InitOptions;
   const layout = layoutFor(options, ctx);
+  await checkFolder(layout.root);
   const server = parseServerUrl(options.server);
   if (!NAMESPACE_PATTERN.test(options.namespace))
     throw new UsageError(`--namespace must be 1-128 of A-Z a-z 0-9 . _ - starting with a letter or digit (got "${options.namespace}")`);
@@ -58,6 +105,20 @@ export async function run(raw: Record<string, unknown>, ctx: CommandContext): Pr
       `${layout.root} is already set up for namespace ${existing.namespace} at ${existing.server}; ` +
         `remove ${layout.state} to start over`,
     );
+
+  // The token is checked first: a refused token (or namespace) leaves nothing behind.
+  const token = findToken(options, ctx, existing);
+  let remote = "namespace will be created on the first sync (no token yet)";
+  if (token) {
+    try {
+      remote = await checkRemote(server, options.namespace, token);
+    } catch (err) {
+      if (!(err instanceof NetworkError)) throw err;
+      ctx.io.stderr(`teammem: ${err.message}; the first sync will create the namespace\n`);
+      remote = `server not reached${flagToken ? "; the token was stored without being checked" : ""}`;
+    }
+  }
+
   await mkdir(layout.root, { recursive: true });
   await mkdir(layout.state, { recursive: true, mode: 0o700 });
   await mkdir(layout.team, { recursive: true });
@@ -72,19 +133,6 @@ export async function run(raw: Record<string, unknown>, ctx: CommandContext): Pr
   if (flagToken) config.token = flagToken;
   await saveConfig(layout, config);
   await saveSyncState(layout, await loadSyncState(layout));
-
-  const token = findToken(options, ctx, config);
-  let remote = "namespace will be created on the first sync (no token yet)";
-  if (token) {
-    try {
-      const ns = await createApi({ server, namespace: config.namespace, token }).ensureNamespace();
-      remote = `namespace ${ns.name} ready on the server`;
-    } catch (err) {
-      if (!(err instanceof NetworkError)) throw err;
-      ctx.io.stderr(`teammem: ${err.message}; the first sync will create the namespace\n`);
-      remote = "server not reached";
-    }
-  }
   ctx.io.stdout(
     `${existing ? "updated" : "initialised"} ${layout.root}: namespace ${config.namespace} at ${server}; ` +
       `team scope ${layout.team}; ${remote}\n`,
