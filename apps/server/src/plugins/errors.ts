@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import type { ErrorCode } from "@teammem/protocol";
 import { ApiError } from "../errors.js";
+import { describeValidation } from "../validation-message.js"; // names the field(s), also inside union bodies
 
 export interface ErrorsOptions {
   /** Largest accepted body in bytes; echoed as `details.limit` in `body_too_large`. */
@@ -25,13 +26,6 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   invalid_request: "the request is malformed",
 };
 
-/** "body /user: expected string; querystring /limit: too big" from a zod validation error. */
-function describeValidation(context: string | undefined, issues: { instancePath: string; message?: string }[]): string {
-  const where = context ?? "request";
-  const parts = issues.slice(0, 5).map((i) => `${where}${i.instancePath || ""}: ${i.message ?? "invalid"}`);
-  if (issues.length > 5) parts.push(`and ${issues.length - 5} more`);
-  return `invalid request: ${parts.join("; ")}`;
-}
 
 /** Fields of an error safe to log: never the request body, never pg's `detail` (it can quote values). */
 function loggableError(err: FastifyError): Record<string, unknown> {

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, opId, type Harness } from "./harness.js";
+
+describe("validation messages name the failing field(s), also in union bodies", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const put = (body: unknown) => h.call("PUT", "/v1/namespaces/vm/entry?path=a.md", h.tokens.member, body);
+  const message = async (res: Promise<{ statusCode: number; json(): { code: string; message: string } }>) => {
+    const r = await res;
+    expect([r.statusCode, r.json().code]).toEqual([400, "invalid_request"]);
+    return r.json().message;
+  };
+
+  it.each([
+    [{ baseVersion: "0", content: "hi" }, ["body/baseVersion: ", "expected number"], ["body/content", "body/delete", "body/: "]],
+    [{ baseVersion: 0 }, ["body/content: ", " or body/delete: "], ["body/baseVersion", "body/: "]],
+    [{ content: 5 }, ["body/baseVersion: ", "body/content: ", "expected string"], ["body/delete", "body/: "]],
+    [{ baseVersion: 0, content: "x", extra: true }, ["extra"], ["body/: Invalid input"]],
+  ])("PUT /entry %j", async (body, present, absent) => {
+    const text = await message(put(body));
+    for (const p of present) expect(text).toContain(p);
+    for (const a of absent) expect(text).not.toContain(a);
+  });
+
+  it("reports the closest branch of a union exactly", async () => {
+    expect(await message(put({ baseVersion: "0", content: "hi" }))).toBe("invalid request: body/baseVersion: Invalid input: expected number, received string");
+  });
+
+  it("names the fields of an empty conflict resolution", async () => {
+    const text = await message(h.call("POST", "/v1/namespaces/vm/conflicts/00000000-0000-4000-8000-000000000000/resolve", h.tokens.member, {}));
+    for (const field of ["body/opId", "body/baseVersion", "body/content", "body/delete"]) expect(text).toContain(field);
+    expect(text).not.toContain("body/: ");
+  });
+
+  it("keeps naming fields of non-union bodies and querystrings", async () => {
+    expect(await message(h.call("POST", "/v1/namespaces/vm/batch", h.tokens.member, { operations: [{ opId: opId("x"), path: "a", baseVersion: -1, content: "x" }] }))).toContain("body/operations/0");
+    expect(await message(h.call("GET", "/v1/namespaces/vm/changes?since=abc", h.tokens.reader))).toContain("querystring/since");
+  });
+});
