@@ -45,6 +45,8 @@ export interface StatusReport {
   rejected: { path: string; code: string; message: string; retry: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
   conflicts: { path: string; conflictId: string; headVersion: number; copy: string | null; at: string }[];
   skipped: { path: string; reason: string }[];
+  /** Server versions that could not be written here (a folder or symlink in the way); retried every sync. */
+  notWritten: { path: string; version: number; reason: string; at: string }[];
 }
 
 export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
@@ -92,6 +94,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     })),
     conflicts: reports.conflicts.map((c) => ({ ...c, path: displayPath(c.path), copy: c.copy === null ? null : displayRelative(c.copy) })),
     skipped: scope.skipped,
+    notWritten: reports.notWritten.map((n) => ({ ...n, path: displayPath(n.path) })),
   };
 }
 
@@ -122,6 +125,10 @@ export function formatStatus(s: StatusReport): string {
   section(
     "conflicts (server kept its version; delete the copy once reconciled)",
     s.conflicts.map((c) => `${c.path}: server version ${c.headVersion}${c.copy ? `; yours: ${c.copy}` : "; your delete was recorded"}`),
+  );
+  section(
+    "not written (the server's version could not be written here; fix the cause and sync again)",
+    s.notWritten.map((n) => `${n.path} (server version ${n.version}): ${n.reason}`),
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
   if (out.length === 1) out.push("everything synced");

@@ -104,7 +104,8 @@ function toJson(s: SyncSummary) {
 function describe(s: SyncSummary): string {
   const lines = [
     `pulled ${s.pulled.changes} change(s): ${s.pulled.written.length} written, ${s.pulled.deleted.length} deleted` +
-      (s.pulled.keptLocal.length ? `, ${s.pulled.keptLocal.length} kept (changed locally too; merged on push)` : ""),
+      (s.pulled.keptLocal.length ? `, ${s.pulled.keptLocal.length} kept (changed locally too; merged on push)` : "") +
+      (s.pulled.notWritten.length ? `, ${s.pulled.notWritten.length} not written (see teammem status)` : ""),
     `pushed: ${s.pushed.applied.length} applied, ${s.pushed.merged.length} merged, ` +
       `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
   ];

@@ -6,12 +6,16 @@
 import { z } from "zod";
 import {
   BatchResponse,
+  AppliedResult,
   ChangesResponse,
+  ConflictsResponse,
+  EntryResponse,
   ERRORS,
   ErrorBody,
   NamespaceResponse,
   type BatchRequest,
   type BlockReport,
+  type ResolveConflictRequest,
   type ErrorCode,
 } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
@@ -34,6 +38,12 @@ export interface Api {
   changes(since: number, limit: number): Promise<ChangesResponse>;
   /** Sends a batch; one result per operation, in order. */
   batch(request: BatchRequest): Promise<BatchResponse>;
+  /** The head of one entry (404 not_found: never existed). */
+  entry(path: string): Promise<EntryResponse>;
+  /** Open conflict records of the namespace, oldest first. */
+  openConflicts(): Promise<ConflictsResponse>;
+  /** Resolves one conflict record by writing `request`'s content (or delete) as the new head. */
+  resolveConflict(id: string, request: ResolveConflictRequest): Promise<z.infer<typeof AppliedResult>>;
   /** Tells the server (audit log) that a file was held back; metadata only. */
   blockReport(report: BlockReport): Promise<void>;
 }
@@ -106,6 +116,10 @@ export function createApi(options: ApiOptions): Api {
     ensureNamespace: () => call("PUT", base, "PUT namespace", NamespaceResponse),
     changes: (since, limit) => call("GET", `${base}/changes?since=${since}&limit=${limit}`, "GET changes", ChangesResponse),
     batch: (request) => call("POST", `${base}/batch`, "POST batch", BatchResponse, request),
+    entry: (path) => call("GET", `${base}/entry?path=${encodeURIComponent(path)}`, "GET entry", EntryResponse),
+    openConflicts: () => call("GET", `${base}/conflicts?status=open`, "GET conflicts", ConflictsResponse),
+    resolveConflict: (id, request) =>
+      call("POST", `${base}/conflicts/${encodeURIComponent(id)}/resolve`, "POST resolve", AppliedResult, request),
     blockReport: async (report) => {
       await call("POST", `${base}/block-reports`, "POST block-reports", null, report);
     },

@@ -11,6 +11,7 @@
  *   held-back.json                team files held back by the scanner (findings, never values)
  *   rejected.json                 operations the server refused
  *   conflicts.json                conflicts the server recorded, with the local copy's location
+ *   not-written.json              pulled versions that could not be written locally (and why)
  *   conflicts/<conflictId>/<path> our side of each conflict
  *   lock                          pid of the running command
  * ```
@@ -31,6 +32,7 @@ export interface Layout {
   readonly heldBack: string;
   readonly rejected: string;
   readonly conflicts: string;
+  readonly notWritten: string;
   readonly conflictCopies: string;
   readonly lock: string;
 }
@@ -49,6 +51,7 @@ export function layoutOf(root: string): Layout {
     heldBack: join(state, "held-back.json"),
     rejected: join(state, "rejected.json"),
     conflicts: join(state, "conflicts.json"),
+    notWritten: join(state, "not-written.json"),
     conflictCopies: join(state, "conflicts"),
     lock: join(state, "lock"),
   };

@@ -1,8 +1,9 @@
 /**
- * The three lists `status` shows besides the outbox, each kept in its own JSON file:
+ * The lists `status` shows besides the outbox, each kept in its own JSON file:
  * - held back: team files the scanner found a credential in (position and rule, never the value);
  * - rejected: operations the server refused, with its code;
- * - conflicts: edits the server kept as conflict records, with where our side was saved locally.
+ * - conflicts: edits the server kept as conflict records, with where our side was saved locally;
+ * - not written: pulled versions that could not be written to disk (a folder or symlink in the way).
  * Paths are entry paths (relative to `team/`).
  */
 import { z } from "zod";
@@ -66,24 +67,36 @@ export const Conflict = z.object({
 });
 export type Conflict = z.infer<typeof Conflict>;
 
+/** A server version that could not be written locally (a folder or symlink in the way); retried every sync. */
+export const NotWritten = z.object({
+  path: z.string(),
+  version: Version,
+  reason: z.string(),
+  at: z.string(),
+});
+export type NotWritten = z.infer<typeof NotWritten>;
+
 export interface Reports {
   heldBack: HeldBack[];
   rejected: Rejected[];
   conflicts: Conflict[];
+  notWritten: NotWritten[];
 }
 
 const list = <T extends z.ZodType>(item: T) => z.object({ entries: z.array(item) });
 
 export async function loadReports(layout: Layout): Promise<Reports> {
-  const [heldBack, rejected, conflicts] = await Promise.all([
+  const [heldBack, rejected, conflicts, notWritten] = await Promise.all([
     readJson(layout.heldBack, list(HeldBack)),
     readJson(layout.rejected, list(Rejected)),
     readJson(layout.conflicts, list(Conflict)),
+    readJson(layout.notWritten, list(NotWritten)),
   ]);
   return {
     heldBack: heldBack?.entries ?? [],
     rejected: rejected?.entries ?? [],
     conflicts: conflicts?.entries ?? [],
+    notWritten: notWritten?.entries ?? [],
   };
 }
 
@@ -95,4 +108,7 @@ export async function saveRejected(layout: Layout, entries: Rejected[]): Promise
 }
 export async function saveConflicts(layout: Layout, entries: Conflict[]): Promise<void> {
   await writeJsonAtomic(layout.conflicts, { entries });
+}
+export async function saveNotWritten(layout: Layout, entries: NotWritten[]): Promise<void> {
+  await writeJsonAtomic(layout.notWritten, { entries });
 }

@@ -4,10 +4,14 @@
  * (or absent without a base); a file changed locally since its base is left alone, and the push
  * sends it with the old base so the server three-way merges. The cursor and bases are stored only
  * after the files of a page are on disk, so a crash replays the page harmlessly.
+ * A change that cannot be written (a folder or a symlink in the way) is recorded as "not written"
+ * (`status` shows it) and retried at every later pull from the entry's current head.
  */
 import { checkEntryPath, sha256Hex, type Change } from "@teammem/protocol";
+import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { displayPath } from "../state/layout.js";
+import { saveNotWritten } from "../state/reports.js";
 import { advanceBase, saveSyncState } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
 
@@ -19,25 +23,69 @@ export interface PullOutcome {
   deleted: string[];
   /** Display paths changed on the server and locally: kept as they are, merged by the push. */
   keptLocal: string[];
+  /** Display paths whose server version could not be written here (see `status`). */
+  notWritten: string[];
 }
 
+type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content">;
+
 export async function pull(ctx: SyncContext): Promise<PullOutcome> {
-  const outcome: PullOutcome = { changes: 0, written: [], deleted: [], keptLocal: [] };
+  const outcome: PullOutcome = { changes: 0, written: [], deleted: [], keptLocal: [], notWritten: [] };
+  const touched = new Set<string>();
   for (;;) {
     const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
     for (const change of page.changes) {
       outcome.changes++;
+      touched.add(change.path);
       await applyChange(ctx, change, outcome);
     }
     // Cursors only move forward: a reply that would move ours back (or not at all) ends the pull.
     const advanced = page.nextCursor > ctx.state.cursor;
     if (advanced) ctx.state.cursor = page.nextCursor;
     await saveSyncState(ctx.layout, ctx.state);
-    if (!page.hasMore || page.changes.length === 0 || !advanced) return outcome;
+    await saveNotWritten(ctx.layout, ctx.reports.notWritten);
+    if (!page.hasMore || page.changes.length === 0 || !advanced) break;
   }
+  await retryNotWritten(ctx, touched, outcome);
+  return outcome;
 }
 
-async function applyChange(ctx: SyncContext, change: Change, outcome: PullOutcome): Promise<void> {
+/** Tries again the entries not written before (and not just pulled) from their current head on the server. */
+async function retryNotWritten(ctx: SyncContext, touched: ReadonlySet<string>, outcome: PullOutcome): Promise<void> {
+  const retry = ctx.reports.notWritten.filter((n) => !touched.has(n.path));
+  if (retry.length === 0) return;
+  for (const entry of retry) {
+    let head: Incoming;
+    try {
+      head = await ctx.api.entry(entry.path);
+    } catch (err) {
+      if (err instanceof ServerError && err.code === "not_found") {
+        forget(ctx, entry.path);
+        continue;
+      }
+      throw err;
+    }
+    await applyChange(ctx, head, outcome);
+  }
+  await saveSyncState(ctx.layout, ctx.state);
+  await saveNotWritten(ctx.layout, ctx.reports.notWritten);
+}
+
+function forget(ctx: SyncContext, path: string): void {
+  ctx.reports.notWritten = ctx.reports.notWritten.filter((n) => n.path !== path);
+}
+
+function notWritten(ctx: SyncContext, change: Incoming, reason: string, outcome: PullOutcome): void {
+  const shown = displayPath(change.path);
+  const before = ctx.reports.notWritten.find((n) => n.path === change.path);
+  forget(ctx, change.path);
+  ctx.reports.notWritten.push({ path: change.path, version: change.version, reason, at: new Date().toISOString() });
+  if (!outcome.notWritten.includes(shown)) outcome.notWritten.push(shown);
+  // Warned when it first happens; `status` keeps showing it until it is resolved.
+  if (!before || before.reason !== reason) ctx.warn(`${shown}: not updated from the server: ${reason}`);
+}
+
+async function applyChange(ctx: SyncContext, change: Incoming, outcome: PullOutcome): Promise<void> {
   const check = checkEntryPath(change.path);
   if (!check.ok || check.path !== change.path) {
     ctx.warn(`skipped a server change with an invalid path (${check.ok ? "not NFC-normalised" : check.message})`);
@@ -46,7 +94,10 @@ async function applyChange(ctx: SyncContext, change: Change, outcome: PullOutcom
   const path = change.path;
   const shown = displayPath(path);
   const base = ctx.state.bases[path];
-  if (base && change.version <= base.version) return; // already have it (e.g. our own push's result)
+  if (base && change.version <= base.version) {
+    forget(ctx, path); // already have it (e.g. our own push's result)
+    return;
+  }
   const incoming = change.deleted ? null : change.content;
   if (!change.deleted && (incoming === null || sha256Hex(incoming) !== change.sha256)) {
     ctx.warn(`${shown}: the server sent content that does not match its sha256; skipped`);
@@ -55,9 +106,10 @@ async function applyChange(ctx: SyncContext, change: Change, outcome: PullOutcom
   const incomingSha = change.deleted ? null : change.sha256;
   const local = await readTeamFile(ctx.layout, path);
   if (local.kind === "unsafe") {
-    ctx.warn(`${shown}: not updated from the server: ${local.reason}`);
+    notWritten(ctx, change, local.reason, outcome);
     return;
   }
+  forget(ctx, path);
   const localSha = local.kind === "file" ? local.sha256 : null;
   const next = { version: change.version, sha256: incomingSha };
   if (localSha === incomingSha) {
@@ -78,7 +130,7 @@ async function applyChange(ctx: SyncContext, change: Change, outcome: PullOutcom
     }
   } catch (err) {
     if (err instanceof UnsafeLocalPath) {
-      ctx.warn(`${shown}: not updated from the server: ${err.reason}`);
+      notWritten(ctx, change, err.reason, outcome);
       return;
     }
     throw err;

@@ -42,7 +42,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   const allowMassDelete = ctx.allowMassDelete ?? false;
   checkTeamRoot(ctx.layout, await teamRootOf(ctx.layout), ctx.state, allowMassDelete);
   const summary: SyncSummary = {
-    pulled: { changes: 0, written: [], deleted: [], keptLocal: [] },
+    pulled: { changes: 0, written: [], deleted: [], keptLocal: [], notWritten: [] },
     pushed: { applied: [], merged: [], conflicts: [], rejected: [] },
     heldBack: [],
     skipped: [],
