@@ -6,11 +6,12 @@
 import { Command, CommanderError } from "commander";
 import { ClientError } from "./errors.js";
 import * as init from "./commands/init.js";
+import * as resolveCommand from "./commands/resolve.js";
 import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
 import { addCommonOptions, type CommandModule, type Io } from "./commands/common.js";
 
-const COMMANDS: readonly CommandModule[] = [init, syncCommand, status];
+const COMMANDS: readonly CommandModule[] = [init, syncCommand, status, resolveCommand];
 
 export const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
@@ -32,7 +33,10 @@ export async function run(
     const sub = program.command(command.name).description(command.summary);
     addCommonOptions(sub);
     command.configure(sub);
-    sub.action(async (options: Record<string, unknown>) => {
+    sub.action(async (...args: unknown[]) => {
+      // commander passes the declared arguments first, then the options, then the command itself.
+      const self = args[args.length - 1] as Command;
+      const options = { ...self.opts(), ...(self.registeredArguments.length ? { args: self.processedArgs as unknown[] } : {}) };
       exitCode = await command.run(options, { env, io, cwd });
     });
   }

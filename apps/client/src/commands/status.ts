@@ -123,7 +123,7 @@ export function formatStatus(s: StatusReport): string {
     s.rejected.map((r) => `${r.path} ${r.code}: ${r.message}${r.retry ? " (will retry)" : " (not resent until the file changes)"}`),
   );
   section(
-    "conflicts (server kept its version; delete the copy once reconciled)",
+    "conflicts (server kept its version; reconcile team/<file>, then teammem resolve team/<file>)",
     s.conflicts.map((c) => `${c.path}: server version ${c.headVersion}${c.copy ? `; yours: ${c.copy}` : "; your delete was recorded"}`),
   );
   section(

@@ -1,0 +1,75 @@
+/** `teammem resolve`: closes the server's open conflict records of a file and clears it from status. */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DATABASE_KINDS, rowsOf } from "../../../test/support/databases.js";
+import { teammem } from "./support/cli.js";
+import { setup, status, sync, type Clients } from "./support/clients.js";
+import { versionsOf } from "./support/server.js";
+
+/** A and B both edit `file` on the same line; B's push becomes a conflict (B's file then holds A's version). */
+async function conflictOn({ a, b, envA, envB }: Clients, file: string): Promise<void> {
+  await writeFile(join(a, "team", file), "value: base\n");
+  await sync(a, envA);
+  await sync(b, envB);
+  await writeFile(join(a, "team", file), "value: from A\n");
+  await writeFile(join(b, "team", file), "value: from B\n");
+  await sync(a, envA);
+  expect((await sync(b, envB)).stderr).toContain(`conflict on team/${file}`);
+}
+
+const openConflicts = async (clients: Clients, path: string) =>
+  (await rowsOf(clients.server.database, sql`SELECT id FROM conflicts WHERE path = ${path} AND status = 'open'`)).length;
+
+describe.each(DATABASE_KINDS)("teammem resolve on %s", (kind) => {
+  it("resolves with the file as it is now by default: server head, other client, status and the local copy", async () => {
+    const clients = await setup(kind);
+    const { a, b, envA, envB } = clients;
+    await conflictOn(clients, "style.md");
+    const [conflict] = (await status(b)).conflicts;
+    expect(existsSync(join(b, conflict.copy))).toBe(true);
+    expect(await openConflicts(clients, "style.md")).toBe(1);
+
+    await writeFile(join(b, "team", "style.md"), "value: agreed by A and B\n");
+    const r = await teammem(["resolve", "team/style.md", "--dir", b], envB);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toContain("resolved 1 conflict on team/style.md with the file as it is: server version 3");
+    expect(await openConflicts(clients, "style.md")).toBe(0);
+    expect((await status(b)).conflicts).toEqual([]);
+    expect((await status(b)).modified).toEqual([]);
+    expect(existsSync(join(b, conflict.copy))).toBe(false);
+    expect((await versionsOf(clients.server.database, "style.md")).at(-1)).toEqual({ version: 3, kind: "resolve", content: "value: agreed by A and B\n" });
+    expect((await sync(b, envB)).code).toBe(0);
+    expect((await status(b)).conflicts).toEqual([]);
+    await sync(a, envA);
+    expect(await readFile(join(a, "team", "style.md"), "utf8")).toBe("value: agreed by A and B\n");
+
+    const none = await teammem(["resolve", "team/style.md", "--dir", b], envB);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("no open conflict for team/style.md");
+  });
+
+  it("takes my saved side with --take mine and the server's with --take theirs", async () => {
+    const clients = await setup(kind);
+    const { a, b, envA, envB } = clients;
+    await conflictOn(clients, "mine.md");
+    await conflictOn(clients, "theirs.md");
+
+    expect((await teammem(["resolve", "team/mine.md", "--take", "mine", "--dir", b], envB)).code).toBe(0);
+    expect(await readFile(join(b, "team", "mine.md"), "utf8")).toBe("value: from B\n");
+    expect((await teammem(["resolve", "team/theirs.md", "--take", "theirs", "--dir", b], envB)).code).toBe(0);
+    expect(await readFile(join(b, "team", "theirs.md"), "utf8")).toBe("value: from A\n");
+    expect(await openConflicts(clients, "mine.md")).toBe(0);
+    expect(await openConflicts(clients, "theirs.md")).toBe(0);
+    const st = await status(b);
+    expect(st).toMatchObject({ conflicts: [], modified: [], pending: [] });
+    await sync(a, envA);
+    expect(await readFile(join(a, "team", "mine.md"), "utf8")).toBe("value: from B\n");
+
+    const bad = await teammem(["resolve", "team/mine.md", "--take", "ours", "--dir", b], envB);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--take must be one of file, mine, theirs");
+  });
+});
