@@ -13,6 +13,7 @@
 //   read:   GET /v1/namespaces/<ns>/entry (HTTP + auth + one indexed select);
 //   healthz: GET /healthz (HTTP alone: no auth, no database): the floor of any request;
 //   bare:   BEGIN; INSERT one row of the same size; COMMIT from the load process on a pg pool.
+// Also printed: the server process's CPU time per operation (process.cpuUsage() around each run).
 // The server's pool and the bare pool have the same size at each level: min(concurrency, --pool).
 // Prints p50/p99 latency (ms), throughput (ops/s) and the p50 ratio (goal: server write <= 2x bare).
 // Options: --ops N (operations per measurement, default 1000), --warmup N (default 200),
@@ -51,11 +52,22 @@ const name = `teammem_bench_${randomBytes(5).toString("hex")}`;
 await admin(adminUrl, `CREATE DATABASE ${name}`);
 const url = withDb(adminUrl, name);
 const load = fork(new URL("./load.mjs", import.meta.url));
+load.on("message", (m) => {
+  if (!m.cpu) return;
+  const { user, system } = process.cpuUsage();
+  load.send({ cpuMicros: user + system });
+});
 /** Sends `msg` to the load process (measure one level); resolves its rows. */
 const measure = (msg) =>
   new Promise((resolve, reject) => {
     load.send(msg);
-    load.once("message", (m) => (m.error ? reject(new Error(`load generator: ${m.error}`)) : resolve(m.rows)));
+    const onMessage = (m) => {
+      if (m.cpu) return;
+      load.off("message", onMessage);
+      if (m.error) reject(new Error(`load generator: ${m.error}`));
+      else resolve(m.rows);
+    };
+    load.on("message", onMessage);
     load.once("exit", (code) => reject(new Error(`load generator exited (${code})`)));
   }).finally(() => load.removeAllListeners("exit"));
 try {
@@ -87,8 +99,8 @@ try {
   const pgVersion = (await admin(url, "SHOW server_version")).rows[0].server_version;
   console.log(`teammem server write benchmark: ${OPS} ops per measurement (after ${WARMUP} warm-up), load generator in its own process`);
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, PostgreSQL ${pgVersion}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
-  console.log("| concurrency | pool | run | p50 ms | p99 ms | ops/s | p50 / bare p50 |");
-  console.log("|---:|---:|---|---:|---:|---:|---:|");
+  console.log("| concurrency | pool | run | p50 ms | p99 ms | ops/s | p50 / bare p50 | server CPU µs/op |");
+  console.log("|---:|---:|---|---:|---:|---:|---:|---:|");
   const LABELS = {
     own: "server write, namespace per writer",
     shared: "server write, one shared namespace",
@@ -99,7 +111,7 @@ try {
   for (const { level, pool, rows } of results) {
     for (const [key, label] of Object.entries(LABELS)) {
       const m = rows[key];
-      console.log(`| ${level} | ${pool} | ${label} | ${f(m.p50)} | ${f(m.p99)} | ${m.opsPerSec.toFixed(0)} | ${(m.p50 / rows.bare.p50).toFixed(2)}x |`);
+      console.log(`| ${level} | ${pool} | ${label} | ${f(m.p50)} | ${f(m.p99)} | ${m.opsPerSec.toFixed(0)} | ${(m.p50 / rows.bare.p50).toFixed(2)}x | ${key === "bare" ? "-" : m.serverCpuMicros.toFixed(0)} |`);
     }
   }
   console.log("\ngoal: server write p50 <= 2x bare p50");

@@ -13,8 +13,26 @@ const PARAGRAPH = "## Build\n\nRun `npm run build` before `npm test`; the CI use
 const content = (n) => `# Note ${n}\n\n${PARAGRAPH.repeat(12)}\nrevision ${n} ${randomUUID()}\n`;
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-/** Runs `op(worker, i)` `total` times over `concurrency` workers; p50/p99 latency (ms), ops/s. */
+/** Asks the server process for its CPU time so far (process.cpuUsage(), user + system, µs). */
+function serverCpu() {
+  return new Promise((resolve) => {
+    process.once("message", (m) => resolve(m.cpuMicros));
+    process.send({ cpu: true });
+  });
+}
+
+/**
+ * Runs `op(worker, i)` `total` times over `concurrency` workers; p50/p99 latency (ms), ops/s and
+ * the server process's CPU time per operation (µs).
+ */
 async function run(concurrency, total, op) {
+  const cpu0 = await serverCpu();
+  const result = await runOnly(concurrency, total, op);
+  result.serverCpuMicros = ((await serverCpu()) - cpu0) / total;
+  return result;
+}
+
+async function runOnly(concurrency, total, op) {
   const latencies = [];
   let next = 0;
   const started = performance.now();
@@ -118,6 +136,7 @@ async function measureLevel({ level, base, token, dbUrl, pool, ops, warmup }) {
 }
 
 process.on("message", (msg) => {
+  if (msg.cpuMicros !== undefined) return;
   measureLevel(msg).then(
     (rows) => process.send({ level: msg.level, rows }),
     (err) => process.send({ level: msg.level, error: String(err?.stack ?? err) }),
