@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Cursor, EntryPath, Sha256, Version } from "./common.js";
+import { Cursor, EntryState } from "./common.js";
 
 /** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
 export const ChangesQuery = z.strictObject({
@@ -9,17 +9,7 @@ export const ChangesQuery = z.strictObject({
 export type ChangesQuery = z.infer<typeof ChangesQuery>;
 
 /** One new head version of an entry. `content` is null for a tombstone (`deleted: true`). */
-export const Change = z.object({
-  cursor: Cursor,
-  path: EntryPath,
-  version: Version,
-  deleted: z.boolean(),
-  sha256: Sha256.nullable(),
-  size: z.number().int().nonnegative(),
-  content: z.string().nullable(),
-  author: z.string(),
-  createdAt: z.string(),
-});
+export const Change = EntryState.extend({ author: z.string(), createdAt: z.string() });
 export type Change = z.infer<typeof Change>;
 
 /** `nextCursor` is the cursor to pass as `since` next time; `hasMore` says whether to ask again now. */

@@ -30,3 +30,15 @@ export const ErrorBody = z.object({
   findings: z.array(WireFinding).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The state of one entry at one version; `content` is null for a tombstone (`deleted: true`). */
+export const EntryState = z.object({
+  path: EntryPath,
+  version: Version,
+  deleted: z.boolean(),
+  sha256: Sha256.nullable(),
+  /** Content size in UTF-8 bytes. */
+  size: z.number().int().nonnegative(),
+  content: z.string().nullable(),
+  cursor: Cursor,
+});

@@ -1,21 +1,12 @@
 import { z } from "zod";
-import { Cursor, EntryPath, OpId, Sha256, Version } from "./common.js";
+import { Cursor, EntryPath, EntryState, OpId, Sha256, Version } from "./common.js";
 
 /** Query of the per-entry read routes: `?path=team/build.md`. */
 export const EntryQuery = z.strictObject({ path: EntryPath });
 export type EntryQuery = z.infer<typeof EntryQuery>;
 
 /** GET /v1/namespaces/:namespace/entry?path=P: the head. `content` null for a tombstone. */
-export const EntryResponse = z.object({
-  path: EntryPath,
-  version: Version,
-  deleted: z.boolean(),
-  sha256: Sha256.nullable(),
-  size: z.number().int().nonnegative(),
-  content: z.string().nullable(),
-  cursor: Cursor,
-  updatedAt: z.string(),
-});
+export const EntryResponse = EntryState.extend({ updatedAt: z.string() });
 export type EntryResponse = z.infer<typeof EntryResponse>;
 
 /**
