@@ -34,6 +34,25 @@ export interface Database {
 /** Folder of the committed SQL migrations (repository root /migrations). */
 export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../../migrations", import.meta.url));
 
+/** Key of the PostgreSQL advisory lock that serialises migrations between processes. */
+const MIGRATION_LOCK_KEY = 0x7ea3_3e3;
+
+/**
+ * Runs `migrate` while holding a session advisory lock on its own connection, so two processes
+ * starting at once on a fresh database migrate one after the other instead of racing on
+ * CREATE TABLE (the second then finds everything applied).
+ */
+async function withMigrationLock(url: string, migrate: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await migrate();
+  } finally {
+    await client.end(); // ending the session releases the lock
+  }
+}
+
 /** Opens (but does not migrate) the database described by `target`. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
@@ -42,7 +61,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return {
       db: db as unknown as Db,
       kind: "postgres",
-      migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+      migrate: () => withMigrationLock(target.url, () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR })),
       close: () => pool.end(),
     };
   }
