@@ -78,12 +78,12 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
 }
 
 /** Runs `query` on either driver (pg and PGlite both answer `{ rows }`). */
-export async function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
+export async function rowsOf<T>(database: Pick<Database, "db">, query: SQL): Promise<T[]> {
   return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** Every row of every table in the public schema, as text: what "anywhere in the database" means. */
-export async function dumpAllRows(database: Database): Promise<string> {
+export async function dumpAllRows(database: Pick<Database, "db">): Promise<string> {
   const tables = await rowsOf<{ table_name: string }>(
     database,
     sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,

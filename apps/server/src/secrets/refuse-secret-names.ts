@@ -1,6 +1,6 @@
 /**
  * A preHandler for the namespace routes: a write whose namespace name (`:namespace`, created on
- * first use) or `clientId` holds a credential is refused with 422 `secret_detected`
+ * first use), `clientId` or an `opId` holds a credential is refused with 422 `secret_detected`
  * (`details: { field, findings }`, positions in that string) before anything is stored, and an
  * `upload_rejected` audit event records the redacted name. Reads pass (a name that was never
  * stored cannot be found).
@@ -14,10 +14,14 @@ export async function refuseSecretNames(request: FastifyRequest, _reply: Fastify
   if (request.method === "GET" || request.method === "HEAD" || !request.auth) return;
   const app = request.server;
   const namespace = (request.params as { namespace?: unknown } | undefined)?.namespace;
-  const clientId = (request.body as { clientId?: unknown } | undefined)?.clientId;
+  const body = request.body as { clientId?: unknown; opId?: unknown; operations?: unknown } | undefined;
+  const clientId = body?.clientId;
+  // opIds are stored and shown in history: a credential must not ride in one either.
+  const opIds = [body?.opId, ...(Array.isArray(body?.operations) ? body.operations.map((op: { opId?: unknown }) => op?.opId) : [])];
   const fields: [string, unknown][] = [
     ["namespace", namespace],
     ["clientId", clientId],
+    ...opIds.map((opId): [string, unknown] => ["opId", opId]),
   ];
   for (const [field, value] of fields) {
     if (typeof value !== "string") continue;
