@@ -1,14 +1,15 @@
 /**
  * `teammem status [--json]`: what is pending and what is blocked, from local state only (no
  * network): outbox operations, local changes not queued yet, held-back files with `path:line rule`,
- * rejected operations, conflicts, skipped paths, the last cursor.
+ * rejected operations, conflicts, server versions not applied here (not written, or kept out by a
+ * local edit that was not merged), skipped paths, the last cursor.
  */
 import type { Command } from "commander";
-import { walkTeamScope, type TeamRoot } from "../scope.js";
-import { listOutbox } from "../state/outbox.js";
+import { walkTeamScope, type TeamRoot, type TeamScope } from "../scope.js";
+import { listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath, displayRelative } from "../state/layout.js";
-import { loadReports } from "../state/reports.js";
-import { loadSyncState } from "../state/sync-state.js";
+import { loadReports, type Reports } from "../state/reports.js";
+import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
 import { layoutFor, requireConfig, type CommandContext, type CommonOptions } from "./common.js";
@@ -47,6 +48,11 @@ export interface StatusReport {
   skipped: { path: string; reason: string }[];
   /** Server versions that could not be written here (a folder or symlink in the way); retried every sync. */
   notWritten: { path: string; version: number; reason: string; at: string }[];
+  /**
+   * Server versions not applied here because the local file was changed since its base, and not
+   * merged yet, with why (e.g. the local edit is held back, rejected, or the token is read-only).
+   */
+  newerOnServer: { path: string; version: number; reason: string }[];
 }
 
 export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
@@ -95,7 +101,23 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     conflicts: reports.conflicts.map((c) => ({ ...c, path: displayPath(c.path), copy: c.copy === null ? null : displayRelative(c.copy) })),
     skipped: scope.skipped,
     notWritten: reports.notWritten.map((n) => ({ ...n, path: displayPath(n.path) })),
+    newerOnServer: reports.newerOnServer
+      .filter((n) => (state.bases[n.path]?.version ?? 0) < n.version)
+      .map((n) => ({ path: displayPath(n.path), version: n.version, reason: whyNotApplied(n.path, reports, outbox, state, scope) })),
   };
+}
+
+/** Why the newer server version of `path` is not applied yet: what became of the local edit that kept it out. */
+function whyNotApplied(path: string, reports: Reports, outbox: QueuedOperation[], state: SyncState, scope: TeamScope): string {
+  const revert = "revert the file to take the server's version";
+  if (reports.heldBack.some((h) => h.path === path)) return `your local edit is held back (secret found); remove the secret, or ${revert}`;
+  const rejected = reports.rejected.find((r) => r.path === path);
+  if (rejected?.code === "forbidden") return `your token is read-only (reader): your local edit is not sent; ${revert}`;
+  if (rejected) return `your local edit was rejected (${rejected.code}); change it, or ${revert}`;
+  if (outbox.some((q) => q.entry.operation.path === path)) return "your local edit is queued; the server merges it when it is sent";
+  const local = scope.files.get(path)?.sha256 ?? null;
+  if (local === (state.bases[path]?.sha256 ?? null)) return "applied by the next sync";
+  return "changed locally; the next sync sends it and the server merges it";
 }
 
 export function formatStatus(s: StatusReport): string {
@@ -129,6 +151,10 @@ export function formatStatus(s: StatusReport): string {
   section(
     "not written (the server's version could not be written here; fix the cause and sync again)",
     s.notWritten.map((n) => `${n.path} (server version ${n.version}): ${n.reason}`),
+  );
+  section(
+    "newer version on the server, not applied here (your local edit was not merged)",
+    s.newerOnServer.map((n) => `${n.path} (server version ${n.version}): ${n.reason}`),
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
   if (out.length === 1) out.push("everything synced");

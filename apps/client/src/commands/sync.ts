@@ -96,6 +96,7 @@ function toJson(s: SyncSummary) {
       ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
     })),
     skipped: s.skipped,
+    newerOnServer: s.newerOnServer,
     pending: s.pending,
     cursor: s.cursor,
   };
@@ -110,6 +111,8 @@ function describe(s: SyncSummary): string {
       `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
   ];
   if (s.heldBack.length) lines.push(`held back (secret found, not sent): ${s.heldBack.map((h) => displayPath(h.path)).join(", ")}`);
+  if (s.newerOnServer.length)
+    lines.push(`newer on the server, not applied here (your local edit was not merged; see teammem status): ${s.newerOnServer.join(", ")}`);
   if (s.skipped.length) lines.push(`skipped: ${s.skipped.map((k) => `${k.path} (${k.reason})`).join(", ")}`);
   lines.push(`pending in outbox: ${s.pending}; cursor ${s.cursor}`);
   if (s.error) lines.push("stopped early by the error below; the counts above are what the server acknowledged before it");

@@ -12,6 +12,7 @@
  *   rejected.json                 operations the server refused
  *   conflicts.json                conflicts the server recorded, with the local copy's location
  *   not-written.json              pulled versions that could not be written locally (and why)
+ *   newer-on-server.json          pulled versions not applied because the local file was changed
  *   conflicts/<conflictId>/<path> our side of each conflict
  *   lock                          pid of the running command
  * ```
@@ -33,6 +34,7 @@ export interface Layout {
   readonly rejected: string;
   readonly conflicts: string;
   readonly notWritten: string;
+  readonly newerOnServer: string;
   readonly conflictCopies: string;
   readonly lock: string;
 }
@@ -52,6 +54,7 @@ export function layoutOf(root: string): Layout {
     rejected: join(state, "rejected.json"),
     conflicts: join(state, "conflicts.json"),
     notWritten: join(state, "not-written.json"),
+    newerOnServer: join(state, "newer-on-server.json"),
     conflictCopies: join(state, "conflicts"),
     lock: join(state, "lock"),
   };

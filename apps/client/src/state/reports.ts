@@ -3,7 +3,10 @@
  * - held back: team files the scanner found a credential in (position and rule, never the value);
  * - rejected: operations the server refused, with its code;
  * - conflicts: edits the server kept as conflict records, with where our side was saved locally;
- * - not written: pulled versions that could not be written to disk (a folder or symlink in the way).
+ * - not written: pulled versions that could not be written to disk (a folder or symlink in the way);
+ * - newer on server: pulled versions not applied because the local file was changed since its base
+ *   (kept for the push to merge); applied later if the local edit is reverted, dropped once the base
+ *   reaches that version.
  * Paths are entry paths (relative to `team/`).
  */
 import { z } from "zod";
@@ -76,27 +79,44 @@ export const NotWritten = z.object({
 });
 export type NotWritten = z.infer<typeof NotWritten>;
 
+/**
+ * A server version of `path` that was not applied here because the local file differed from its
+ * base when it arrived. Dropped once the base reaches `version` (the push merged it, or the version
+ * was written after the local edit was reverted).
+ */
+export const NewerOnServer = z.object({
+  path: z.string(),
+  version: Version,
+  /** sha256 of that version (null: a tombstone). */
+  sha256: Sha256.nullable(),
+  at: z.string(),
+});
+export type NewerOnServer = z.infer<typeof NewerOnServer>;
+
 export interface Reports {
   heldBack: HeldBack[];
   rejected: Rejected[];
   conflicts: Conflict[];
   notWritten: NotWritten[];
+  newerOnServer: NewerOnServer[];
 }
 
 const list = <T extends z.ZodType>(item: T) => z.object({ entries: z.array(item) });
 
 export async function loadReports(layout: Layout): Promise<Reports> {
-  const [heldBack, rejected, conflicts, notWritten] = await Promise.all([
+  const [heldBack, rejected, conflicts, notWritten, newerOnServer] = await Promise.all([
     readJson(layout.heldBack, list(HeldBack)),
     readJson(layout.rejected, list(Rejected)),
     readJson(layout.conflicts, list(Conflict)),
     readJson(layout.notWritten, list(NotWritten)),
+    readJson(layout.newerOnServer, list(NewerOnServer)),
   ]);
   return {
     heldBack: heldBack?.entries ?? [],
     rejected: rejected?.entries ?? [],
     conflicts: conflicts?.entries ?? [],
     notWritten: notWritten?.entries ?? [],
+    newerOnServer: newerOnServer?.entries ?? [],
   };
 }
 
@@ -111,4 +131,7 @@ export async function saveConflicts(layout: Layout, entries: Conflict[]): Promis
 }
 export async function saveNotWritten(layout: Layout, entries: NotWritten[]): Promise<void> {
   await writeJsonAtomic(layout.notWritten, { entries });
+}
+export async function saveNewerOnServer(layout: Layout, entries: NewerOnServer[]): Promise<void> {
+  await writeJsonAtomic(layout.newerOnServer, { entries });
 }

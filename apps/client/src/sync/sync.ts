@@ -10,11 +10,11 @@ import { NetworkError, ServerError } from "../errors.js";
 import { teamRootOf, walkTeamScope, type SkippedPath, type TeamScope } from "../scope.js";
 import { listOutbox } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
-import { saveConflicts, saveHeldBack, type HeldBack } from "../state/reports.js";
+import { saveConflicts, saveHeldBack, saveNewerOnServer, type HeldBack } from "../state/reports.js";
 import type { SyncContext } from "./context.js";
 import { flushOutbox, type FlushOutcome } from "./flush.js";
 import { checkTeamRoot } from "./mass-delete.js";
-import { pull, type PullOutcome } from "./pull.js";
+import { dropCaughtUp, pull, type PullOutcome } from "./pull.js";
 import { queueChanges } from "./queue-changes.js";
 
 export interface SyncSummary {
@@ -23,6 +23,8 @@ export interface SyncSummary {
   pushed: { applied: string[]; merged: string[]; conflicts: string[]; rejected: string[] };
   heldBack: HeldBack[];
   skipped: SkippedPath[];
+  /** Display paths with a server version not applied here (the local edit kept it out and was not merged yet). */
+  newerOnServer: string[];
   /** Operations still in the outbox at the end. */
   pending: number;
   cursor: number;
@@ -46,6 +48,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     pushed: { applied: [], merged: [], conflicts: [], rejected: [] },
     heldBack: [],
     skipped: [],
+    newerOnServer: [],
     pending: 0,
     cursor: ctx.state.cursor,
   };
@@ -75,6 +78,10 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     if (queued.deferred.length === 0) break;
   }
   if (!summary.error) await sendBlockReports(ctx);
+  // A local edit the server merged moved the base past the kept-out version.
+  dropCaughtUp(ctx);
+  await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
+  summary.newerOnServer = ctx.reports.newerOnServer.map((n) => displayPath(n.path));
   summary.pending = (await listOutbox(ctx.layout)).length;
   summary.cursor = ctx.state.cursor;
   return summary;
