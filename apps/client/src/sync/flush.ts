@@ -1,6 +1,6 @@
 /**
- * Push, second half: sends the outbox in batches and stores each result before removing its
- * operation. An operation whose result was never stored (crash, lost reply) stays queued and is
+ * Push, second half: sends the outbox in batches (deletes first) and stores each result before
+ * removing its operation. An operation whose result was never stored (crash, lost reply) stays queued and is
  * sent again with the same opId; the server answers with the stored result.
  */
 import type { OperationResult } from "@teammem/protocol";
@@ -19,6 +19,18 @@ export interface FlushOutcome {
   error?: NetworkError | ServerError;
 }
 
+/**
+ * The queued operations with every delete before every put (each group in queue order), so a
+ * folder turned into a file of the same name (or a file renamed to another case) frees its path
+ * before the put needs it; a put first would be refused with path_type_conflict / path_case_conflict.
+ * Safe because the outbox holds at most one operation per path (`queueChanges` defers a path with
+ * an operation still queued), so no two operations on one path swap places.
+ */
+export function deletesFirst(queued: readonly QueuedOperation[]): QueuedOperation[] {
+  const isDelete = (q: QueuedOperation) => "delete" in q.entry.operation;
+  return [...queued.filter(isDelete), ...queued.filter((q) => !isDelete(q))];
+}
+
 /** Largest batch size the server allows according to an error's `details.limit`, if it names one. */
 function namedLimit(err: ServerError): number | undefined {
   const limit = err.details?.["limit"];
@@ -32,7 +44,7 @@ function namedLimit(err: ServerError): number | undefined {
  */
 export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { results: [] };
-  const queued = await listOutbox(ctx.layout);
+  const queued = deletesFirst(await listOutbox(ctx.layout));
   let i = 0;
   while (i < queued.length) {
     const chunk = queued.slice(i, i + ctx.batchSize);
