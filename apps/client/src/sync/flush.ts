@@ -1,7 +1,8 @@
 /**
  * Push, second half: sends the outbox in batches (deletes first) and stores each result before
  * removing its operation. An operation whose result was never stored (crash, lost reply) stays queued and is
- * sent again with the same opId; the server answers with the stored result.
+ * sent again with the same opId; the server answers with the stored result. The cursor moves over
+ * this folder's own changes when they directly follow it, so the next pull does not fetch them back.
  */
 import type { OperationResult } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
@@ -45,6 +46,8 @@ function namedLimit(err: ServerError): number | undefined {
 export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { results: [] };
   const queued = deletesFirst(await listOutbox(ctx.layout));
+  /** Cursors of changes this folder already holds (see `ownChangeCursor`): the cursor moves over them. */
+  const own = new Set<number>();
   let i = 0;
   while (i < queued.length) {
     const chunk = queued.slice(i, i + ctx.batchSize);
@@ -83,10 +86,13 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
       const result = byOpId.get(q.entry.operation.opId);
       if (!result) continue; // unanswered: stays queued, sent again next time
       await applyResult(ctx, q, result);
+      const ownCursor = ownChangeCursor(ctx, result);
+      if (ownCursor !== undefined) own.add(ownCursor);
       outcome.results.push(result);
       answered.push(q);
     }
     if (answered.length === 0) throw new ProtocolError(ctx.api.server, "POST batch (no result for any operation)");
+    while (own.has(ctx.state.cursor + 1)) ctx.state.cursor++;
     // Results are stored before their operations leave the outbox.
     await saveSyncState(ctx.layout, ctx.state);
     await saveRejected(ctx.layout, ctx.reports.rejected);
@@ -95,6 +101,20 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
     i += chunk.length;
   }
   return outcome;
+}
+
+/**
+ * The cursor of `result` when the change feed's entry there is something this folder already
+ * holds, so the cursor may move over it (only ever one step at a time from the stored cursor, so a
+ * teammate's change in between stops it): a version of this path the base has reached, or a
+ * conflict record (it changes no entry). Not for an "applied" no-op on an absent entry (version 0):
+ * its cursor is the namespace's, i.e. possibly someone else's change.
+ */
+function ownChangeCursor(ctx: SyncContext, result: OperationResult): number | undefined {
+  if (result.status === "rejected") return undefined;
+  if (result.status === "conflict") return result.cursor;
+  if (result.version === 0) return undefined;
+  return (ctx.state.bases[result.path]?.version ?? 0) >= result.version ? result.cursor : undefined;
 }
 
 /** An operation the token may not make (read-only): recorded as rejected with `forbidden`, dropped from the outbox. */

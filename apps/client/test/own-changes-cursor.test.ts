@@ -1,0 +1,56 @@
+/** After a push the cursor moves over this folder's own changes, never over a teammate's change in between. */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DATABASE_KINDS } from "../../../test/support/databases.js";
+import { createApi, type Api } from "../src/http/api.js";
+import { loadConfig } from "../src/state/config.js";
+import { layoutOf } from "../src/state/layout.js";
+import { loadReports } from "../src/state/reports.js";
+import { loadSyncState } from "../src/state/sync-state.js";
+import { sync as engineSync } from "../src/sync/sync.js";
+import { setup, sync } from "./support/clients.js";
+
+async function syncWith(dir: string, token: string, wrap: (api: Api) => Api) {
+  const layout = layoutOf(dir);
+  const config = (await loadConfig(layout))!;
+  return engineSync({
+    layout,
+    config,
+    api: wrap(createApi({ server: config.server, namespace: config.namespace, token })),
+    state: await loadSyncState(layout),
+    reports: await loadReports(layout),
+    warn: () => undefined,
+    batchSize: 10,
+    pullPageSize: 100,
+  });
+}
+
+describe.each(DATABASE_KINDS)("the cursor after a push on %s", (kind) => {
+  it("moves over our own changes (the next sync pulls nothing) but stops before a teammate's change made meanwhile", async () => {
+    const { a, b, envA, envB } = await setup(kind);
+    await writeFile(join(a, "team", "x.md"), "x\n");
+    await writeFile(join(a, "team", "w.md"), "w\n");
+    const pushed = await sync(a, envA);
+    expect(pushed.stdout).toContain("cursor 2");
+    const again = await sync(a, envA);
+    expect(again.stdout).toContain("pulled 0 change(s)");
+    expect(again.stdout).toContain("cursor 2");
+
+    // B pushes z.md after A's pull and before A's batch: A's y.md takes cursor 4, B's z.md cursor 3.
+    await writeFile(join(a, "team", "y.md"), "y\n");
+    const raced = await syncWith(a, envA.TEAMMEM_TOKEN!, (api) => ({
+      ...api,
+      batch: async (request) => {
+        await writeFile(join(b, "team", "z.md"), "z\n");
+        expect((await sync(b, envB)).code).toBe(0);
+        return api.batch(request);
+      },
+    }));
+    expect(raced.pushed.applied).toEqual(["team/y.md"]);
+    expect(raced.cursor).toBe(2);
+    const caughtUp = await sync(a, envA);
+    expect(caughtUp.stdout).toContain("cursor 4");
+    expect(await readFile(join(a, "team", "z.md"), "utf8")).toBe("z\n");
+  });
+});
