@@ -3,28 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { createApi, type Api } from "../src/http/api.js";
-import { loadConfig } from "../src/state/config.js";
-import { layoutOf } from "../src/state/layout.js";
-import { loadReports } from "../src/state/reports.js";
-import { loadSyncState } from "../src/state/sync-state.js";
-import { sync as engineSync } from "../src/sync/sync.js";
 import { setup, sync } from "./support/clients.js";
-
-async function syncWith(dir: string, token: string, wrap: (api: Api) => Api) {
-  const layout = layoutOf(dir);
-  const config = (await loadConfig(layout))!;
-  return engineSync({
-    layout,
-    config,
-    api: wrap(createApi({ server: config.server, namespace: config.namespace, token })),
-    state: await loadSyncState(layout),
-    reports: await loadReports(layout),
-    warn: () => undefined,
-    batchSize: 10,
-    pullPageSize: 100,
-  });
-}
+import { engineSync } from "./support/engine.js";
 
 describe.each(DATABASE_KINDS)("the cursor after a push on %s", (kind) => {
   it("moves over our own changes (the next sync pulls nothing) but stops before a teammate's change made meanwhile", async () => {
@@ -39,14 +19,14 @@ describe.each(DATABASE_KINDS)("the cursor after a push on %s", (kind) => {
 
     // B pushes z.md after A's pull and before A's batch: A's y.md takes cursor 4, B's z.md cursor 3.
     await writeFile(join(a, "team", "y.md"), "y\n");
-    const raced = await syncWith(a, envA.TEAMMEM_TOKEN!, (api) => ({
+    const raced = await engineSync(a, envA.TEAMMEM_TOKEN!, { wrap: (api) => ({
       ...api,
       batch: async (request) => {
         await writeFile(join(b, "team", "z.md"), "z\n");
         expect((await sync(b, envB)).code).toBe(0);
         return api.batch(request);
       },
-    }));
+    }) });
     expect(raced.pushed.applied).toEqual(["team/y.md"]);
     expect(raced.cursor).toBe(2);
     const caughtUp = await sync(a, envA);

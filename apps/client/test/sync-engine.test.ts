@@ -3,30 +3,13 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { NetworkError } from "../src/errors.js";
-import { createApi, type Api } from "../src/http/api.js";
-import { listOutbox } from "../src/state/outbox.js";
-import { loadConfig } from "../src/state/config.js";
 import { layoutOf } from "../src/state/layout.js";
-import { loadReports } from "../src/state/reports.js";
+import { listOutbox } from "../src/state/outbox.js";
 import { loadSyncState } from "../src/state/sync-state.js";
-import { sync } from "../src/sync/sync.js";
 import { teammem, tempDir } from "./support/cli.js";
 import { startTestServer } from "./support/server.js";
+import { engineSync } from "./support/engine.js";
 
-async function engineSync(dir: string, token: string, pullPageSize: number, wrap: (api: Api) => Api = (api) => api) {
-  const layout = layoutOf(dir);
-  const config = (await loadConfig(layout))!;
-  return sync({
-    layout,
-    config,
-    api: wrap(createApi({ server: config.server, namespace: config.namespace, token })),
-    state: await loadSyncState(layout),
-    reports: await loadReports(layout),
-    warn: () => undefined,
-    batchSize: 3,
-    pullPageSize,
-  });
-}
 
 describe("sync engine", () => {
   it("pulls page after page until the server has no more, and stores the last cursor", async () => {
@@ -39,16 +22,16 @@ describe("sync engine", () => {
     for (const dir of [a, b]) await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "paged", "--token", token]);
     await mkdir(join(a, "team", "many"), { recursive: true });
     for (let i = 0; i < 7; i++) await writeFile(join(a, "team", "many", `n${i}.md`), `note ${i}\n`);
-    const pushed = await engineSync(a, token, 2);
+    const pushed = await engineSync(a, token, { batchSize: 3, pullPageSize: 2 });
     expect(pushed.pushed.applied).toHaveLength(7);
     expect(pushed.error).toBeUndefined();
 
-    const pulled = await engineSync(b, token, 2);
+    const pulled = await engineSync(b, token, { batchSize: 3, pullPageSize: 2 });
     expect(pulled.pulled.changes).toBe(7);
     expect((await readdir(join(b, "team", "many"))).sort()).toEqual(["n0.md", "n1.md", "n2.md", "n3.md", "n4.md", "n5.md", "n6.md"]);
     expect(pulled.cursor).toBe(7); // one cursor per applied operation
     expect((await loadSyncState(layoutOf(b))).cursor).toBe(7);
-    const again = await engineSync(b, token, 2);
+    const again = await engineSync(b, token, { batchSize: 3, pullPageSize: 2 });
     expect(again.pulled.changes).toBe(0);
     expect(again.cursor).toBe(7);
   });
@@ -64,19 +47,19 @@ describe("sync engine", () => {
     for (let i = 0; i < 10; i++) await writeFile(join(dir, "team", `n${i}.md`), `note ${i}\n`);
     let batches = 0;
     // The real server stops (its socket closes) just before the third batch of 3.
-    const summary = await engineSync(dir, token, 100, (api) => ({
+    const summary = await engineSync(dir, token, { batchSize: 3, wrap: (api) => ({
       ...api,
       batch: async (request) => {
         if (++batches === 3) await server.stop();
         return api.batch(request);
       },
-    }));
+    }) });
     expect(summary.error).toBeInstanceOf(NetworkError);
     expect(summary.pushed.applied).toHaveLength(6);
     expect(summary.pending).toBe(4);
     expect(await listOutbox(layoutOf(dir))).toHaveLength(4);
     await server.start();
-    const rest = await engineSync(dir, token, 100);
+    const rest = await engineSync(dir, token, { batchSize: 3 });
     expect(rest.error).toBeUndefined();
     expect(rest.pushed.applied).toHaveLength(4);
   });
