@@ -1,0 +1,113 @@
+/**
+ * The inputs of `teammem-scan`: expands the command line's paths into texts to scan. Files are read,
+ * folders walked recursively in name order (skipping `.git`, `node_modules` and symbolic links),
+ * `-` reads stdin. Problems are collected, never thrown: an unreadable path is an error, a file that
+ * is not text is "not scanned"; the caller reports both so that "no findings" never means "not
+ * looked at".
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const SKIPPED_DIRS = new Set([".git", "node_modules"]);
+
+export interface Input {
+  /** Display path (as given, or joined under a given folder); "-" for stdin. */
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface Collected {
+  readonly inputs: Input[];
+  /** Paths that could not be read (each message names its path). */
+  readonly errors: string[];
+  /** Files read but not scanned, with the reason (each message names its path). */
+  readonly notScanned: string[];
+}
+
+/** Where the inputs come from: the working folder relative paths resolve against, and stdin. */
+export interface InputSource {
+  readonly cwd: string;
+  readStdin(): Buffer;
+}
+
+const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? "error";
+
+/** Is `buf` binary? (a NUL byte in its first 8 KiB, like git's heuristic) */
+function isBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8192).includes(0);
+}
+
+/** Expands every path of `paths` (in order) into inputs. */
+export function collectInputs(paths: readonly string[], source: InputSource): Collected {
+  const out: Collected = { inputs: [], errors: [], notScanned: [] };
+  for (const p of paths) collect(p, source, out);
+  return out;
+}
+
+function collect(arg: string, source: InputSource, out: Collected): void {
+  if (arg === "-") {
+    let buf: Buffer;
+    try {
+      buf = source.readStdin();
+    } catch (e) {
+      out.errors.push(`-: cannot read stdin (${code(e)})`);
+      return;
+    }
+    addText("-", buf, out);
+    return;
+  }
+  let st;
+  try {
+    st = statSync(resolve(source.cwd, arg)); // a path named on the command line is followed if it is a link
+  } catch (e) {
+    out.errors.push(`${arg}: ${code(e) === "ENOENT" ? "no such file or folder" : "cannot read"}`);
+    return;
+  }
+  if (st.isDirectory()) {
+    walk(arg, source, out);
+    return;
+  }
+  // A FIFO, socket or device could block the scan forever or never end: refuse it.
+  if (!st.isFile()) {
+    out.errors.push(`${arg}: not a regular file or folder`);
+    return;
+  }
+  readInto(arg, source, out);
+}
+
+function readInto(path: string, source: InputSource, out: Collected): void {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(resolve(source.cwd, path));
+  } catch (e) {
+    out.errors.push(`${path}: cannot read (${code(e)})`);
+    return;
+  }
+  addText(path, buf, out);
+}
+
+function addText(path: string, buf: Buffer, out: Collected): void {
+  if (isBinary(buf)) {
+    out.notScanned.push(`${path}: not scanned (binary file: a NUL byte in the first 8 KiB)`);
+    return;
+  }
+  out.inputs.push({ path, text: buf.toString("utf8") });
+}
+
+/** Recursive folder walk in name order; symbolic links are not followed. */
+function walk(dir: string, source: InputSource, out: Collected): void {
+  let entries;
+  try {
+    entries = readdirSync(resolve(source.cwd, dir), { withFileTypes: true });
+  } catch (e) {
+    out.errors.push(`${dir}: cannot list (${code(e)})`);
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIPPED_DIRS.has(e.name)) walk(p, source, out);
+    } else if (e.isFile()) readInto(p, source, out);
+  }
+}

@@ -1,0 +1,183 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fakeGithubToken, randomChars } from "../fakes.js";
+import { run } from "./run.js";
+
+let dir: string;
+const token = fakeGithubToken("ghp_", 101);
+const token2 = fakeGithubToken("ghp_", 102);
+
+/** Runs the CLI in-process in `dir` with `stdin`; returns exit code and captured output. */
+async function cli(args: string[], stdin = "") {
+  let stdout = "";
+  let stderr = "";
+  const io = {
+    stdout: (t: string) => void (stdout += t),
+    stderr: (t: string) => void (stderr += t),
+    readStdin: () => Buffer.from(stdin),
+  };
+  const code = await run(args, { TEAMMEM_SCAN_KEY_FILE: join(dir, "key") }, io, dir);
+  return { code, stdout, stderr };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "teammem-scan-cli-"));
+  mkdirSync(join(dir, "tree/sub"), { recursive: true });
+  mkdirSync(join(dir, "tree/.git"), { recursive: true });
+  mkdirSync(join(dir, "tree/node_modules/x"), { recursive: true });
+  writeFileSync(join(dir, "tree/sub/notes.md"), `# Notes\n\nGITHUB_TOKEN=${token}\n`);
+  writeFileSync(join(dir, "tree/.git/config"), `token ${token2}\n`);
+  writeFileSync(join(dir, "tree/node_modules/x/README.md"), `token ${token2}\n`);
+  writeFileSync(join(dir, "tree/blob.bin"), Buffer.concat([Buffer.from([0x00, 0x01]), Buffer.from(token2)]));
+  writeFileSync(join(dir, "clean.md"), "nothing to see\n");
+});
+
+describe("teammem-scan", () => {
+  it("prints path:line:column ruleId label and exits 1 on findings; skips .git, node_modules and binaries", async () => {
+    const r = await cli(["tree"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${join("tree", "sub", "notes.md")}:3:14 github-pat GitHub personal access token (classic)\n`);
+    expect(r.stdout + r.stderr).not.toContain(token.slice(4));
+  });
+
+  it("exits 0 on clean input", async () => {
+    expect(await cli(["clean.md"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("exits 2 with a message on a missing path or bad usage", async () => {
+    expect(await cli(["missing.md"])).toMatchObject({ code: 2, stderr: "teammem-scan: missing.md: no such file or folder\n" });
+    expect(await cli(["--format", "xml", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown --format xml") });
+    expect(await cli([])).toMatchObject({ code: 2, stderr: expect.stringContaining("no paths given") });
+    expect(await cli(["--bogus", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--bogus") });
+  });
+
+  it("prints the usage with --help and exits 0", async () => {
+    expect(await cli(["--help"])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^usage: teammem-scan/), stderr: "" });
+  });
+
+  it("reads stdin with -", async () => {
+    expect(await cli(["-"], `line one\nkey: ${token}\n`)).toEqual({
+      code: 1,
+      stdout: "-:2:6 github-pat GitHub personal access token (classic)\n",
+      stderr: "",
+    });
+  });
+
+  it("prints JSON findings without the value", async () => {
+    const r = await cli(["--format", "json", "tree/sub/notes.md"]);
+    expect(r.code).toBe(1);
+    const rows = JSON.parse(r.stdout);
+    expect(rows).toEqual([
+      {
+        path: "tree/sub/notes.md",
+        ruleId: "github-pat",
+        label: "GitHub personal access token (classic)",
+        line: 3,
+        column: 14,
+        endLine: 3,
+        endColumn: 54,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+        preview: "ghp_****",
+      },
+    ]);
+    expect(r.stdout).not.toContain(token.slice(4));
+  });
+
+  it("prints a SARIF 2.1.0 log", async () => {
+    const r = await cli(["--format", "sarif", "tree"]);
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.$schema).toContain("sarif-2.1.0");
+    const run0 = log.runs[0];
+    expect(run0.tool.driver.name).toBe("teammem-scan");
+    const ids = run0.tool.driver.rules.map((x: { id: string }) => x.id);
+    expect(ids).toContain("github-pat");
+    for (const rule of run0.tool.driver.rules) expect(rule.shortDescription.text).toEqual(expect.any(String));
+    expect(run0.results).toHaveLength(1);
+    const res = run0.results[0];
+    expect(res).toMatchObject({
+      ruleId: "github-pat",
+      level: "error",
+      message: { text: expect.stringContaining("ghp_****") },
+      locations: [{ physicalLocation: { artifactLocation: { uri: "tree/sub/notes.md" }, region: { startLine: 3, startColumn: 14, endLine: 3, endColumn: 54 } } }],
+    });
+    expect(ids[res.ruleIndex]).toBe("github-pat");
+    expect(Object.values(res.partialFingerprints)[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.stdout).not.toContain(token.slice(4));
+  });
+
+  it("prints redacted text with --redact", async () => {
+    expect(await cli(["--redact", "-"], `a\nGITHUB_TOKEN=${token}\r\n`)).toMatchObject({ code: 1, stdout: "a\nGITHUB_TOKEN=[REDACTED:github-pat]\r\n" });
+  });
+
+  it("labels each input with --redact over several files", async () => {
+    const r = await cli(["--redact", "clean.md", "tree/sub/notes.md"]);
+    expect(r).toMatchObject({ code: 1 });
+    expect(r.stdout).toBe("==> clean.md <==\nnothing to see\n\n==> tree/sub/notes.md <==\n# Notes\n\nGITHUB_TOKEN=[REDACTED:github-pat]\n");
+  });
+
+  it("applies custom rules and allowlisted fingerprints from --config", async () => {
+    const acme = "acme_" + randomChars(24, 5, "abcdefghijklmnopqrstuvwxyz");
+    writeFileSync(join(dir, "acme.md"), `k=${acme}\nt=${token}\n`);
+    const fp = JSON.parse((await cli(["--format", "json", "acme.md"])).stdout)[0].fingerprint;
+    writeFileSync(
+      join(dir, "scan.json"),
+      JSON.stringify({ allowFingerprints: [fp], customRules: [{ id: "acme-key", label: "ACME key", prefixes: ["acme_"], pattern: "acme_[a-z]{24}(?![a-z])" }] }),
+    );
+    expect(await cli(["--config", "scan.json", "acme.md"])).toMatchObject({ code: 1, stdout: "acme.md:1:3 acme-key ACME key\n" });
+  });
+
+  it("refuses an invalid config with exit 2, naming the field", async () => {
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ customRules: [{ id: "x", label: "X", prefixes: ["ab"], pattern: "ab.*" }] }));
+    const r = await cli(["--config", "bad.json", "clean.md"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("customRules[0].prefixes[0]");
+    expect(r.stderr).toContain("customRules[0].pattern");
+  });
+});
+
+describe("teammem-scan usage guards", () => {
+  it("refuses a FIFO named on the command line instead of blocking on it", async () => {
+    const fifo = join(dir, "pipe");
+    spawnSync("mkfifo", [fifo]);
+    const r = await cli(["pipe", "clean.md"]);
+    expect(r).toMatchObject({ code: 2, stderr: "teammem-scan: pipe: not a regular file or folder\n" });
+  });
+
+  it("refuses a --key-file that does not exist rather than creating a new key there", async () => {
+    const r = await cli(["--key-file", join(dir, "no-such-dir", "key"), "clean.md"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("no such file");
+    expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
+  });
+
+  it("creates the default key under $XDG_CONFIG_HOME, else $HOME/.config, when no key file is named", async () => {
+    const io = { stdout: () => {}, stderr: () => {}, readStdin: () => Buffer.alloc(0) };
+    expect(await run(["clean.md"], { XDG_CONFIG_HOME: join(dir, "xdg") }, io, dir)).toBe(0);
+    expect(existsSync(join(dir, "xdg", "teammem", "fingerprint-key"))).toBe(true);
+    expect(await run(["clean.md"], { HOME: join(dir, "home") }, io, dir)).toBe(0);
+    expect(existsSync(join(dir, "home", ".config", "teammem", "fingerprint-key"))).toBe(true);
+  });
+
+  it("refuses --redact together with --format json or sarif", async () => {
+    expect(await cli(["--redact", "--format", "sarif", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--redact") });
+  });
+});
+
+describe("the installed teammem-scan command (bin launcher over the build)", () => {
+  it("reports findings and exits 1 when started through bin/teammem-scan.js", () => {
+    const launcher = fileURLToPath(new URL("../../bin/teammem-scan.js", import.meta.url));
+    const r = spawnSync(process.execPath, [launcher, "tree"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, TEAMMEM_SCAN_KEY_FILE: join(dir, "key") },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe(`${join("tree", "sub", "notes.md")}:3:14 github-pat GitHub personal access token (classic)\n`);
+  });
+});

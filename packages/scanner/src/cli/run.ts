@@ -1,0 +1,166 @@
+/**
+ * The `teammem-scan` command line as a function: `run(argv, env, io, cwd)` parses `argv` (without
+ * node and script), scans files, folders (recursively, see inputs.ts) or `-` (stdin) for credentials,
+ * writes the report to `io.stdout` and diagnostics to `io.stderr`, and returns the exit status:
+ * 0 nothing found, 1 findings, 2 usage or I/O error (message on stderr).
+ * Tests call it in-process; `../cli.ts` (the bin) calls it with the real process. It never exits
+ * the process and reads no global state other than through its arguments.
+ *
+ * Options: `--format text|json|sarif` (default text: `path:line:column ruleId label`), `--redact`
+ * (print the inputs with findings replaced by `[REDACTED:<ruleId>]`), `--config <file>` (JSON, see
+ * config.ts; default `.teammem-scan.json` in `cwd` when present), `--key-file <file>` (fingerprint
+ * key, must exist; default `$TEAMMEM_SCAN_KEY_FILE` or `~/.config/teammem/fingerprint-key`, created
+ * on first use), `--help`.
+ * Start-up stays light: zod (config validation) is only imported when a config file is used.
+ * Secret values are never printed: findings carry positions, fingerprint and masked preview only.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Rule } from "../rule.js";
+import { RULES } from "../rules/index.js";
+import { redact, scan, type ScanOptions } from "../scan.js";
+import { loadFingerprintKey } from "../fingerprint.js";
+import { collectInputs } from "./inputs.js";
+import { toSarif, type PathFinding } from "./sarif.js";
+
+const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--config FILE] [--key-file FILE] <paths...|->
+  Scans files, folders (recursive; skips binary files, .git and node_modules) or stdin (-) for credentials.
+  Exit status: 0 clean, 1 findings, 2 usage or I/O error.`;
+
+/** stdout carries the report, stderr diagnostics; stdin is read only for the path `-`. */
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): Buffer;
+}
+
+export const processIo: Io = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  readStdin: () => readFileSync(0),
+};
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+class UsageError extends Error {}
+
+function defaultKeyFile(env: Env): string {
+  return env["TEAMMEM_SCAN_KEY_FILE"] ?? join(env["XDG_CONFIG_HOME"] ?? join(env["HOME"] ?? homedir(), ".config"), "teammem", "fingerprint-key");
+}
+
+interface Values {
+  format?: string;
+  redact?: boolean;
+  config?: string;
+  "key-file"?: string;
+  help?: boolean;
+}
+
+function parse(argv: readonly string[]): { values: Values; positionals: string[] } {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      format: { type: "string", short: "f" },
+      redact: { type: "boolean" },
+      config: { type: "string", short: "c" },
+      "key-file": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+/**
+ * Runs `teammem-scan` with `argv` (without node and script). Relative paths (inputs, `--config`,
+ * `--key-file`) resolve against `cwd`; `env` supplies `TEAMMEM_SCAN_KEY_FILE`, `XDG_CONFIG_HOME`
+ * and `HOME`. Never throws: every failure is a message on `io.stderr` and exit status 2.
+ * @returns the exit status (0 clean, 1 findings, 2 usage or I/O error).
+ */
+export async function run(argv: readonly string[], env: Env = process.env, io: Io = processIo, cwd: string = process.cwd()): Promise<number> {
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(argv));
+  } catch (e) {
+    io.stderr(`teammem-scan: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(USAGE + "\n");
+    return 0;
+  }
+  try {
+    return await scanPaths(values, positionals, env, io, cwd);
+  } catch (e) {
+    const usage = e instanceof UsageError;
+    io.stderr(`teammem-scan: ${(e as Error).message}\n${usage ? USAGE + "\n" : ""}`);
+    return 2;
+  }
+}
+
+async function scanPaths(values: Values, positionals: readonly string[], env: Env, io: Io, cwd: string): Promise<number> {
+  const format = values.format ?? "text";
+  if (!["text", "json", "sarif"].includes(format)) throw new UsageError(`unknown --format ${format} (text, json or sarif)`);
+  if (positionals.length === 0) throw new UsageError("no paths given (use - for stdin)");
+  if (values.redact && values.format !== undefined && format !== "text") {
+    throw new UsageError(`--redact prints the redacted text; it cannot be combined with --format ${format}`);
+  }
+  const keyFile = values["key-file"];
+  if (keyFile !== undefined && !existsSync(resolve(cwd, keyFile))) {
+    // Only the default key is created on first use: a mistyped --key-file would silently change
+    // every fingerprint and void the allowlist.
+    throw new UsageError(`--key-file ${keyFile}: no such file (omit --key-file to use the default key, created on first use)`);
+  }
+
+  const configPath = values.config ?? (existsSync(join(cwd, ".teammem-scan.json")) ? ".teammem-scan.json" : undefined);
+  let customRules: readonly Rule[] = [];
+  let allowFingerprints: readonly string[] = [];
+  if (configPath !== undefined) {
+    const { loadConfig } = await import("../config.js");
+    ({ customRules, allowFingerprints } = loadConfig(resolve(cwd, configPath)));
+  }
+  const options: ScanOptions = {
+    customRules,
+    allowFingerprints,
+    fingerprintKey: loadFingerprintKey(resolve(cwd, keyFile ?? defaultKeyFile(env))),
+  };
+
+  const { inputs, errors, notScanned } = collectInputs(positionals, { cwd, readStdin: io.readStdin });
+  const results: PathFinding[] = [];
+  const redacted: string[] = [];
+  for (const input of inputs) {
+    const findings = scan(input.text, options);
+    for (const finding of findings) results.push({ path: input.path, finding });
+    if (values.redact) {
+      const text = findings.length > 0 ? redact(input.text, options) : input.text;
+      redacted.push(inputs.length > 1 ? `==> ${input.path} <==\n${text}` : text);
+    }
+  }
+
+  if (values.redact) io.stdout(redacted.join(inputs.length > 1 ? "\n" : ""));
+  else if (format === "text") io.stdout(results.map(({ path, finding: f }) => `${path}:${f.line}:${f.column} ${f.ruleId} ${f.label}\n`).join(""));
+  else if (format === "json") io.stdout(JSON.stringify(results.map(jsonRow), null, 2) + "\n");
+  else io.stdout(JSON.stringify(toSarif(results, [...RULES, ...customRules], cwd), null, 2) + "\n");
+
+  for (const m of notScanned) io.stderr(`teammem-scan: ${m}\n`);
+  for (const e of errors) io.stderr(`teammem-scan: ${e}\n`);
+  if (errors.length > 0) return 2;
+  return results.length > 0 ? 1 : 0;
+}
+
+/** One row of `--format json`: the finding without offsets, with its path. */
+function jsonRow({ path, finding: f }: PathFinding): object {
+  return {
+    path,
+    ruleId: f.ruleId,
+    label: f.label,
+    line: f.line,
+    column: f.column,
+    endLine: f.endLine,
+    endColumn: f.endColumn,
+    fingerprint: f.fingerprint,
+    preview: f.preview,
+  };
+}
