@@ -11,6 +11,7 @@ COPY packages/protocol/package.json packages/protocol/
 COPY packages/scanner/package.json packages/scanner/
 COPY apps/server/package.json apps/server/
 COPY apps/client/package.json apps/client/
+COPY test/package.json test/
 RUN npm ci --no-audit --no-fund
 COPY packages packages
 COPY apps apps
@@ -29,6 +30,7 @@ COPY packages/protocol/package.json packages/protocol/
 COPY packages/scanner/package.json packages/scanner/
 COPY apps/server/package.json apps/server/
 COPY apps/client/package.json apps/client/
+COPY test/package.json test/
 COPY apps/server/bin apps/server/bin
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/packages/protocol/dist packages/protocol/dist

@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^@teammem\/scanner$/, replacement: src("./packages/scanner/src/index.ts") },
       { find: /^@teammem\/scanner\/testing$/, replacement: src("./packages/scanner/src/testing.ts") },
       { find: /^@teammem\/server$/, replacement: src("./apps/server/src/index.ts") },
+      { find: /^@teammem\/server\/testing$/, replacement: src("./apps/server/src/testing.ts") },
       { find: /^@teammem\/client$/, replacement: src("./apps/client/src/index.ts") },
     ],
   },

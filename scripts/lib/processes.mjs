@@ -2,7 +2,6 @@
 // Shared by the demo (scripts/demo.mjs) and the end-to-end tests (test/e2e). Needs `tsc -b` first.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,30 +25,20 @@ export function runCli(cli, args, { env = {}, allow = [0] } = {}) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A TCP port free on 127.0.0.1 right now. @returns {Promise<number>} */
-export function freePort() {
-  return new Promise((ok, ko) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-    s.on("error", ko);
-  });
-}
-
 /**
- * Starts `teammem-server start` on a free port: embedded database in `dataDir`, or PostgreSQL when
- * `databaseUrl` is given. Resolves once /healthz answers.
+ * Starts `teammem-server start --port 0` (the OS picks a free port; the server prints the URL it
+ * bound): embedded database in `dataDir`, or PostgreSQL when `databaseUrl` is given. Resolves once
+ * the server printed its URL and /healthz answers.
  * @param {{ dataDir?: string, databaseUrl?: string, timeoutMs?: number }} options
  * @returns {Promise<{ url: string, output: () => string, stop: () => Promise<void> }>}
+ * @throws Error quoting the server's output when it exits or does not answer within `timeoutMs`.
  */
 export async function startServer({ dataDir, databaseUrl, timeoutMs = 60_000 }) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const args = [SERVER_CLI, "start", "--port", String(port), ...(dataDir ? ["--data-dir", dataDir] : [])];
+  delete env.PORT;
+  const args = [SERVER_CLI, "start", "--host", "127.0.0.1", "--port", "0", ...(dataDir ? ["--data-dir", dataDir] : [])];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.on("data", (b) => (log += b));
@@ -61,16 +50,18 @@ export async function startServer({ dataDir, databaseUrl, timeoutMs = 60_000 }) 
     await exited;
   };
   const deadline = Date.now() + timeoutMs;
+  let url = null;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`teammem-server exited with ${child.exitCode}\n${log}`);
+    url ??= /listening on (http:\/\/\S+)/.exec(log)?.[1] ?? null;
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      if (url && (await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      /* not listening yet */
+      /* not answering yet */
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`teammem-server did not answer /healthz within ${timeoutMs} ms\n${log}`);
+      throw new Error(`teammem-server did not print its URL and answer /healthz within ${timeoutMs} ms\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -6,11 +6,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
-import { openDatabase, type Database } from "../../apps/server/src/db/database.js";
+import { openDatabase, type Database } from "@teammem/server";
+import { createPostgresDatabase, dumpAllRows } from "@teammem/server/testing";
 import { CLIENT_CLI, SERVER_CLI, runCli, startServer } from "../../scripts/lib/processes.mjs";
-import { createPostgresDatabase, dumpAllRows } from "../support/databases.js";
 
 type Setup = { serverArgs: { dataDir?: string; databaseUrl?: string }; openDb: () => Promise<Database>; cleanup: () => Promise<void> };
 
@@ -32,7 +32,7 @@ async function embedded(): Promise<Setup> {
 }
 
 async function postgres(): Promise<Setup> {
-  const { url, drop } = await createPostgresDatabase();
+  const { url, drop } = await createPostgresDatabase(inject("postgresUrl"));
   return {
     serverArgs: { databaseUrl: url },
     openDb: () => openDatabase({ kind: "postgres", url }),

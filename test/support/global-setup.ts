@@ -3,8 +3,8 @@
  * 1. TEST_DATABASE_URL (CI, this machine): that server; each test creates its own database on it.
  * 2. a throwaway PostgreSQL container via testcontainers (needs Docker);
  * 3. a server on 127.0.0.1:5432 as user postgres, if one answers.
- * The URL reaches tests through `inject("postgresUrl")`; when none was found it is "" and
- * `postgresProblem` says why, so only tests that need PostgreSQL fail, with that message.
+ * The URL reaches tests through `inject("postgresUrl")`, which they hand to `@teammem/server/testing`;
+ * when none was found it is "", the reason is printed once, and only tests that need PostgreSQL fail.
  */
 import pg from "pg";
 import type { TestProject } from "vitest/node";
@@ -12,7 +12,6 @@ import type { TestProject } from "vitest/node";
 declare module "vitest" {
   export interface ProvidedContext {
     postgresUrl: string;
-    postgresProblem: string;
   }
 }
 
@@ -31,7 +30,6 @@ async function answers(url: string): Promise<boolean> {
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
-  project.provide("postgresProblem", "");
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     project.provide("postgresUrl", url);
@@ -53,8 +51,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return;
   }
   project.provide("postgresUrl", "");
-  project.provide(
-    "postgresProblem",
+  console.warn(
     "No PostgreSQL for tests: set TEST_DATABASE_URL to a server the tests may create databases on " +
       `(e.g. ${LOCAL_DEFAULT}), or run Docker for testcontainers (${dockerError}).`,
   );

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
 import { issueToken } from "../src/admin/tokens.js";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../../test/support/databases.js";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../src/testing.js";
 
 describe.each(DATABASE_KINDS)("server on %s", (kind) => {
   let tdb: TestDatabase;
   let app: FastifyInstance;
   beforeAll(async () => {
-    tdb = await createTestDatabase(kind);
+    tdb = await createTestDatabase(kind, inject("postgresUrl"));
     app = await buildApp({ db: tdb.database.db, jwtSecret: "s".repeat(32), fingerprintKey: "k" });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 /** What every command shares: its I/O, the `--dir`/`--token` options, opening a set-up folder, the token. */
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { loadConfig, type Config } from "../state/config.js";
+import type { Config } from "../state/config.js";
 import { layoutOf, type Layout } from "../state/layout.js";
 
 /** stdout carries data, stderr diagnostics. */
@@ -40,14 +40,6 @@ export function addCommonOptions(command: Command): void {
 export function layoutFor(options: CommonOptions, ctx: CommandContext): Layout {
   if (options.dir !== undefined && options.dir.trim() === "") throw new UsageError("--dir must not be empty");
   return layoutOf(options.dir ?? ctx.cwd);
-}
-
-/** @throws UsageError when the folder was never set up with `teammem init`. */
-export async function requireConfig(layout: Layout): Promise<Config> {
-  const config = await loadConfig(layout);
-  if (!config)
-    throw new UsageError(`${layout.root} is not set up for teammem: run \`teammem init --dir ${layout.root} --server URL --namespace NS\` first`);
-  return config;
 }
 
 /** Checks a token's shape without ever echoing it. */

@@ -17,11 +17,12 @@ import { scan } from "@teammem/scanner";
 import { ClientError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
+import { requireConfig } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { acquireLock } from "../state/lock.js";
 import { loadReports, saveConflicts, type Conflict } from "../state/reports.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
-import { layoutFor, requireConfig, requireToken, type CommandContext, type CommonOptions } from "./common.js";
+import { layoutFor, requireToken, type CommandContext, type CommonOptions } from "./common.js";
 
 export const name = "resolve";
 export const summary = "resolve the server's open conflict(s) on a team file (default: the file as it is now wins)";

@@ -6,13 +6,14 @@
  */
 import type { Command } from "commander";
 import { walkTeamScope, type TeamRoot, type TeamScope } from "../scope.js";
+import { requireConfig } from "../state/config.js";
 import { listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import { loadReports, type Reports } from "../state/reports.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
-import { layoutFor, requireConfig, type CommandContext, type CommonOptions } from "./common.js";
+import { layoutFor, type CommandContext, type CommonOptions } from "./common.js";
 
 export const name = "status";
 export const summary = "show pending, held-back, rejected and conflicting files (local state only)";

@@ -5,13 +5,11 @@
  */
 import type { Command } from "commander";
 import { NetworkError, ServerError } from "../errors.js";
-import { createApi } from "../http/api.js";
-import { acquireLock } from "../state/lock.js";
+import { requireConfig } from "../state/config.js";
 import { displayPath } from "../state/layout.js";
-import { loadReports } from "../state/reports.js";
-import { loadSyncState } from "../state/sync-state.js";
-import { sync, type SyncSummary } from "../sync/sync.js";
-import { layoutFor, requireConfig, requireToken, type CommandContext, type CommonOptions } from "./common.js";
+import { syncFolder } from "../sync/sync-folder.js";
+import type { SyncSummary } from "../sync/sync.js";
+import { layoutFor, requireToken, type CommandContext, type CommonOptions } from "./common.js";
 
 export const name = "sync";
 export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
@@ -21,11 +19,6 @@ export function configure(command: Command): void {
     .option("--json", "print the summary as JSON")
     .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync");
 }
-
-/** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
-export const DEFAULT_BATCH_SIZE = 100;
-/** Changes per pull request (the protocol allows up to 1000). */
-export const PULL_PAGE_SIZE = 500;
 
 interface SyncOptions extends CommonOptions {
   json?: boolean;
@@ -37,23 +30,12 @@ export async function run(raw: Record<string, unknown>, ctx: CommandContext): Pr
   const layout = layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
-  const release = await acquireLock(layout);
-  let summary: SyncSummary;
-  try {
-    summary = await sync({
-      layout,
-      config,
-      api: createApi({ server: config.server, namespace: config.namespace, token }),
-      state: await loadSyncState(layout),
-      reports: await loadReports(layout),
-      warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
-      batchSize: DEFAULT_BATCH_SIZE,
-      allowMassDelete: options.allowMassDelete === true,
-      pullPageSize: PULL_PAGE_SIZE,
-    });
-  } finally {
-    await release();
-  }
+  const summary = await syncFolder(layout, {
+    config,
+    token,
+    warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+    allowMassDelete: options.allowMassDelete === true,
+  });
   if (summary.error && isAuthFailure(summary.error)) {
     // Refused as a whole (bad, expired or foreign token): no summary of work that never happened.
     if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: errorJson(summary.error), pending: summary.pending }, null, 2) + "\n");

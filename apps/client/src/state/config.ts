@@ -2,6 +2,7 @@
 import { chmod } from "node:fs/promises";
 import { z } from "zod";
 import { NamespaceName } from "@teammem/protocol";
+import { UsageError } from "../errors.js";
 import { readJson, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
@@ -22,6 +23,14 @@ export type Config = z.infer<typeof Config>;
 /** @returns the config, or `undefined` when the folder was never initialised. */
 export async function loadConfig(layout: Layout): Promise<Config | undefined> {
   return readJson(layout.config, Config);
+}
+
+/** @throws UsageError when the folder was never set up with `teammem init`. */
+export async function requireConfig(layout: Layout): Promise<Config> {
+  const config = await loadConfig(layout);
+  if (!config)
+    throw new UsageError(`${layout.root} is not set up for teammem: run \`teammem init --dir ${layout.root} --server URL --namespace NS\` first`);
+  return config;
 }
 
 /** Writes the config atomically with mode 0600 (it may hold a token). */

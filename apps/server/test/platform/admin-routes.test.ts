@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { bearer, claimsOf, startTestServer, type TestServer } from "./support.js";
 
 describe.each(DATABASE_KINDS)("admin API on %s", (kind) => {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken } from "../../src/admin/tokens.js";
 import { memberships, tokens } from "../../src/db/schema.js";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { badTokens, bearer, claimsOf, craftToken, SECRET, startTestServer, type TestServer } from "./support.js";
 
 describe.each(DATABASE_KINDS)("bearer token checks on %s", (kind) => {

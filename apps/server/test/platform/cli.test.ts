@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase } from "../../../../test/support/databases.js";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresDatabase } from "../../src/testing.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
@@ -207,7 +207,7 @@ describe("teammem-server on an embedded data folder", () => {
 describe("teammem-server on PostgreSQL", () => {
   let db: { url: string; drop: () => Promise<void> };
   beforeAll(async () => {
-    db = await createPostgresDatabase();
+    db = await createPostgresDatabase(inject("postgresUrl"));
   });
   afterAll(() => db?.drop());
 

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { openDatabase, type Database } from "../../src/db/database.js";
-import { createPostgresDatabase, rowsOf } from "../../../../test/support/databases.js";
+import { createPostgresDatabase, rowsOf } from "../../src/testing.js";
 import { sql } from "drizzle-orm";
 
 describe("migrations on a fresh PostgreSQL database", () => {
@@ -12,7 +12,7 @@ describe("migrations on a fresh PostgreSQL database", () => {
   });
 
   it("succeed when several processes migrate at the same moment (serialised by an advisory lock)", async () => {
-    const fresh = await createPostgresDatabase();
+    const fresh = await createPostgresDatabase(inject("postgresUrl"));
     drop = fresh.drop;
     const databases = await Promise.all([1, 2, 3].map(() => openDatabase({ kind: "postgres", url: fresh.url })));
     opened.push(...databases);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import type { Role } from "../../src/auth/auth-context.js";
 import { badTokens, bearer, startTestServer, type TestServer } from "./support.js";
 

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadServerSecrets } from "../../src/settings.js";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../../../test/support/databases.js";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../src/testing.js";
 
 describe.each(DATABASE_KINDS)("server secrets on %s", (kind) => {
   let tdb: TestDatabase;
   beforeAll(async () => {
-    tdb = await createTestDatabase(kind);
+    tdb = await createTestDatabase(kind, inject("postgresUrl"));
   });
   afterAll(() => tdb?.dispose());
 

@@ -4,10 +4,11 @@
  */
 import { createHmac, generateKeyPairSync, sign as rsaSign } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { inject } from "vitest";
 import { buildApp, type AppOptions } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Role, TokenClaims } from "../../src/auth/auth-context.js";
-import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../../../test/support/databases.js";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../src/testing.js";
 
 export const SECRET = "platform-test-secret-".padEnd(40, "x");
 
@@ -21,7 +22,7 @@ export interface TestServer {
 
 /** Builds the app on a fresh migrated database of `kind`; call `close()` after. Not yet `ready()`. */
 export async function startTestServer(kind: DatabaseKind, opts: Partial<AppOptions> = {}): Promise<TestServer> {
-  const tdb = await createTestDatabase(kind);
+  const tdb = await createTestDatabase(kind, inject("postgresUrl"));
   const app = await buildApp({ db: tdb.database.db, jwtSecret: SECRET, fingerprintKey: "fingerprint-key-0123456789", ...opts });
   return {
     app,

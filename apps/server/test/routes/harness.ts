@@ -3,11 +3,12 @@
  * the namespace routes through `inject`. Used by the route tests; closed by `close()`.
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { inject } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
 import type { Limits } from "../../src/limits.js";
-import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../../../test/support/databases.js";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../src/testing.js";
 
 const SECRET = "test-jwt-secret-".repeat(3);
 
@@ -21,7 +22,7 @@ export interface Harness {
 }
 
 export async function createHarness(kind: DatabaseKind, limits: Partial<Limits> = {}): Promise<Harness> {
-  const tdb: TestDatabase = await createTestDatabase(kind);
+  const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
   const db = tdb.database.db;
   const app = await buildApp({ db, jwtSecret: SECRET, fingerprintKey: "test-fingerprint-key", limits: { rateLimitMax: 0, ...limits } });
   const token = async (teamName: string, userName: string, role: "admin" | "member" | "reader") =>

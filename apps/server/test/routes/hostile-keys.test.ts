@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperationResult } from "@teammem/protocol";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { createHarness, type Harness } from "./harness.js";
 
 const HOSTILE_PATHS = [

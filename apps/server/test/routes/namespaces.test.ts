@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { createHarness, opId, type Harness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { ancestorKeys, escapeLike } from "../../src/store/path-type-clash.js";
 import { createHarness, opId, type Harness } from "./harness.js";
 

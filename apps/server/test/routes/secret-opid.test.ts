@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
-import { DATABASE_KINDS, dumpAllRows } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS, dumpAllRows } from "../../src/testing.js";
 import { createHarness, type Harness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("an opId holding a credential on %s", (kind) => {

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { createTestDatabase, DATABASE_KINDS } from "../../src/testing.js";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
@@ -127,7 +127,6 @@ describe.each(DATABASE_KINDS)("credentials in names on %s", (kind) => {
 
 describe("request logs", () => {
   it("never hold a credential from the URL, plain or percent-encoded", async () => {
-    const { createTestDatabase } = await import("../../../../test/support/databases.js");
     const tdb = await createTestDatabase("pglite");
     const lines: string[] = [];
     const stream = new Writable({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
-import { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { auditEvents, conflicts, entries, operations, versions } from "../../src/db/schema.js";
 import { createHarness, opId, type Harness } from "./harness.js";
 

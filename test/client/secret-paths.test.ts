@@ -3,10 +3,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync, tree } from "./support/clients.js";
-import { dumpAllRows } from "./support/server.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync, tree } from "../support/clients.js";
+import { dumpAllRows } from "../support/server.js";
 
 describe.each(DATABASE_KINDS)("credentials in paths on %s", (kind) => {
   it("holds back files whose path holds a credential, shows and reports them with the path redacted", async () => {

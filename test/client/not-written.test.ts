@@ -2,9 +2,9 @@
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync } from "./support/clients.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync } from "../support/clients.js";
 
 describe.each(DATABASE_KINDS)("not-written pulled entries on %s", (kind) => {
   it("are listed by status (and --json) as not written until the clash is gone, then written by the next sync", async () => {

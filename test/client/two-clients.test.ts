@@ -8,10 +8,10 @@ import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promis
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem, tempDir } from "./support/cli.js";
-import { setup, status, sync, tree } from "./support/clients.js";
-import { dumpAllRows, startTestServer, versionsOf } from "./support/server.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem, tempDir } from "../support/cli.js";
+import { setup, status, sync, tree } from "../support/clients.js";
+import { dumpAllRows, startTestServer, versionsOf } from "../support/server.js";
 
 describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
   it("syncs team/ only, holds back the file with a secret, and sends it once the secret is removed", async () => {

@@ -1,12 +1,13 @@
 /**
- * Fresh, migrated databases for tests: one PostgreSQL database (created on the server given by
- * global setup) or one in-memory PGlite per call. Dropped/closed by the returned `dispose`.
+ * `@teammem/server/testing`: fresh, migrated databases for tests of the server and of whatever runs
+ * against it. One PostgreSQL database per call (created on a PostgreSQL server the caller names,
+ * e.g. `inject("postgresUrl")` under vitest) or one in-memory PGlite, dropped/closed by `dispose`.
+ * Reads no environment and imports no test runner.
  */
 import { randomBytes } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import pg from "pg";
-import { inject } from "vitest";
-import { openDatabase, type Database } from "../../apps/server/src/db/database.js";
+import { openDatabase, type Database } from "./db/database.js";
 
 export type DatabaseKind = "postgres" | "pglite";
 /** Every kind the server supports; `describe.each(DATABASE_KINDS)` runs a suite on each. */
@@ -17,6 +18,12 @@ export interface TestDatabase {
   /** Connection URL (postgres only), e.g. for a server process started by the test. */
   readonly url?: string;
   dispose(): Promise<void>;
+}
+
+/** A database of its own on a PostgreSQL server; `drop` removes it. */
+export interface PostgresTestDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
 }
 
 function withDatabase(url: string, name: string): string {
@@ -35,16 +42,23 @@ async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<
   }
 }
 
-/** Creates an empty PostgreSQL database and returns its URL (not migrated). */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = inject("postgresUrl");
-  if (!server) throw new Error(inject("postgresProblem"));
+/**
+ * Creates an empty database (not migrated) on the PostgreSQL server at `serverUrl`, as a user
+ * allowed to CREATE DATABASE, e.g. `postgres://postgres@127.0.0.1:5432/postgres`.
+ * @throws Error when `serverUrl` is empty (no PostgreSQL server was found for the tests).
+ */
+export async function createPostgresDatabase(serverUrl: string): Promise<PostgresTestDatabase> {
+  if (!serverUrl)
+    throw new Error(
+      "No PostgreSQL server for tests: set TEST_DATABASE_URL to a server the tests may create databases on " +
+        "(e.g. postgres://postgres@127.0.0.1:5432/postgres), or run Docker for testcontainers.",
+    );
   const name = "teammem_test_" + randomBytes(6).toString("hex");
-  await admin(server, (c) => c.query(`CREATE DATABASE ${name}`));
+  await admin(serverUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   return {
-    url: withDatabase(server, name),
+    url: withDatabase(serverUrl, name),
     drop: () =>
-      admin(server, async (c) => {
+      admin(serverUrl, async (c) => {
         // Let closing pools finish their goodbyes first: a forced drop would hand still-open
         // connections a FATAL 57P01 that surfaces as an unhandled error in the test run.
         for (let i = 0; i < 50; i++) {
@@ -57,14 +71,18 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
-/** Opens and migrates a fresh database of `kind`. */
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+/**
+ * Opens and migrates a fresh database of `kind`: for "postgres" a new database on the server at
+ * `postgresServerUrl` (see {@link createPostgresDatabase}), for "pglite" an in-memory one (the URL
+ * is not used).
+ */
+export async function createTestDatabase(kind: DatabaseKind, postgresServerUrl = ""): Promise<TestDatabase> {
   if (kind === "pglite") {
     const database = await openDatabase({ kind: "pglite", dataDir: "memory://" });
     await database.migrate();
     return { database, dispose: () => database.close() };
   }
-  const { url, drop } = await createPostgresDatabase();
+  const { url, drop } = await createPostgresDatabase(postgresServerUrl);
   const database = await openDatabase({ kind: "postgres", url });
   await database.migrate();
   return {

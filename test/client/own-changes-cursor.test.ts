@@ -2,9 +2,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { setup, sync } from "./support/clients.js";
-import { engineSync } from "./support/engine.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { setup, sync } from "../support/clients.js";
+import { engineSync } from "../support/engine.js";
 
 describe.each(DATABASE_KINDS)("the cursor after a push on %s", (kind) => {
   it("moves over our own changes (the next sync pulls nothing) but stops before a teammate's change made meanwhile", async () => {

@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { expect, onTestFinished } from "vitest";
-import type { DATABASE_KINDS } from "../../../../test/support/databases.js";
+import type { DatabaseKind } from "@teammem/server/testing";
 import { teammem, tempDir } from "./cli.js";
 import { startTestServer, type TestServer } from "./server.js";
 
@@ -30,7 +30,7 @@ export interface Clients {
 }
 
 /** A server and two initialised clients (A takes its token from the env, B stores it with init --token). */
-export async function setup(kind: (typeof DATABASE_KINDS)[number], limits?: Parameters<typeof startTestServer>[1]): Promise<Clients> {
+export async function setup(kind: DatabaseKind, limits?: Parameters<typeof startTestServer>[1]): Promise<Clients> {
   const server = await startTestServer(kind, limits);
   onTestFinished(() => server.dispose());
   const root = await tempDir();

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { run } from "../../src/program.js";
+import { run } from "@teammem/client";
 
 export interface CliResult {
   code: number;

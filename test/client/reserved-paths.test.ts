@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
-import { DATABASE_KINDS, rowsOf } from "../../../test/support/databases.js";
-import { setup, status, sync, tree } from "./support/clients.js";
-import { versionsOf } from "./support/server.js";
+import { DATABASE_KINDS, rowsOf } from "@teammem/server/testing";
+import { setup, status, sync, tree } from "../support/clients.js";
+import { versionsOf } from "../support/server.js";
 
 const RESERVED = "invalid path: path must not contain a '.git', '.teammem' or '.teammem-tmp-*' segment";
 

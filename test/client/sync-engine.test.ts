@@ -2,14 +2,11 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { NetworkError } from "../src/errors.js";
-import { layoutOf } from "../src/state/layout.js";
-import { listOutbox } from "../src/state/outbox.js";
-import { loadSyncState } from "../src/state/sync-state.js";
-import { teammem, tempDir } from "./support/cli.js";
-import { startTestServer } from "./support/server.js";
-import { engineSync } from "./support/engine.js";
-
+import { NetworkError } from "@teammem/client";
+import { teammem, tempDir } from "../support/cli.js";
+import { status } from "../support/clients.js";
+import { engineSync } from "../support/engine.js";
+import { startTestServer } from "../support/server.js";
 
 describe("sync engine", () => {
   it("pulls page after page until the server has no more, and stores the last cursor", async () => {
@@ -30,7 +27,7 @@ describe("sync engine", () => {
     expect(pulled.pulled.changes).toBe(7);
     expect((await readdir(join(b, "team", "many"))).sort()).toEqual(["n0.md", "n1.md", "n2.md", "n3.md", "n4.md", "n5.md", "n6.md"]);
     expect(pulled.cursor).toBe(7); // one cursor per applied operation
-    expect((await loadSyncState(layoutOf(b))).cursor).toBe(7);
+    expect((await status(b)).cursor).toBe(7);
     const again = await engineSync(b, token, { batchSize: 3, pullPageSize: 2 });
     expect(again.pulled.changes).toBe(0);
     expect(again.cursor).toBe(7);
@@ -57,7 +54,7 @@ describe("sync engine", () => {
     expect(summary.error).toBeInstanceOf(NetworkError);
     expect(summary.pushed.applied).toHaveLength(6);
     expect(summary.pending).toBe(4);
-    expect(await listOutbox(layoutOf(dir))).toHaveLength(4);
+    expect((await status(dir)).pending).toHaveLength(4);
     await server.start();
     const rest = await engineSync(dir, token, { batchSize: 3 });
     expect(rest.error).toBeUndefined();

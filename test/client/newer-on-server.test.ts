@@ -6,9 +6,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync } from "./support/clients.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync } from "../support/clients.js";
 
 describe.each(DATABASE_KINDS)("a newer server version kept out by an unsent local edit on %s", (kind) => {
   it("is listed by status while the edit is held back, and written by the sync after the edit is reverted", async () => {

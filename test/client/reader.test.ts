@@ -2,10 +2,10 @@
 import { join } from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync } from "./support/clients.js";
-import { versionsOf } from "./support/server.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync } from "../support/clients.js";
+import { versionsOf } from "../support/server.js";
 
 describe.each(DATABASE_KINDS)("a reader's local edits on %s", (kind) => {
   it("are rejected as forbidden once, shown in status, not resent until the file changes again, and syncs exit 0", async () => {

@@ -4,10 +4,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DATABASE_KINDS, rowsOf } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync, type Clients } from "./support/clients.js";
-import { versionsOf } from "./support/server.js";
+import { DATABASE_KINDS, rowsOf } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync, type Clients } from "../support/clients.js";
+import { versionsOf } from "../support/server.js";
 
 /** A and B both edit `file` on the same line; B's push becomes a conflict (B's file then holds A's version). */
 async function conflictOn({ a, b, envA, envB }: Clients, file: string): Promise<void> {

@@ -1,16 +1,15 @@
 /**
- * A real teammem server for client tests: `buildApp` on a fresh migrated database (PostgreSQL or
- * PGlite), listening on 127.0.0.1, port 0 at first. `stop()` closes the listener (the database
+ * A real teammem server for client tests, in the test's process: `buildApp` on a fresh migrated
+ * database (PostgreSQL or PGlite), listening on 127.0.0.1, port 0 at first. `stop()` closes the listener (the database
  * stays), `start()` listens again on the same port, so a client's stored URL keeps working.
  */
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { buildApp, type AppOptions } from "../../../server/src/app.js";
-import { issueToken } from "../../../server/src/admin/tokens.js";
-import type { Database } from "../../../server/src/db/database.js";
-import { createTestDatabase, rowsOf, type DatabaseKind, type TestDatabase } from "../../../../test/support/databases.js";
+import { inject } from "vitest";
+import { buildApp, issueToken, type AppOptions, type Database } from "@teammem/server";
+import { createTestDatabase, rowsOf, type DatabaseKind, type TestDatabase } from "@teammem/server/testing";
 
-export { dumpAllRows } from "../../../../test/support/databases.js";
+export { dumpAllRows } from "@teammem/server/testing";
 
 const JWT_SECRET = "client-tests-".padEnd(40, "s");
 
@@ -25,7 +24,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
-  const tdb: TestDatabase = await createTestDatabase(kind);
+  const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
   let app: FastifyInstance | undefined;
   let port = 0;
   const start = async () => {

@@ -1,16 +1,15 @@
-/** The built `teammem` binary (apps/client/dist/cli.js, made by `tsc -b`) as a child process against a real server. */
+/** The built `teammem` binary (apps/client/dist/cli.js, made by `tsc -b`) as a child process against a real server in this process. */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
-import { tempDir } from "./support/cli.js";
-import { dumpAllRows, startTestServer } from "./support/server.js";
+import { CLIENT_CLI as CLI } from "../../scripts/lib/processes.mjs";
+import { tempDir } from "../support/cli.js";
+import { dumpAllRows, startTestServer } from "../support/server.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const exec = promisify(execFile);
 
 /** Runs the binary; resolves with its exit code and output whatever the code. */

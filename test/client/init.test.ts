@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem, tempDir } from "./support/cli.js";
-import { startTestServer } from "./support/server.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem, tempDir } from "../support/cli.js";
+import { startTestServer } from "../support/server.js";
 
 async function fixture(kind: (typeof DATABASE_KINDS)[number]) {
   const server = await startTestServer(kind);

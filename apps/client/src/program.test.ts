@@ -1,14 +1,23 @@
 /** Bad command-line input: exit 2 with a message naming what is wrong; nothing is created. */
 import { existsSync } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { teammem, tempDir } from "./support/cli.js";
+import { run } from "./program.js";
 
+/** Runs `teammem ...argv` in-process with `env` only (no TEAMMEM_TOKEN from the test process). */
+async function teammem(argv: string[], env: Record<string, string> = {}) {
+  const out = { code: 0, stdout: "", stderr: "" };
+  out.code = await run(argv, env, { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t) }, tmpdir());
+  return out;
+}
+
+/** A fresh temporary folder, removed when the test ends. */
 async function folder(): Promise<string> {
-  const t = await tempDir();
-  onTestFinished(() => t.remove());
-  return t.path;
+  const path = await mkdtemp(join(tmpdir(), "teammem-usage-"));
+  onTestFinished(() => rm(path, { recursive: true, force: true }));
+  return path;
 }
 
 describe("teammem usage errors", () => {

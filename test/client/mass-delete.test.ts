@@ -6,10 +6,10 @@ import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DATABASE_KINDS, rowsOf } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync, tree } from "./support/clients.js";
-import type { TestServer } from "./support/server.js";
+import { DATABASE_KINDS, rowsOf } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync, tree } from "../support/clients.js";
+import type { TestServer } from "../support/server.js";
 
 const tombstones = async (server: TestServer) =>
   Number((await rowsOf<{ n: number }>(server.database, sql`SELECT count(*) AS n FROM versions WHERE kind = 'delete'`))[0]!.n);

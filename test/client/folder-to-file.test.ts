@@ -2,9 +2,9 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATABASE_KINDS } from "../../../test/support/databases.js";
-import { teammem } from "./support/cli.js";
-import { setup, status, sync, tree } from "./support/clients.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { setup, status, sync, tree } from "../support/clients.js";
 
 describe.each(DATABASE_KINDS)("changing a path's type on %s", (kind) => {
   it("sends a folder turned into a file of the same name in one sync, and a file turned back into a folder", async () => {

@@ -1,0 +1,60 @@
+/**
+ * One sync of a set-up memory folder, as `teammem sync` runs it: takes the folder's lock, loads
+ * its state and reports, runs {@link sync}, releases the lock. For callers that sync without the
+ * command line (the CLI's `sync` command is one).
+ */
+import { createApi, type Api } from "../http/api.js";
+import { requireConfig, type Config } from "../state/config.js";
+import type { Layout } from "../state/layout.js";
+import { acquireLock } from "../state/lock.js";
+import { loadReports } from "../state/reports.js";
+import { loadSyncState } from "../state/sync-state.js";
+import { sync, type SyncSummary } from "./sync.js";
+
+/** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
+const DEFAULT_BATCH_SIZE = 100;
+/** Changes per pull request (the protocol allows up to 1000). */
+const DEFAULT_PULL_PAGE_SIZE = 500;
+
+export interface SyncFolderOptions {
+  /** Access token sent to the server. */
+  readonly token: string;
+  /** The folder's config; read from `.teammem/config.json` when absent. */
+  readonly config?: Config;
+  /** HTTP client to use instead of the one built from the config and `token` (e.g. one wrapping its calls). */
+  readonly api?: Api;
+  /** Diagnostics for the user, one line each (default: dropped). Never receives file content or secrets. */
+  readonly warn?: (line: string) => void;
+  /** Operations per batch to start with (default {@link DEFAULT_BATCH_SIZE}). */
+  readonly batchSize?: number;
+  /** Changes per pull request, 1-1000 (default {@link DEFAULT_PULL_PAGE_SIZE}). */
+  readonly pullPageSize?: number;
+  /** `--allow-mass-delete` (default false). */
+  readonly allowMassDelete?: boolean;
+}
+
+/**
+ * Syncs the memory folder of `layout` once (pull, then push).
+ * @throws UsageError when the folder was never set up; ClientError when another command holds its
+ *   lock; MassDeleteRefused as {@link sync} does. Network and server failures are not thrown: they
+ *   end the run early and are in the summary's `error`.
+ */
+export async function syncFolder(layout: Layout, options: SyncFolderOptions): Promise<SyncSummary> {
+  const config = options.config ?? (await requireConfig(layout));
+  const release = await acquireLock(layout);
+  try {
+    return await sync({
+      layout,
+      config,
+      api: options.api ?? createApi({ server: config.server, namespace: config.namespace, token: options.token }),
+      state: await loadSyncState(layout),
+      reports: await loadReports(layout),
+      warn: options.warn ?? (() => undefined),
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      allowMassDelete: options.allowMassDelete === true,
+      pullPageSize: options.pullPageSize ?? DEFAULT_PULL_PAGE_SIZE,
+    });
+  } finally {
+    await release();
+  }
+}
