@@ -7,7 +7,8 @@
  * <root>/.teammem/                state folder (private, never synced)
  *   config.json                   server, namespace, clientId, optional token (mode 0600)
  *   state.json                    cursor and per-path base {version, sha256}
- *   outbox/<seq>-<opId>.json      durable queue: one operation per file
+ *   outbox/<seq>-<opId>.json      durable queue: one operation per file, named in enqueue order
+ *   outbox-seq.json               last outbox sequence number handed out
  *   held-back.json                team files held back by the scanner (findings, never values)
  *   rejected.json                 operations the server refused
  *   conflicts.json                conflicts the server recorded, with the local copy's location
@@ -30,6 +31,7 @@ export interface Layout {
   readonly config: string;
   readonly syncState: string;
   readonly outbox: string;
+  readonly outboxSeq: string;
   readonly heldBack: string;
   readonly rejected: string;
   readonly conflicts: string;
@@ -50,6 +52,7 @@ export function layoutOf(root: string): Layout {
     config: join(state, "config.json"),
     syncState: join(state, "state.json"),
     outbox: join(state, "outbox"),
+    outboxSeq: join(state, "outbox-seq.json"),
     heldBack: join(state, "held-back.json"),
     rejected: join(state, "rejected.json"),
     conflicts: join(state, "conflicts.json"),

@@ -2,7 +2,13 @@
  * The durable local queue of write operations (`.teammem/outbox/`). Each operation is one JSON file,
  * written atomically before anything is sent and removed only after its result is stored. A replay
  * sends the same `opId`, so the server applies each operation at most once.
- * File names sort in enqueue order: `<ms since epoch, 15 digits>-<index, 6 digits>-<opId>.json`.
+ *
+ * Order is a sequence, not a clock: each operation gets the next number of the folder's outbox
+ * sequence (1, 2, 3, ...; never reused, like Replicache's mutation ids) and its file is named
+ * `<seq, 16 digits>-<opId>.json`, so names sort in enqueue order whatever the clock does. The last
+ * number handed out is kept in `.teammem/outbox-seq.json` and written before the operations that
+ * use it: a crash in between leaves a gap, never a number used twice. Files named by earlier
+ * versions (`<ms, 15 digits>-<index, 6 digits>-<opId>.json`) are listed first, in name order.
  */
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,6 +16,13 @@ import { z } from "zod";
 import { Operation, Sha256 } from "@teammem/protocol";
 import { TEMP_PREFIX, fsyncDir, readJson, unlinkDurable, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
+
+const SEQ_DIGITS = 16;
+const SEQ_NAME = /^(\d{16})-/;
+const LEGACY_NAME = /^\d{15}-\d{6}-/;
+
+/** `.teammem/outbox-seq.json`: the last sequence number handed out (0: none yet). */
+const OutboxSeq = z.object({ lastSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) });
 
 export const OutboxEntry = z.object({
   operation: Operation,
@@ -25,22 +38,31 @@ export interface QueuedOperation {
   readonly entry: OutboxEntry;
 }
 
-/** Writes each entry to its own file, durably (file and folder fsynced), in order. */
+/**
+ * Writes each entry to its own file, durably (file and folder fsynced), in order, numbered after
+ * every operation queued before (see the module comment).
+ * @throws StateError when `outbox-seq.json` is unreadable.
+ */
 export async function enqueue(layout: Layout, entries: readonly OutboxEntry[]): Promise<QueuedOperation[]> {
+  if (entries.length === 0) return [];
   await mkdir(layout.outbox, { recursive: true });
-  const stamp = String(Date.now()).padStart(15, "0");
+  // The stored number, or the highest queued one if that is higher (a seq file restored from a backup).
+  let last = (await readJson(layout.outboxSeq, OutboxSeq))?.lastSeq ?? 0;
+  for (const name of await operationFiles(layout)) last = Math.max(last, Number(SEQ_NAME.exec(name)?.[1] ?? 0));
+  await writeJsonAtomic(layout.outboxSeq, { lastSeq: last + entries.length });
   const queued: QueuedOperation[] = [];
   for (const [i, entry] of entries.entries()) {
-    const file = join(layout.outbox, `${stamp}-${String(i).padStart(6, "0")}-${entry.operation.opId}.json`);
+    const seq = String(last + 1 + i).padStart(SEQ_DIGITS, "0");
+    const file = join(layout.outbox, `${seq}-${entry.operation.opId}.json`);
     await writeJsonAtomic(file, entry);
     queued.push({ file, entry });
   }
-  if (queued.length > 0) await fsyncDir(layout.state);
+  await fsyncDir(layout.state);
   return queued;
 }
 
-/** Every queued operation, oldest first. */
-export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
+/** Names of the operation files in the outbox, in enqueue order (legacy names first); [] without an outbox. */
+async function operationFiles(layout: Layout): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(layout.outbox);
@@ -48,8 +70,14 @@ export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
   }
+  const ops = names.filter((n) => n.endsWith(".json") && !n.startsWith(TEMP_PREFIX));
+  return [...ops.filter((n) => LEGACY_NAME.test(n)).sort(), ...ops.filter((n) => !LEGACY_NAME.test(n)).sort()];
+}
+
+/** Every queued operation, oldest first. */
+export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
   const queued: QueuedOperation[] = [];
-  for (const name of names.filter((n) => n.endsWith(".json") && !n.startsWith(TEMP_PREFIX)).sort()) {
+  for (const name of await operationFiles(layout)) {
     const file = join(layout.outbox, name);
     const entry = await readJson(file, OutboxEntry);
     if (entry) queued.push({ file, entry });
