@@ -1,4 +1,4 @@
-export { ERRORS, ERROR_CODES, type ErrorCode } from "./errors.js";
+export { codeForStatus, ERRORS, ERROR_CODES, type ErrorCode, type ErrorSpec } from "./errors.js";
 export {
   checkEntryPath,
   isReservedSegment,

@@ -8,6 +8,7 @@ import {
   BatchResponse,
   AppliedResult,
   ChangesResponse,
+  codeForStatus,
   ConflictsResponse,
   EntryResponse,
   ERRORS,
@@ -16,7 +17,6 @@ import {
   type BatchRequest,
   type BlockReport,
   type ResolveConflictRequest,
-  type ErrorCode,
 } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
 
@@ -46,18 +46,6 @@ export interface Api {
   resolveConflict(id: string, request: ResolveConflictRequest): Promise<z.infer<typeof AppliedResult>>;
   /** Tells the server (audit log) that a file was held back; metadata only. */
   blockReport(report: BlockReport): Promise<void>;
-}
-
-/** The code to assume when an error reply has no parseable body. */
-function codeForStatus(status: number): ErrorCode {
-  if (status === 401) return "unauthorized";
-  if (status === 403) return "forbidden";
-  if (status === 404) return "not_found";
-  if (status === 413) return "body_too_large";
-  if (status === 429) return "rate_limited";
-  if (status === 503) return "database_busy";
-  if (status >= 500) return "internal_error";
-  return "invalid_request";
 }
 
 function networkReason(err: unknown, timeoutMs: number): string {
@@ -100,6 +88,7 @@ export function createApi(options: ApiOptions): Api {
       json = undefined;
     }
     if (!res.ok) {
+      // The code in the body is the contract; a reply without one (a proxy's 502, 413...) gets the generic code of its status.
       const parsed = ErrorBody.safeParse(json);
       const code = parsed.success ? parsed.data.code : codeForStatus(res.status);
       const message = parsed.success ? parsed.data.message : `HTTP ${res.status} ${res.statusText}`;

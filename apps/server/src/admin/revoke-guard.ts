@@ -6,14 +6,14 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { tokens } from "../db/schema.js";
-import { ApiError } from "../errors.js";
+import { Refusal } from "../errors/refusal.js";
 import { revokeToken } from "./tokens.js";
 
 /**
  * Revokes token `tokenId` of team `teamId` in one transaction that first locks the team's valid
  * admin tokens (`FOR UPDATE`), so two concurrent revocations cannot both remove "the other" last one.
  * @returns as {@link revokeToken} (null: no such token in the team).
- * @throws ApiError last_admin_token (409, details `{ tokenId }`) when `tokenId` is the team's only
+ * @throws Refusal last_admin_token (409, details `{ tokenId }`) when `tokenId` is the team's only
  *   valid admin token and `force` is false.
  */
 export async function revokeTokenGuarded(db: Db, tokenId: string, teamId: string, force: boolean): ReturnType<typeof revokeToken> {
@@ -25,7 +25,7 @@ export async function revokeTokenGuarded(db: Db, tokenId: string, teamId: string
         .where(and(eq(tokens.teamId, teamId), eq(tokens.role, "admin"), isNull(tokens.revokedAt), or(isNull(tokens.expiresAt), gt(tokens.expiresAt, sql`now()`))))
         .for("update");
       if (validAdmins.length === 1 && validAdmins[0]!.id === tokenId) {
-        throw new ApiError(
+        throw new Refusal(
           "last_admin_token",
           "this is the team's last valid admin token; revoking it would lock every admin out. Issue another admin token first, or send ?force=true",
           { tokenId },

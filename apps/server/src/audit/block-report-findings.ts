@@ -5,21 +5,21 @@
  */
 import { RULES } from "@teammem/scanner";
 import type { BlockReport } from "@teammem/protocol";
-import { ApiError } from "../errors.js";
+import { Refusal } from "../errors/refusal.js";
 import { findSecretsInName } from "../secrets/names.js";
 import type { AuditFinding } from "./record.js";
 
 const CATALOG_LABELS: ReadonlyMap<string, string> = new Map(RULES.map((r) => [r.id, r.label]));
 
 /**
- * @throws ApiError invalid_request (details.reason `secret_in_rule_id`) when a custom rule id
+ * @throws Refusal invalid_request (details.reason `secret_in_rule_id`) when a custom rule id
  *   itself holds a credential.
  */
 export function blockReportFindings(findings: BlockReport["findings"], fingerprintKey: string): AuditFinding[] {
   return findings.map((f) => {
     const label = CATALOG_LABELS.get(f.ruleId);
     if (label === undefined && findSecretsInName(f.ruleId, fingerprintKey).length > 0) {
-      throw new ApiError("invalid_request", "a finding's ruleId holds a credential", { reason: "secret_in_rule_id" });
+      throw new Refusal("invalid_request", "a finding's ruleId holds a credential", { reason: "secret_in_rule_id" });
     }
     return {
       ruleId: f.ruleId,

@@ -2,7 +2,7 @@ import fastifyJwt from "@fastify/jwt";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { ApiError } from "../errors.js";
+import { Refusal } from "../errors/refusal.js";
 import { ROLES, type Role, type TokenClaims } from "../auth/auth-context.js";
 import { memberships, principals, teams, tokens } from "../db/schema.js";
 
@@ -115,19 +115,19 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       claims = await verifyBearer(request);
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code === "FST_JWT_AUTHORIZATION_TOKEN_EXPIRED") throw new ApiError("token_expired", "the token has expired");
-      throw new ApiError("unauthorized", "a valid bearer token is required");
+      if (code === "FST_JWT_AUTHORIZATION_TOKEN_EXPIRED") throw new Refusal("token_expired", "the token has expired");
+      throw new Refusal("unauthorized", "a valid bearer token is required");
     }
     if (typeof claims.jti !== "string" || !UUID.test(claims.jti) || !ROLES.includes(claims.role)) {
-      throw new ApiError("unauthorized", "a valid bearer token is required");
+      throw new Refusal("unauthorized", "a valid bearer token is required");
     }
     const record = await readToken(claims.jti);
     if (!record || record.teamId !== claims.team || record.principalId !== claims.sub || record.role !== claims.role) {
-      throw new ApiError("unauthorized", "a valid bearer token is required");
+      throw new Refusal("unauthorized", "a valid bearer token is required");
     }
-    if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now()) throw new ApiError("token_expired", "the token has expired");
-    if (record.revoked) throw new ApiError("token_revoked", "the token has been revoked");
-    if (!record.member) throw new ApiError("token_revoked", "the token's user is no longer a member of the team");
+    if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now()) throw new Refusal("token_expired", "the token has expired");
+    if (record.revoked) throw new Refusal("token_revoked", "the token has been revoked");
+    if (!record.member) throw new Refusal("token_revoked", "the token's user is no longer a member of the team");
     request.auth = {
       teamId: record.teamId,
       teamName: record.teamName,
@@ -138,8 +138,8 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     };
   });
   app.decorate("requireRole", (role: Role) => async (request: FastifyRequest) => {
-    if (!request.auth) throw new ApiError("unauthorized", "a valid bearer token is required");
-    if (RANK[request.auth.role] < RANK[role]) throw new ApiError("forbidden", `this action needs the ${role} role`);
+    if (!request.auth) throw new Refusal("unauthorized", "a valid bearer token is required");
+    if (RANK[request.auth.role] < RANK[role]) throw new Refusal("forbidden", `this action needs the ${role} role`);
   });
 }
 

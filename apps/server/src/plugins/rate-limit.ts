@@ -1,7 +1,7 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { ApiError } from "../errors.js";
+import { Refusal } from "../errors/refusal.js";
 
 export interface RateLimitOptions {
   /** Requests per key per window; 0 disables the limit. */
@@ -34,8 +34,10 @@ async function limiter(app: FastifyInstance, opts: RateLimitOptions): Promise<vo
     max: opts.max,
     timeWindow: opts.windowMs,
     keyGenerator: keyOf,
+    // Retry-After comes from the error handler, as the registry says for rate_limited.
+    addHeaders: { "retry-after": false },
     errorResponseBuilder: (_request, context) =>
-      new ApiError("rate_limited", `too many requests: at most ${opts.max} per ${opts.windowMs} ms; retry after ${context.after}`, {
+      new Refusal("rate_limited", `too many requests: at most ${opts.max} per ${opts.windowMs} ms; retry after ${context.after}`, {
         limit: opts.max,
         windowMs: opts.windowMs,
         retryAfterMs: context.ttl,

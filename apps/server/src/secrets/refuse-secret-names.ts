@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { recordAuditEvent } from "../audit/record.js";
-import { ApiError } from "../errors.js";
+import { Refusal } from "../errors/refusal.js";
 import { findSecretsInName, redactSecrets, ruleList } from "./names.js";
 
 export async function refuseSecretNames(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -37,7 +37,7 @@ export async function refuseSecretNames(request: FastifyRequest, _reply: Fastify
       clientId: typeof clientId === "string" ? redactSecrets(clientId) : null,
       findings: found,
     });
-    throw new ApiError("secret_detected", `the ${field} holds a credential (${ruleList(found)}); choose another ${field}`, {
+    throw new Refusal("secret_detected", `the ${field} holds a credential (${ruleList(found)}); choose another ${field}`, {
       field,
       findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
     });

@@ -11,7 +11,8 @@ import { mergeThreeWay } from "../merge/three-way.js";
 import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
 import { inWriteTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
-import { auditSecretRefusal, checkContent, type AuditedFindings, type Refusal } from "./validate-content.js";
+import { Refusal } from "../errors/refusal.js";
+import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
 
@@ -24,15 +25,7 @@ interface Decision {
 }
 
 function rejected(opId: string, path: string, refusal: Refusal): OperationResult {
-  return {
-    opId,
-    path,
-    status: "rejected",
-    code: refusal.code,
-    message: refusal.message,
-    ...(refusal.details ? { details: refusal.details } : {}),
-    ...(refusal.findings ? { findings: refusal.findings } : {}),
-  };
+  return { opId, path, status: "rejected", ...refusal.toBody() };
 }
 
 /** The request hash of a batch operation (its id excluded). */
@@ -55,18 +48,18 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
   const nsId = ctx.namespace.id;
   const hash = operationHash(op);
   const checked = checkWritePath(ctx, op.path);
-  const refusal: (Refusal & { audit?: AuditedFindings }) | null =
+  const refusal: Refusal | null =
     "refusal" in checked ? checked.refusal : "delete" in op ? null : checkContent(ctx, op.content);
   if (refusal || !("path" in checked)) {
     // An operation applied before a limit or rule changed still replays its original result.
     const prior = await readStoredOperation(db, nsId, op.opId);
     if (prior) return replayResult(prior, op.opId, op.path, hash);
     if (!("path" in checked)) await auditPathSecret(db, ctx, checked.refusal); // a path holding a credential: audited, never stored
-    if (refusal!.code !== "secret_detected" || !("path" in checked)) return rejected(op.opId, op.path, refusal!);
-    const result = rejected(op.opId, op.path, refusal!);
+    if (!(refusal instanceof SecretRefusal) || !("path" in checked)) return rejected(op.opId, op.path, refusal!);
+    const result = rejected(op.opId, op.path, refusal);
     const stored = await storeOperation(db, nsId, op.opId, hash, result);
     if (!stored.inserted) return replayResult(stored, op.opId, op.path, hash);
-    await auditSecretRefusal(db, ctx, checked.path, refusal!.audit ?? []);
+    await auditSecretRefusal(db, ctx, checked.path, refusal.audit);
     return result;
   }
   const path = checked.path;
@@ -155,11 +148,11 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
 
   if (op.baseVersion > headVersion) {
     return {
-      result: rejected(op.opId, op.path, {
-        code: "version_conflict",
-        message: `baseVersion ${op.baseVersion} is newer than the head version ${headVersion}`,
-        details: { currentVersion: headVersion },
-      }),
+      result: rejected(
+        op.opId,
+        op.path,
+        new Refusal("version_conflict", `baseVersion ${op.baseVersion} is newer than the head version ${headVersion}`, { currentVersion: headVersion }),
+      ),
       final: false,
     };
   }

@@ -1,7 +1,7 @@
 /**
  * Writes that do not merge: compare-and-set of one entry, restore of an old version, resolution of
- * a conflict record. Each runs in one transaction holding the namespace lock and refuses with a
- * {@link RefusalError} (a stable code, never content).
+ * a conflict record. Each runs in one transaction holding the namespace lock and refuses by
+ * throwing a {@link Refusal} (a stable code, never content).
  */
 import { pathFoldKey, type AppliedResult, type WriteResponse } from "@teammem/protocol";
 import { and, eq, sql } from "drizzle-orm";
@@ -11,31 +11,23 @@ import { conflicts, versions } from "../db/schema.js";
 import { checkNewLiveEntry, commitVersion, readHead, type Head, type VersionKind } from "./heads.js";
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, requestHash, storeOperation } from "./idempotency.js";
-import { auditSecretRefusal, checkContent, type Refusal } from "./validate-content.js";
+import { Refusal } from "../errors/refusal.js";
+import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
 
 type Applied = z.infer<typeof AppliedResult>;
 
-/** A refused write; routes answer `{ code, message, details?, findings? }` with the code's status. */
-export class RefusalError extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-    this.name = "RefusalError";
-  }
-}
-
 function refuse(refusal: Refusal | null): void {
-  if (refusal) throw new RefusalError(refusal);
+  if (refusal) throw refusal;
 }
 
 /** Throws the content's refusal, if any, after auditing a secret hit. */
 async function refuseContent(db: Db, ctx: WriteContext, path: string, content: string): Promise<void> {
   const refusal = checkContent(ctx, content);
   if (!refusal) return;
-  const { audit, ...reply } = refusal;
-  if (audit) await auditSecretRefusal(db, ctx, path, audit);
-  throw new RefusalError(reply);
+  if (refusal instanceof SecretRefusal) await auditSecretRefusal(db, ctx, path, refusal.audit);
+  throw refusal;
 }
 
 /** The NFC path, or throws `invalid_path`, or `secret_detected` (audited) for a path holding a credential. */
@@ -43,8 +35,7 @@ async function validPath(db: Db, ctx: WriteContext, raw: string): Promise<string
   const checked = checkWritePath(ctx, raw);
   if ("path" in checked) return checked.path;
   await auditPathSecret(db, ctx, checked.refusal);
-  const { code, message, details, findings } = checked.refusal;
-  throw new RefusalError({ code, message, ...(details ? { details } : {}), ...(findings ? { findings } : {}) });
+  throw checked.refusal;
 }
 
 function headResult(path: string, head: Head | null, namespaceCursor: number): WriteResponse {
@@ -95,7 +86,7 @@ async function writeHead(
  * Compare-and-set: writes `content` (null: delete) only when `baseVersion` is the head version
  * (0: the path never existed). Writing the head's own content changes nothing and succeeds
  * whatever the (older) base, so a retry after a lost response gets the same answer.
- * @throws RefusalError invalid_path | invalid_utf8 | entry_too_large | secret_detected (audited) |
+ * @throws Refusal invalid_path | invalid_utf8 | entry_too_large | secret_detected (audited) |
  *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full.
  */
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
@@ -108,10 +99,8 @@ export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseV
     const alreadyThere = content === null ? !head || head.deleted : head !== null && !head.deleted && head.content === content;
     if (baseVersion !== currentVersion && alreadyThere && baseVersion < currentVersion) return headResult(path, head, cursor);
     if (baseVersion !== currentVersion) {
-      throw new RefusalError({
-        code: "version_conflict",
-        message: `baseVersion ${baseVersion} is not the current version ${currentVersion}; read the entry and write again`,
-        details: { currentVersion },
+      throw new Refusal("version_conflict", `baseVersion ${baseVersion} is not the current version ${currentVersion}; read the entry and write again`, {
+        currentVersion,
       });
     }
     return writeHead(tx, ctx, path, head, cursor, content, content === null ? "delete" : "write", null);
@@ -127,7 +116,7 @@ async function replayed(db: Db | Tx, ctx: WriteContext, opId: string, hash: stri
   const stored = await readStoredOperation(db, ctx.namespace.id, opId);
   if (!stored) return null;
   if (stored.requestSha256 !== hash || stored.result.status !== "applied") {
-    throw new RefusalError({ code: "invalid_request", message: "opId was already used for a different operation", details: { reason: "op_id_reused" } });
+    throw new Refusal("invalid_request", "opId was already used for a different operation", { reason: "op_id_reused" });
   }
   return stored.result;
 }
@@ -135,7 +124,7 @@ async function replayed(db: Db | Tx, ctx: WriteContext, opId: string, hash: stri
 /**
  * Writes the content of version `version` of `path` as a new head version (kind restore), also
  * when the path is deleted now; restoring a tombstone version deletes. Idempotent by `opId`.
- * @throws RefusalError invalid_path | not_found (no such version) | path_case_conflict | namespace_full | invalid_request (opId reused).
+ * @throws Refusal invalid_path | not_found (no such version) | path_case_conflict | namespace_full | invalid_request (opId reused).
  */
 export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, rawPath: string, version: number): Promise<Applied> {
   const path = await validPath(db, ctx, rawPath);
@@ -149,7 +138,7 @@ export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, ra
       .select({ content: versions.content, deleted: versions.deleted })
       .from(versions)
       .where(and(eq(versions.namespaceId, ctx.namespace.id), eq(versions.path, path), eq(versions.version, version)));
-    if (!target) throw new RefusalError({ code: "not_found", message: `no version ${version} at this path` });
+    if (!target) throw new Refusal("not_found", `no version ${version} at this path`);
     const head = await readHead(tx, ctx.namespace.id, path);
     const written = await writeHead(tx, ctx, path, head, cursor, target.deleted ? null : (target.content ?? ""), "restore", opId);
     const result = appliedResult(opId, written);
@@ -162,7 +151,7 @@ export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, ra
  * Resolves conflict record `conflictId`: writes `content` (null: delete) as a new head version
  * (kind resolve) when `baseVersion` is the head, and marks the record resolved with that version.
  * Idempotent by `opId`.
- * @throws RefusalError not_found | already_exists (resolved before, details `{ resolvedVersion }`) |
+ * @throws Refusal not_found | already_exists (resolved before, details `{ resolvedVersion }`) |
  *   version_conflict (details `{ currentVersion }`) | invalid_utf8 | entry_too_large | secret_detected |
  *   path_case_conflict | namespace_full | invalid_request (opId reused).
  */
@@ -181,23 +170,19 @@ export async function resolveConflict(
     .select({ path: conflicts.path })
     .from(conflicts)
     .where(and(eq(conflicts.namespaceId, ctx.namespace.id), eq(conflicts.id, conflictId)));
-  if (!record) throw new RefusalError({ code: "not_found", message: "no such conflict record in this namespace" });
+  if (!record) throw new Refusal("not_found", "no such conflict record in this namespace");
   if (content !== null) await refuseContent(db, ctx, record.path, content);
   return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
     const twin = await replayed(tx, ctx, opId, hash);
     if (twin) return twin;
     const [state] = await tx.select({ status: conflicts.status, resolvedVersion: conflicts.resolvedVersion }).from(conflicts).where(eq(conflicts.id, conflictId));
     if (state?.status === "resolved") {
-      throw new RefusalError({ code: "already_exists", message: "this conflict is already resolved", details: { resolvedVersion: state.resolvedVersion } });
+      throw new Refusal("already_exists", "this conflict is already resolved", { resolvedVersion: state.resolvedVersion });
     }
     const head = await readHead(tx, ctx.namespace.id, record.path);
     const currentVersion = head?.version ?? 0;
     if (baseVersion !== currentVersion) {
-      throw new RefusalError({
-        code: "version_conflict",
-        message: `baseVersion ${baseVersion} is not the current version ${currentVersion}`,
-        details: { currentVersion },
-      });
+      throw new Refusal("version_conflict", `baseVersion ${baseVersion} is not the current version ${currentVersion}`, { currentVersion });
     }
     const written = await writeHead(tx, ctx, record.path, head, cursor, content, "resolve", opId);
     await tx

@@ -6,8 +6,8 @@
 import { pathFoldKey, sha256Hex, type OperationResult } from "@teammem/protocol";
 import { and, count, eq, ne, not, sql } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
+import { Refusal } from "../errors/refusal.js";
 import type { StoredOperation } from "./idempotency.js";
-import type { Refusal } from "./validate-content.js";
 import { findPathTypeClash, pathTypeConflict } from "./path-type-clash.js";
 import type { WriteContext } from "./write-context.js";
 import { entries, namespaces, versions } from "../db/schema.js";
@@ -88,14 +88,14 @@ export async function countLiveEntries(tx: Tx, namespaceId: string): Promise<num
 export async function checkNewLiveEntry(tx: Tx, ctx: WriteContext, path: string): Promise<Refusal | null> {
   const clash = await findCaseClash(tx, ctx.namespace.id, path, pathFoldKey(path));
   if (clash !== null) {
-    return { code: "path_case_conflict", message: "another path differing only by case exists in this namespace", details: { path: clash } };
+    return new Refusal("path_case_conflict", "another path differing only by case exists in this namespace", { path: clash });
   }
   const typeClash = await findPathTypeClash(tx, ctx.namespace.id, path);
   if (typeClash !== null) return pathTypeConflict(path, typeClash);
   const live = await countLiveEntries(tx, ctx.namespace.id);
   const limit = ctx.limits.maxEntriesPerNamespace;
   if (live >= limit) {
-    return { code: "namespace_full", message: `the namespace holds ${live} entries, the limit is ${limit}`, details: { limit, value: live } };
+    return new Refusal("namespace_full", `the namespace holds ${live} entries, the limit is ${limit}`, { limit, value: live });
   }
   return null;
 }

@@ -6,30 +6,31 @@
  */
 import { recordAuditEvent } from "../audit/record.js";
 import type { Db } from "../db/database.js";
-import { findSecretsInName, redactSecrets, ruleList, type NameFinding } from "../secrets/names.js";
-import { checkPath, type Refusal } from "./validate-content.js";
+import type { Refusal } from "../errors/refusal.js";
+import { findSecretsInName, redactSecrets, ruleList } from "../secrets/names.js";
+import { checkPath, SecretRefusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
-/** A refusal of a path holding a credential; `pathAudit` is what {@link auditPathSecret} records. */
-export interface PathSecretRefusal extends Refusal {
-  pathAudit: { redactedPath: string; findings: NameFinding[] };
+/** A refusal of a path holding a credential; {@link auditPathSecret} records `redactedPath`. */
+export class PathSecretRefusal extends SecretRefusal {
+  constructor(
+    message: string,
+    audit: SecretRefusal["audit"],
+    readonly redactedPath: string,
+  ) {
+    super(message, { where: "path" }, audit);
+  }
 }
 
 /** The `secret_detected` refusal of `path` (already NFC-checked), or null when the path is clean. */
 export function scanPath(ctx: Pick<WriteContext, "fingerprintKey">, path: string): PathSecretRefusal | null {
   const found = findSecretsInName(path, ctx.fingerprintKey);
   if (found.length === 0) return null;
-  return {
-    code: "secret_detected",
-    message: `the path holds a credential (${ruleList(found)}); rename the file and write again`,
-    details: { where: "path" },
-    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
-    pathAudit: { redactedPath: redactSecrets(path), findings: found },
-  };
+  return new PathSecretRefusal(`the path holds a credential (${ruleList(found)}); rename the file and write again`, found, redactSecrets(path));
 }
 
 /** {@link checkPath}, then {@link scanPath}: the NFC path, or the refusal (`invalid_path` or `secret_detected`). */
-export function checkWritePath(ctx: Pick<WriteContext, "fingerprintKey">, rawPath: string): { path: string } | { refusal: Refusal | PathSecretRefusal } {
+export function checkWritePath(ctx: Pick<WriteContext, "fingerprintKey">, rawPath: string): { path: string } | { refusal: Refusal } {
   const checked = checkPath(rawPath);
   if ("refusal" in checked) return checked;
   const secret = scanPath(ctx, checked.path);
@@ -37,17 +38,17 @@ export function checkWritePath(ctx: Pick<WriteContext, "fingerprintKey">, rawPat
 }
 
 /** Records the `upload_rejected` audit event of a path refusal (no-op for any other refusal). */
-export async function auditPathSecret(db: Db, ctx: WriteContext, refusal: Refusal | PathSecretRefusal): Promise<void> {
-  if (!("pathAudit" in refusal)) return;
+export async function auditPathSecret(db: Db, ctx: WriteContext, refusal: Refusal): Promise<void> {
+  if (!(refusal instanceof PathSecretRefusal)) return;
   await recordAuditEvent(db, {
     teamId: ctx.namespace.teamId,
     kind: "upload_rejected",
     namespace: ctx.namespace.name,
-    path: refusal.pathAudit.redactedPath,
+    path: refusal.redactedPath,
     code: "secret_detected",
     principalId: ctx.author.id,
     principalName: ctx.author.name,
     clientId: ctx.clientId,
-    findings: refusal.pathAudit.findings,
+    findings: refusal.audit,
   });
 }

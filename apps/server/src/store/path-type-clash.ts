@@ -7,7 +7,7 @@ import { pathFoldKey } from "@teammem/protocol";
 import { and, eq, inArray, like, not, or } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
 import { entries } from "../db/schema.js";
-import type { Refusal } from "./validate-content.js";
+import { Refusal } from "../errors/refusal.js";
 
 /** `text` for a LIKE pattern with `\` as escape character: `%`, `_` and `\` match themselves. */
 export function escapeLike(text: string): string {
@@ -40,9 +40,5 @@ export async function findPathTypeClash(tx: Tx, namespaceId: string, path: strin
 /** The `path_type_conflict` refusal of writing `path` while the live entry `clash` exists. */
 export function pathTypeConflict(path: string, clash: string): Refusal {
   const folder = pathFoldKey(clash).startsWith(`${pathFoldKey(path)}/`) ? path : clash;
-  return {
-    code: "path_type_conflict",
-    message: `${path} clashes with the live entry ${clash}: ${folder} cannot be both a file and a folder`,
-    details: { path: clash },
-  };
+  return new Refusal("path_type_conflict", `${path} clashes with the live entry ${clash}: ${folder} cannot be both a file and a folder`, { path: clash });
 }

@@ -2,18 +2,12 @@
  * Checks one incoming write that needs no database: path rules, UTF-8 well-formedness, size, and
  * the server-side re-scan for secrets; and the audit event of a secret hit (metadata only).
  */
-import { checkEntryPath, type ErrorCode, type WireFinding } from "@teammem/protocol";
+import { checkEntryPath } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/record.js";
 import type { Db } from "../db/database.js";
+import { Refusal } from "../errors/refusal.js";
 import type { WriteContext } from "./write-context.js";
-
-export interface Refusal {
-  code: ErrorCode;
-  message: string;
-  details?: Record<string, unknown>;
-  findings?: WireFinding[];
-}
 
 /** A lone UTF-16 surrogate cannot be encoded as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -21,7 +15,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Checks `rawPath`; @returns the NFC path or the refusal (`invalid_path`, details `{ rule }`). */
 export function checkPath(rawPath: string): { path: string } | { refusal: Refusal } {
   const checked = checkEntryPath(rawPath);
-  if (!checked.ok) return { refusal: { code: "invalid_path", message: checked.message, details: { rule: checked.rule } } };
+  if (!checked.ok) return { refusal: new Refusal("invalid_path", checked.message, { rule: checked.rule }) };
   return { path: checked.path };
 }
 
@@ -29,32 +23,44 @@ export function checkPath(rawPath: string): { path: string } | { refusal: Refusa
 export type AuditedFindings = { ruleId: string; label: string; line: number; column: number; fingerprint: string }[];
 
 /**
+ * A `secret_detected` refusal; `audit` (with keyed fingerprints) is what its audit event records
+ * and never goes into a reply ({@link Refusal.toBody} leaves it out).
+ */
+export class SecretRefusal extends Refusal {
+  constructor(
+    message: string,
+    details: Record<string, unknown> | undefined,
+    readonly audit: AuditedFindings,
+  ) {
+    super("secret_detected", message, details, audit.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })));
+  }
+}
+
+/**
  * Checks content that is about to be stored: `invalid_utf8`, `invalid_request` (NUL character),
  * `entry_too_large` (details `{ limit, value }` in UTF-8 bytes), `secret_detected` (findings: rule
- * and position only; `audit` carries the fingerprints for {@link auditSecretRefusal}).
+ * and position only; a {@link SecretRefusal} carries the fingerprints for {@link auditSecretRefusal}).
  * @returns null when the content may be stored.
  */
-export function checkContent(ctx: WriteContext, content: string): (Refusal & { audit?: AuditedFindings }) | null {
-  if (LONE_SURROGATE.test(content)) return { code: "invalid_utf8", message: "content must be valid Unicode text (it has a lone surrogate)" };
+export function checkContent(ctx: WriteContext, content: string): Refusal | null {
+  if (LONE_SURROGATE.test(content)) return new Refusal("invalid_utf8", "content must be valid Unicode text (it has a lone surrogate)");
   // PostgreSQL text cannot hold NUL; a text memory file has no reason to.
-  if (content.includes("\u0000")) return { code: "invalid_request", message: "content must be text without NUL characters", details: { reason: "nul_character" } };
+  if (content.includes("\u0000")) return new Refusal("invalid_request", "content must be text without NUL characters", { reason: "nul_character" });
   const bytes = Buffer.byteLength(content, "utf8");
   if (bytes > ctx.limits.maxEntryBytes) {
-    return {
-      code: "entry_too_large",
-      message: `content is ${bytes} UTF-8 bytes, the limit is ${ctx.limits.maxEntryBytes}`,
-      details: { limit: ctx.limits.maxEntryBytes, value: bytes },
-    };
+    return new Refusal("entry_too_large", `content is ${bytes} UTF-8 bytes, the limit is ${ctx.limits.maxEntryBytes}`, {
+      limit: ctx.limits.maxEntryBytes,
+      value: bytes,
+    });
   }
   const found = scan(content, { fingerprintKey: ctx.fingerprintKey });
   if (found.length === 0) return null;
   const rules = [...new Set(found.map((f) => f.ruleId))].join(", ");
-  return {
-    code: "secret_detected",
-    message: `content holds ${found.length} credential(s) (${rules}); remove them and write again`,
-    findings: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
-    audit: found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
-  };
+  return new SecretRefusal(
+    `content holds ${found.length} credential(s) (${rules}); remove them and write again`,
+    undefined,
+    found.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+  );
 }
 
 /** Records the `upload_rejected` audit event of a `secret_detected` refusal (metadata only). */

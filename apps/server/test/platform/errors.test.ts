@@ -1,5 +1,7 @@
 import { Writable } from "node:stream";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "@teammem/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Refusal } from "../../src/errors/refusal.js";
 import { bearer, startTestServer, type TestServer } from "./support.js";
 
 describe("error contract", () => {
@@ -12,12 +14,33 @@ describe("error contract", () => {
     server.app.post("/test/boom", async () => {
       throw new Error("database exploded near row 42");
     });
+    server.app.get<{ Params: { code: ErrorCode } }>("/test/refuse/:code", async (request) => {
+      throw new Refusal(request.params.code, "refused for the test", { retryAfterMs: 1500 });
+    });
     admin = (await server.token("errors-team", "root", "admin")).token;
   });
   afterAll(() => server?.close());
 
   const post = (payload: string | Buffer, headers: Record<string, string> = { "content-type": "application/json" }) =>
     server.app.inject({ method: "POST", url: "/v1/admin/tokens", headers: { ...bearer(admin), ...headers }, payload });
+
+  it("answers a refusal with the HTTP status of its code in the registry, and Retry-After where the registry says so", async () => {
+    const seen = [];
+    for (const code of ERROR_CODES) {
+      const res = await server.app.inject({ url: `/test/refuse/${code}` });
+      const spec = ERRORS[code];
+      seen.push({ code, status: res.statusCode, retryAfter: res.headers["retry-after"] ?? null, body: res.json().code });
+      if (spec.http === null) continue; // stream-only: checked below
+      expect(res.json(), code).toEqual({ code, message: "refused for the test", details: { retryAfterMs: 1500 } });
+    }
+    expect(seen).toEqual(
+      ERROR_CODES.map((code) => {
+        const spec = ERRORS[code];
+        if (spec.http === null) return { code, status: 500, retryAfter: null, body: "internal_error" };
+        return { code, status: spec.http, retryAfter: "retryAfter" in spec ? "2" : null, body: code };
+      }),
+    );
+  });
 
   it("answers an unknown route with 404 not_found", async () => {
     const res = await server.app.inject({ url: "/v1/nothing-here?x=1" });

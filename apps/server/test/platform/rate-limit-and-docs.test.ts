@@ -15,6 +15,7 @@ describe("rate limit per token", () => {
     const over = await server.app.inject({ url: "/v1/admin/members", headers: bearer(a) });
     expect(over.statusCode).toBe(429);
     expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+    expect(over.headers["retry-after"]).toBe(String(Math.ceil(over.json().details.retryAfterMs / 1000)));
     expect(over.json()).toEqual({
       code: "rate_limited",
       message: expect.stringMatching(/^too many requests: at most 3 per 60000 ms; retry after/),

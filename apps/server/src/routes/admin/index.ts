@@ -14,7 +14,7 @@ import { listAuditEvents, recordAdminEvent } from "../../admin/audit.js";
 import { listMembers } from "../../admin/teams.js";
 import { issueToken, listTokens } from "../../admin/tokens.js";
 import { revokeTokenGuarded } from "../../admin/revoke-guard.js";
-import { ApiError } from "../../errors.js";
+import { Refusal } from "../../errors/refusal.js";
 
 const DAY_SECONDS = 86_400;
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -75,7 +75,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ jwtSecret: string }> = async (app, op
     async (request) => {
       const { tokenId } = request.params;
       const revoked = await revokeTokenGuarded(app.db, tokenId, request.auth.teamId, request.query.force === "true");
-      if (!revoked) throw new ApiError("not_found", "no such token in this team");
+      if (!revoked) throw new Refusal("not_found", "no such token in this team");
       app.tokenCache.invalidate(tokenId);
       await recordAdminEvent(app.db, {
         teamId: request.auth.teamId,

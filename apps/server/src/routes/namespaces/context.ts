@@ -1,7 +1,7 @@
 /** Helpers shared by the namespace routes: resolving the caller's namespace, building a write context. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ErrorBody } from "@teammem/protocol";
-import { ApiError } from "../../errors.js";
+import { Refusal } from "../../errors/refusal.js";
 import { ensureNamespace, findNamespace, type NamespaceRow } from "../../store/namespaces.js";
 import type { WriteContext } from "../../store/write-context.js";
 
@@ -35,13 +35,13 @@ export class NamespaceCache {
 
 /**
  * The namespace `name` of the caller's team.
- * @throws ApiError not_found when it does not exist or belongs to another team (indistinguishable).
+ * @throws Refusal not_found when it does not exist or belongs to another team (indistinguishable).
  */
 export async function requireNamespace(app: FastifyInstance, request: FastifyRequest, name: string): Promise<NamespaceRef> {
   const known = app.namespaceCache.get(request.auth.teamId, name);
   if (known) return known;
   const ns = await findNamespace(app.db, request.auth.teamId, name);
-  if (!ns) throw new ApiError("not_found", `namespace ${name} not found`);
+  if (!ns) throw new Refusal("not_found", `namespace ${name} not found`);
   return app.namespaceCache.remember(ns);
 }
 

@@ -14,17 +14,17 @@ import {
   VersionQuery,
   VersionResponse,
 } from "@teammem/protocol";
-import { ApiError } from "../../errors.js";
+import { Refusal } from "../../errors/refusal.js";
 import { readChanges } from "../../store/changes.js";
 import { unifiedDiff } from "../../store/diff.js";
 import { listConflicts, readEntry, readHistory, readVersion } from "../../store/reads.js";
 import { checkPath } from "../../store/validate-content.js";
 import { errorReplies, requireNamespace } from "./context.js";
 
-/** The NFC form of a path from a query. @throws ApiError invalid_path (details.rule). */
+/** The NFC form of a path from a query. @throws Refusal invalid_path (details.rule). */
 export function queryPath(raw: string): string {
   const checked = checkPath(raw);
-  if ("refusal" in checked) throw new ApiError("invalid_path", checked.refusal.message, checked.refusal.details);
+  if ("refusal" in checked) throw checked.refusal;
   return checked.path;
 }
 
@@ -59,7 +59,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const path = queryPath(request.query.path);
       const entry = await readEntry(app.db, ns.id, path);
-      if (!entry) throw new ApiError("not_found", "no entry at this path");
+      if (!entry) throw new Refusal("not_found", "no entry at this path");
       return entry;
     },
   );
@@ -79,7 +79,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const path = queryPath(request.query.path);
       const history = await readHistory(app.db, ns.id, path);
-      if (history.versions.length === 0 && history.conflicts.length === 0) throw new ApiError("not_found", "no entry at this path");
+      if (history.versions.length === 0 && history.conflicts.length === 0) throw new Refusal("not_found", "no entry at this path");
       return { path, ...history };
     },
   );
@@ -93,7 +93,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const version = await readVersion(app.db, ns.id, queryPath(request.query.path), request.query.version);
-      if (!version) throw new ApiError("not_found", `no version ${request.query.version} at this path`);
+      if (!version) throw new Refusal("not_found", `no version ${request.query.version} at this path`);
       return version;
     },
   );
@@ -116,7 +116,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       const load = async (v: number): Promise<string | null> => {
         if (v === 0) return null;
         const row = await readVersion(app.db, ns.id, path, v);
-        if (!row) throw new ApiError("not_found", `no version ${v} at this path`);
+        if (!row) throw new Refusal("not_found", `no version ${v} at this path`);
         return row.content;
       };
       return { path, from, to, diff: unifiedDiff(path, from, await load(from), to, await load(to)) };

@@ -1,12 +1,10 @@
 /** Write routes of a namespace: the batch endpoint (merging), compare-and-set, restore, conflict resolution. */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { FastifyReply } from "fastify";
 import {
   AppliedResult,
   BatchRequest,
   BatchResponse,
   ConflictParams,
-  ERRORS,
   EntryQuery,
   ErrorBody,
   NamespaceParams,
@@ -16,24 +14,13 @@ import {
   WriteResponse,
   type OperationResult,
 } from "@teammem/protocol";
-import { ApiError } from "../../errors.js";
+import { Refusal } from "../../errors/refusal.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
-import { putEntry, RefusalError, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
+import { putEntry, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
 import { ensureCallerNamespace, errorReplies, requireNamespace, writeContext } from "./context.js";
 
 const writeErrors = { ...errorReplies, 409: ErrorBody, 413: ErrorBody, 422: ErrorBody };
-
-/** Runs `work`; a store refusal becomes the error reply `{ code, message, details?, findings? }`. */
-async function orRefusal<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
-  try {
-    return await work();
-  } catch (err) {
-    if (!(err instanceof RefusalError)) throw err;
-    const { code, message, details, findings } = err.refusal;
-    return reply.status(ERRORS[code].http).send({ code, message, ...(details ? { details } : {}), ...(findings ? { findings } : {}) });
-  }
-}
 
 const writeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -54,7 +41,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const { operations, clientId } = request.body;
       const limit = app.limits.maxOperationsPerBatch;
       if (operations.length > limit) {
-        throw new ApiError("batch_too_large", `a batch may hold at most ${limit} operations, this one has ${operations.length}`, {
+        throw new Refusal("batch_too_large", `a batch may hold at most ${limit} operations, this one has ${operations.length}`, {
           limit,
           value: operations.length,
         });
@@ -88,11 +75,11 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: WriteResponse, ...writeErrors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const body = request.body;
       const content = "delete" in body ? null : body.content;
-      return orRefusal(reply, () => putEntry(app.db, writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content));
+      return putEntry(app.db, writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content);
     },
   );
 
@@ -107,10 +94,10 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AppliedResult, ...writeErrors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const { opId, path, version, clientId } = request.body;
-      return orRefusal(reply, () => restoreVersion(app.db, writeContext(app, request, ns, clientId), opId, path, version));
+      return restoreVersion(app.db, writeContext(app, request, ns, clientId), opId, path, version);
     },
   );
 
@@ -125,12 +112,12 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AppliedResult, ...writeErrors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const body = request.body;
       const content = "delete" in body ? null : body.content;
       const ctx = writeContext(app, request, ns, body.clientId);
-      return orRefusal(reply, () => resolveConflict(app.db, ctx, request.params.id, body.opId, body.baseVersion, content));
+      return resolveConflict(app.db, ctx, request.params.id, body.opId, body.baseVersion, content);
     },
   );
 };
