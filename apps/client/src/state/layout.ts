@@ -15,7 +15,7 @@
  *   not-written.json              pulled versions that could not be written locally (and why)
  *   newer-on-server.json          pulled versions not applied because the local file was changed
  *   conflicts/<conflictId>/<path> our side of each conflict
- *   lock                          pid of the running command
+ *   command.lock/                 lock of the running command (proper-lockfile)
  * ```
  */
 import { join, resolve } from "node:path";
@@ -59,7 +59,7 @@ export function layoutOf(root: string): Layout {
     notWritten: join(state, "not-written.json"),
     newerOnServer: join(state, "newer-on-server.json"),
     conflictCopies: join(state, "conflicts"),
-    lock: join(state, "lock"),
+    lock: join(state, "command.lock"),
   };
 }
 

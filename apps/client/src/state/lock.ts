@@ -1,41 +1,44 @@
 /**
- * One command at a time per memory folder: `.teammem/lock` holds the pid of the holder, created
- * with O_EXCL. A lock whose process is gone (a crash) is taken over.
+ * One command at a time per memory folder, through proper-lockfile: the lock is the folder
+ * `.teammem/command.lock` (created with mkdir, atomic), its mtime refreshed while held. A lock not
+ * refreshed for {@link STALE_MS} (its holder was killed) is taken over; a normal exit, Ctrl-C
+ * included, removes it.
  */
-import { open, readFile, unlink } from "node:fs/promises";
+import lockfile from "proper-lockfile";
 import { ClientError } from "../errors.js";
 import type { Layout } from "./layout.js";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** A lock whose mtime is older than this (ms) belongs to a process that is gone. */
+export const STALE_MS = 30_000;
 
 /**
- * Takes the lock of `layout`'s folder.
+ * Takes the lock of `layout`'s folder (its state folder must exist).
  * @returns a function releasing it.
- * @throws ClientError when a live process holds it.
+ * @throws ClientError when another command holds it, or when the lock was lost while held (this
+ *   process stalled longer than {@link STALE_MS}, so another one may have taken over): then at release.
  */
 export async function acquireLock(layout: Layout): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(layout.lock, "wx", 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return async () => {
-        await unlink(layout.lock).catch(() => undefined);
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const pid = Number((await readFile(layout.lock, "utf8").catch(() => "")).trim());
-    if (Number.isInteger(pid) && pid > 0 && alive(pid))
-      throw new ClientError(`another teammem command (pid ${pid}) is working on ${layout.root}; try again when it ends`);
-    await unlink(layout.lock).catch(() => undefined);
+  let lost: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(layout.state, {
+      lockfilePath: layout.lock,
+      realpath: false,
+      stale: STALE_MS,
+      retries: 0,
+      // The default throws from a timer; the command finishes its step and reports the loss instead.
+      onCompromised: (err) => void (lost = err),
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOCKED")
+      throw new ClientError(
+        `another teammem command is working on ${layout.root}; try again when it ends ` +
+          `(a lock left by a killed command frees itself within ${STALE_MS / 1000} s)`,
+      );
+    throw err;
   }
-  throw new ClientError(`cannot take the lock ${layout.lock}`);
+  return async () => {
+    if (lost) throw new ClientError(`the lock on ${layout.root} was lost while the command ran (${lost.message}); run \`teammem status\` to check the folder`);
+    await release();
+  };
 }
