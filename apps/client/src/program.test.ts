@@ -93,6 +93,14 @@ describe("teammem usage errors", () => {
     expect(r.stderr).toContain("already set up for namespace acme");
   });
 
+  it("exits 2 naming the choices when resolve gets an unknown --take, before touching the folder", async () => {
+    const dir = await folder();
+    const r = await teammem(["resolve", "team/a.md", "--take", "ours", "--dir", dir]);
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toContain(`--take must be one of file, mine, theirs (got "ours")`);
+    expect(existsSync(join(dir, ".teammem"))).toBe(false);
+  });
+
   it("exits 2 on an unknown command or option", async () => {
     expect((await teammem(["frobnicate"])).code).toBe(2);
     expect((await teammem(["sync", "--bogus"])).code).toBe(2);

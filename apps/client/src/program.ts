@@ -3,13 +3,13 @@
  * command, returns the exit code: 0 ok, 1 network/server/local failure, 2 usage error.
  * Tests call `run` in-process; `cli.ts` calls it with the real process.
  */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ClientError } from "./errors.js";
 import * as init from "./commands/init.js";
 import * as resolveCommand from "./commands/resolve.js";
 import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
-import { addCommonOptions, type CommandModule, type Io } from "./commands/common.js";
+import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
 const COMMANDS: readonly CommandModule[] = [init, syncCommand, status, resolveCommand];
 
@@ -25,20 +25,13 @@ export async function run(
   cwd: string = process.cwd(),
 ): Promise<number> {
   let exitCode = 0;
+  const ctx: CommandContext = { env, io, cwd };
   const program = new Command("teammem")
     .description("Sync the team/ scope of an agent memory folder with a teammem server; secrets are held back")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const command of COMMANDS) {
-    const sub = program.command(command.name).description(command.summary);
-    addCommonOptions(sub);
-    command.configure(sub);
-    sub.action(async (...args: unknown[]) => {
-      // commander passes the declared arguments first, then the options, then the command itself.
-      const self = args[args.length - 1] as Command;
-      const options = { ...self.opts(), ...(self.registeredArguments.length ? { args: self.processedArgs as unknown[] } : {}) };
-      exitCode = await command.run(options, { env, io, cwd });
-    });
+    command.register(subcommand(program, command.name, command.summary), ctx, (code) => void (exitCode = code));
   }
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -1,5 +1,5 @@
 /** What every command shares: its I/O, the `--dir`/`--token` options, opening a set-up folder, the token. */
-import type { Command } from "commander";
+import type { Command } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.js";
 import type { Config } from "../state/config.js";
 import { layoutOf, type Layout } from "../state/layout.js";
@@ -17,24 +17,30 @@ export interface CommandContext {
   readonly cwd: string;
 }
 
-export interface CommonOptions {
-  dir?: string;
-  token?: string;
+/** Subcommand `name` of `program` with the options every command takes (`--dir`, `--token`). */
+export function subcommand(program: Command, name: string, summary: string) {
+  return program
+    .command(name)
+    .description(summary)
+    .option("--dir <folder>", "memory folder (default: current folder)")
+    .option("--token <token>", "access token (default: $TEAMMEM_TOKEN, then the one stored by init)");
 }
 
-/** One command of the CLI: `cli` registers `name` with `summary`, lets `configure` add options, then calls `run`. */
+/** A subcommand as {@link subcommand} makes it; each command adds its own options and action. */
+export type CommonCommand = ReturnType<typeof subcommand>;
+/** What the options of a command built by `define` parse to (commander's inferred types). */
+export type OptionsOf<Define extends (command: CommonCommand) => { opts(): object }> = ReturnType<ReturnType<Define>["opts"]>;
+export type CommonOptions = ReturnType<CommonCommand["opts"]>;
+
+/**
+ * One command of the CLI: `program.ts` makes `subcommand(program, name, summary)` and hands it to
+ * `register`, which adds the command's options and an action that ends with `exit(code)`.
+ * The action throws ClientError (exit code on the error) for what it refuses.
+ */
 export interface CommandModule {
   readonly name: string;
   readonly summary: string;
-  configure(command: Command): void;
-  /** @returns the exit code. @throws ClientError (exit code on the error). */
-  run(options: Record<string, unknown>, ctx: CommandContext): Promise<number>;
-}
-
-export function addCommonOptions(command: Command): void {
-  command
-    .option("--dir <folder>", "memory folder (default: current folder)")
-    .option("--token <token>", "access token (default: $TEAMMEM_TOKEN, then the one stored by init)");
+  register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void;
 }
 
 export function layoutFor(options: CommonOptions, ctx: CommandContext): Layout {

@@ -7,22 +7,25 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
-import type { Command } from "commander";
 import { NAMESPACE_PATTERN } from "@teammem/protocol";
 import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
 import { loadSyncState, saveSyncState } from "../state/sync-state.js";
-import { checkToken, findToken, layoutFor, type CommandContext, type CommonOptions } from "./common.js";
+import { checkToken, findToken, layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "init";
 export const summary = "set up a memory folder to sync its team/ scope with a server namespace";
 
-export function configure(command: Command): void {
-  command
+function define(command: CommonCommand) {
+  return command
     .requiredOption("--server <url>", "server base URL, e.g. http://127.0.0.1:8080")
     .requiredOption("--namespace <name>", "namespace (one per repository), e.g. acme-web");
+}
+
+export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
+  define(command).action(async (options) => exit(await run(options, ctx)));
 }
 
 /** Normalises `--server`: an http(s) URL without credentials, query or fragment; no trailing slash. */
@@ -41,11 +44,6 @@ export function parseServerUrl(raw: string): string {
   if (url.username || url.password) throw new UsageError("--server must not contain a user name or password; use --token");
   if (url.search || url.hash) throw new UsageError("--server must not contain a query or fragment");
   return url.toString().replace(/\/+$/, "");
-}
-
-interface InitOptions extends CommonOptions {
-  server: string;
-  namespace: string;
 }
 
 /** @throws UsageError when the memory folder (or a parent of it) exists but is not a folder. */
@@ -90,8 +88,7 @@ async function checkRemote(server: string, namespace: string, token: string): Pr
   }
 }
 
-export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const options = raw as unknown as InitOptions;
+async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const layout = layoutFor(options, ctx);
   await checkFolder(layout.root);
   const server = parseServerUrl(options.server);

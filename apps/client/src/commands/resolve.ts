@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile, rm, rmdir } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import type { Command } from "commander";
+import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { checkEntryPath, type ConflictRecord } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { ClientError, ServerError, UsageError } from "../errors.js";
@@ -22,7 +22,7 @@ import { displayPath, type Layout } from "../state/layout.js";
 import { acquireLock } from "../state/lock.js";
 import { loadReports, saveConflicts, type Conflict } from "../state/reports.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
-import { layoutFor, requireToken, type CommandContext, type CommonOptions } from "./common.js";
+import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "resolve";
 export const summary = "resolve the server's open conflict(s) on a team file (default: the file as it is now wins)";
@@ -30,15 +30,19 @@ export const summary = "resolve the server's open conflict(s) on a team file (de
 const SIDES = ["file", "mine", "theirs"] as const;
 type Side = (typeof SIDES)[number];
 
-export function configure(command: Command): void {
-  command
-    .argument("<path>", "the team file, e.g. team/style.md")
-    .option("--take <side>", "file: the file as it is now; mine: your saved conflict copy; theirs: the server's version", "file");
+function parseSide(raw: string): Side {
+  if (!(SIDES as readonly string[]).includes(raw)) throw new InvalidArgumentError(`--take must be one of ${SIDES.join(", ")} (got "${raw}")`);
+  return raw as Side;
 }
 
-interface ResolveOptions extends CommonOptions {
-  take: string;
-  args: string[];
+function define(command: CommonCommand) {
+  return command
+    .argument("<path>", "the team file, e.g. team/style.md")
+    .option("--take <side>", "file: the file as it is now; mine: your saved conflict copy; theirs: the server's version", parseSide, "file");
+}
+
+export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
+  define(command).action(async (path, options) => exit(await run(path, options, ctx)));
 }
 
 /** The entry path of `raw`: a path inside team/ (resolved against the cwd), `team/<entry>`, or the entry path itself. */
@@ -51,14 +55,12 @@ export function entryPathOf(raw: string, layout: Layout, cwd: string): string {
   return check.path;
 }
 
-export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const options = raw as unknown as ResolveOptions;
-  if (!(SIDES as readonly string[]).includes(options.take)) throw new UsageError(`--take must be one of ${SIDES.join(", ")} (got "${options.take}")`);
-  const take = options.take as Side;
+async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  const take = options.take;
   const layout = layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
-  const path = entryPathOf(options.args[0]!, layout, ctx.cwd);
+  const path = entryPathOf(rawPath, layout, ctx.cwd);
   const shown = displayPath(path);
   const api = createApi({ server: config.server, namespace: config.namespace, token });
 

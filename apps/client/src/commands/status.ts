@@ -4,7 +4,6 @@
  * rejected operations, conflicts, server versions not applied here (not written, or kept out by a
  * local edit that was not merged), skipped paths, the last cursor.
  */
-import type { Command } from "commander";
 import { walkTeamScope, type TeamRoot, type TeamScope } from "../scope.js";
 import { requireConfig } from "../state/config.js";
 import { listOutbox, type QueuedOperation } from "../state/outbox.js";
@@ -13,17 +12,17 @@ import { loadReports, type Reports } from "../state/reports.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
-import { layoutFor, type CommandContext, type CommonOptions } from "./common.js";
+import { layoutFor, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
 
 export const name = "status";
 export const summary = "show pending, held-back, rejected and conflicting files (local state only)";
 
-export function configure(command: Command): void {
-  command.option("--json", "print machine-readable JSON");
-}
-
-interface StatusOptions extends CommonOptions {
-  json?: boolean;
+export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
+  command.option("--json", "print machine-readable JSON").action(async (options) => {
+    const report = await collectStatus(options, ctx);
+    ctx.io.stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
+    exit(0);
+  });
 }
 
 /** The JSON shape of `status --json`. Paths are relative to the memory folder (`team/...`). */
@@ -160,11 +159,4 @@ export function formatStatus(s: StatusReport): string {
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
   if (out.length === 1) out.push("everything synced");
   return out.join("\n") + "\n";
-}
-
-export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const options = raw as StatusOptions;
-  const report = await collectStatus(options, ctx);
-  ctx.io.stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
-  return 0;
 }

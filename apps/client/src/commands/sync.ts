@@ -3,30 +3,27 @@
  * (`team/x.md:3 rule`), conflicts, rejections. Exit 1 when the server could not be reached or
  * refused the run (local changes stay queued), else 0.
  */
-import type { Command } from "commander";
 import { NetworkError, ServerError } from "../errors.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath } from "../state/layout.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
-import { layoutFor, requireToken, type CommandContext, type CommonOptions } from "./common.js";
+import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "sync";
 export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
 
-export function configure(command: Command): void {
-  command
+function define(command: CommonCommand) {
+  return command
     .option("--json", "print the summary as JSON")
     .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync");
 }
 
-interface SyncOptions extends CommonOptions {
-  json?: boolean;
-  allowMassDelete?: boolean;
+export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
+  define(command).action(async (options) => exit(await run(options, ctx)));
 }
 
-export async function run(raw: Record<string, unknown>, ctx: CommandContext): Promise<number> {
-  const options = raw as SyncOptions;
+async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const layout = layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
