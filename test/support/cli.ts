@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "@teammem/client";
 
-export interface CliResult {
+interface CliResult {
   code: number;
   stdout: string;
   stderr: string;

@@ -1,7 +1,7 @@
 /** The sync engine called directly (no CLI) on an initialised folder, for cases the CLI's defaults make slow or racy to reach. */
 import { collectStatus, createApi, layoutOf, syncFolder, type Api, type SyncSummary } from "@teammem/client";
 
-export interface EngineSyncOptions {
+interface EngineSyncOptions {
   batchSize?: number;
   pullPageSize?: number;
   /** Wraps the HTTP client, e.g. to inject a failure or a teammate's write between two calls. */

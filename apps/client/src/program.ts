@@ -13,7 +13,7 @@ import { subcommand, type CommandContext, type CommandModule, type Io } from "./
 
 const COMMANDS: readonly CommandModule[] = [init, syncCommand, status, resolveCommand];
 
-export const processIo: Io = {
+const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
 };

@@ -29,7 +29,7 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 }
 
 /** Normalises `--server`: an http(s) URL without credentials, query or fragment; no trailing slash. */
-export function parseServerUrl(raw: string): string {
+function parseServerUrl(raw: string): string {
   const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)(?:[/?#]|$)/i.exec(raw.trim())?.[1];
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535))
     throw new UsageError(`--server port ${port} is out of range (1-65535)`);

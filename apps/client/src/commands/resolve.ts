@@ -46,7 +46,7 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 }
 
 /** The entry path of `raw`: a path inside team/ (resolved against the cwd), `team/<entry>`, or the entry path itself. */
-export function entryPathOf(raw: string, layout: Layout, cwd: string): string {
+function entryPathOf(raw: string, layout: Layout, cwd: string): string {
   const abs = resolve(cwd, raw);
   let entry = abs.startsWith(layout.team + sep) ? relative(layout.team, abs).split(sep).join("/") : raw.replace(/^team\//, "");
   entry = entry.replace(/^\.\//, "");

@@ -120,7 +120,7 @@ function whyNotApplied(path: string, reports: Reports, outbox: QueuedOperation[]
   return "changed locally; the next sync sends it and the server merges it";
 }
 
-export function formatStatus(s: StatusReport): string {
+function formatStatus(s: StatusReport): string {
   const out = [`namespace ${s.namespace} at ${s.server}; cursor ${s.cursor}`];
   if (s.teamFolder !== "folder" && s.trackedEntries > 0)
     out.push(

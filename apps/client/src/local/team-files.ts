@@ -12,9 +12,9 @@ import { fsyncDir, unlinkDurable, writeFileAtomic } from "../state/atomic.js";
 import { displayPath, type Layout } from "../state/layout.js";
 
 /** Files larger than this are not read (far above any server's entry limit). */
-export const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
 
-export type LocalFile =
+type LocalFile =
   | { readonly kind: "absent" }
   | { readonly kind: "file"; readonly content: string; readonly sha256: string }
   /** Exists but must not be read or replaced: symlink, folder, device, not UTF-8, too large... */

@@ -21,8 +21,8 @@
 import { join, resolve } from "node:path";
 import { redact } from "@teammem/scanner";
 
-export const TEAM_DIR = "team";
-export const STATE_DIR = ".teammem";
+const TEAM_DIR = "team";
+const STATE_DIR = ".teammem";
 
 export interface Layout {
   readonly root: string;

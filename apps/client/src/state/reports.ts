@@ -14,7 +14,7 @@ import { ERROR_CODES, Sha256, Version, WireFinding } from "@teammem/protocol";
 import { readJson, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
-export const HeldFinding = z.object({
+const HeldFinding = z.object({
   ruleId: z.string(),
   label: z.string(),
   line: z.number().int().positive(),
@@ -22,17 +22,17 @@ export const HeldFinding = z.object({
   /** Keyed hash of the value (key local to this installation); never the value. */
   fingerprint: z.string(),
 });
-export type HeldFinding = z.infer<typeof HeldFinding>;
+type HeldFinding = z.infer<typeof HeldFinding>;
 
 /** A credential found in the file's path (relative to team/) rather than its content. */
-export const PathFinding = z.object({
+const PathFinding = z.object({
   ruleId: z.string(),
   label: z.string(),
   /** 1-based column in the entry path. */
   column: z.number().int().positive(),
   fingerprint: z.string(),
 });
-export type PathFinding = z.infer<typeof PathFinding>;
+type PathFinding = z.infer<typeof PathFinding>;
 
 export const HeldBack = z.object({
   /** Entry path as on disk (this file is local and private); shown and reported only redacted. */
@@ -71,27 +71,27 @@ export const Conflict = z.object({
 export type Conflict = z.infer<typeof Conflict>;
 
 /** A server version that could not be written locally (a folder or symlink in the way); retried every sync. */
-export const NotWritten = z.object({
+const NotWritten = z.object({
   path: z.string(),
   version: Version,
   reason: z.string(),
   at: z.string(),
 });
-export type NotWritten = z.infer<typeof NotWritten>;
+type NotWritten = z.infer<typeof NotWritten>;
 
 /**
  * A server version of `path` that was not applied here because the local file differed from its
  * base when it arrived. Dropped once the base reaches `version` (the push merged it, or the version
  * was written after the local edit was reverted).
  */
-export const NewerOnServer = z.object({
+const NewerOnServer = z.object({
   path: z.string(),
   version: Version,
   /** sha256 of that version (null: a tombstone). */
   sha256: Sha256.nullable(),
   at: z.string(),
 });
-export type NewerOnServer = z.infer<typeof NewerOnServer>;
+type NewerOnServer = z.infer<typeof NewerOnServer>;
 
 export interface Reports {
   heldBack: HeldBack[];

@@ -18,7 +18,7 @@ export const SyncState = z.object({
 });
 export type SyncState = z.infer<typeof SyncState>;
 
-export function emptySyncState(): SyncState {
+function emptySyncState(): SyncState {
   return { version: 1, cursor: 0, bases: {} };
 }
 

@@ -27,7 +27,7 @@ export interface FlushOutcome {
  * Safe because the outbox holds at most one operation per path (`queueChanges` defers a path with
  * an operation still queued), so no two operations on one path swap places.
  */
-export function deletesFirst(queued: readonly QueuedOperation[]): QueuedOperation[] {
+function deletesFirst(queued: readonly QueuedOperation[]): QueuedOperation[] {
   const isDelete = (q: QueuedOperation) => "delete" in q.entry.operation;
   return [...queued.filter(isDelete), ...queued.filter((q) => !isDelete(q))];
 }

@@ -13,9 +13,9 @@ import { displayPath, type Layout } from "../state/layout.js";
 import type { SyncState } from "../state/sync-state.js";
 
 /** A sync may queue at most this many deletes without `--allow-mass-delete`, whatever the share... */
-export const MASS_DELETE_MIN_COUNT = 10;
+const MASS_DELETE_MIN_COUNT = 10;
 /** ...or any number up to this share of the tracked live entries. */
-export const MASS_DELETE_MIN_SHARE = 0.5;
+const MASS_DELETE_MIN_SHARE = 0.5;
 
 const HOW_TO_PROCEED = "restore the folder or files, or run `teammem sync --allow-mass-delete` if you really mean to delete them for the whole team";
 

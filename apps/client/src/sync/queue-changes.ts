@@ -14,7 +14,7 @@ import type { SyncState } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
 import { checkMassDelete } from "./mass-delete.js";
 
-export interface QueueOutcome {
+interface QueueOutcome {
   /** Operations written to the outbox by this call. */
   queued: OutboxEntry[];
   /** Entry paths changed again while an operation for them is still queued: queued after it is sent. */
@@ -23,7 +23,7 @@ export interface QueueOutcome {
   heldBack: HeldBack[];
 }
 
-export interface LocalChange {
+interface LocalChange {
   readonly path: string;
   readonly baseVersion: number;
   /** null: deleted locally. */
