@@ -61,11 +61,22 @@ describe("teammem usage errors", () => {
     expect(under.stderr).toContain("a parent of it is a file, not a folder");
   });
 
-  it.each(["../x", "-dash", "a/b", "", "x".repeat(129)])("exits 2 on the bad namespace %j", async (ns) => {
+  it.each(["../x", "-dash", "a//b", "/acme/web", "acme/web/", "acme/..", "", "x".repeat(129), "acme\nweb"])(
+    "exits 2 on the bad namespace %j, creating nothing",
+    async (ns) => {
+      const dir = await folder();
+      const r = await teammem(["init", "--dir", join(dir, "mem"), "--server", "http://127.0.0.1:9", "--namespace", ns]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("--namespace");
+      expect(existsSync(join(dir, "mem"))).toBe(false);
+    },
+  );
+
+  it.each(["acme/web", "group/subgroup/repo"])("sets a folder up for the namespace %s", async (ns) => {
     const dir = await folder();
     const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", ns]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--namespace");
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toContain(`namespace ${ns} at http://127.0.0.1:9`);
   });
 
   it("exits 2 when sync finds no token anywhere, saying how to give one", async () => {

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { MAX_NAMESPACE_LENGTH } from "@teammem/protocol";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Db } from "./db/database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
@@ -30,6 +31,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(opts.logger ?? false),
     bodyLimit: limits.maxBodyBytes,
+    // A path parameter is at most a namespace name with every character percent-encoded
+    // (`acme%2Fweb`); the router's default of 100 would answer 414 to valid long names.
+    routerOptions: { maxParamLength: MAX_NAMESPACE_LENGTH * 3 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -5,10 +5,19 @@ export {
   pathFoldKey,
   MAX_PATH_BYTES,
   MAX_SEGMENT_BYTES,
-  NAMESPACE_PATTERN,
   type PathCheck,
   type PathRule,
 } from "./paths.js";
+export {
+  checkNamespaceName,
+  MAX_NAMESPACE_LENGTH,
+  MAX_NAMESPACE_SEGMENT_LENGTH,
+  MAX_NAMESPACE_SEGMENTS,
+  NAMESPACE_PATTERN,
+  NAMESPACE_RULE,
+  type NamespaceCheck,
+  type NamespaceRule,
+} from "./namespace-names.js";
 export { sha256Hex } from "./hashing.js";
 export * from "./messages/common.js";
 export * from "./messages/batch.js";

@@ -77,6 +77,3 @@ export function checkEntryPath(raw: string): PathCheck {
 export function pathFoldKey(path: string): string {
   return path.normalize("NFC").toLowerCase();
 }
-
-/** Namespace names: what a client names its repository by, e.g. `acme-web` or `acme__web`. */
-export const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
-import { NAMESPACE_PATTERN } from "@teammem/protocol";
+import { checkNamespaceName, NAMESPACE_RULE } from "@teammem/protocol";
 import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { fsyncDir } from "../state/atomic.js";
@@ -21,7 +21,7 @@ export const summary = "set up a memory folder to sync its team/ scope with a se
 function define(command: CommonCommand) {
   return command
     .requiredOption("--server <url>", "server base URL, e.g. http://127.0.0.1:8080")
-    .requiredOption("--namespace <name>", "namespace (one per repository), e.g. acme-web");
+    .requiredOption("--namespace <name>", "namespace (one per repository), e.g. acme/web or acme-web");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -92,8 +92,8 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   const layout = layoutFor(options, ctx);
   await checkFolder(layout.root);
   const server = parseServerUrl(options.server);
-  if (!NAMESPACE_PATTERN.test(options.namespace))
-    throw new UsageError(`--namespace must be 1-128 of A-Z a-z 0-9 . _ - starting with a letter or digit (got "${options.namespace}")`);
+  const checked = checkNamespaceName(options.namespace);
+  if (!checked.ok) throw new UsageError(`--namespace: ${checked.message}; a namespace is ${NAMESPACE_RULE}`);
   const flagToken = options.token === undefined ? undefined : checkToken(options.token, "--token");
 
   const existing = await loadConfig(layout);

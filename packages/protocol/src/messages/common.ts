@@ -1,10 +1,15 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.js";
-import { NAMESPACE_PATTERN } from "../paths.js";
+import { NAMESPACE_PATTERN, NAMESPACE_RULE } from "../namespace-names.js";
 
 /** Entry path as sent on the wire; the full rules are checked by `checkEntryPath`. */
 export const EntryPath = z.string().min(1).max(4096);
-export const NamespaceName = z.string().regex(NAMESPACE_PATTERN, "namespace: 1-128 of [A-Za-z0-9._-], starting alphanumeric");
+/**
+ * A namespace name, e.g. `acme-web`, `acme/web`, `group/subgroup/repo`: the rule of
+ * `namespace-names.ts` (`checkNamespaceName` tells which part of it a name breaks). In a URL path
+ * it travels percent-encoded as one segment (`acme%2Fweb`).
+ */
+export const NamespaceName = z.string().regex(NAMESPACE_PATTERN, `namespace: ${NAMESPACE_RULE}`);
 /** Idempotency key of one write operation, chosen by the client (a UUID is recommended). */
 export const OpId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "opId: 8-128 of [A-Za-z0-9._:-]");
 /** Per-entry version number: 1 for the first version of a path; 0 means "the path does not exist for me". */
