@@ -27,3 +27,5 @@ export * from "./messages/namespaces.js";
 export * from "./messages/entries.js";
 export * from "./messages/conflicts.js";
 export * from "./messages/admin.js";
+export { mergeText, MERGE_POLICIES, type MergePolicy, type MergeRegion, type MergeResult, type MergeInput } from "./merge/merge-text.js";
+export { eolStyle, splitLines, type EolStyle } from "./merge/lines.js";

@@ -3,17 +3,17 @@
  * validation and re-scan, then — in one transaction holding the namespace lock — idempotency,
  * fast-forward, three-way merge, or a conflict record. See the decision table on {@link decide}.
  */
-import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
+import { mergeText, pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts } from "../db/schema.js";
-import { mergeThreeWay } from "../merge/three-way.js";
 import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
 import { inWriteTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
 import { Refusal } from "../errors/refusal.js";
 import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
+import { readVersionAuthor } from "./version-author.js";
 import type { WriteContext } from "./write-context.js";
 
 /** A decision, whether its result is final (kept for replays) and whether it is stored already. */
@@ -28,9 +28,10 @@ function rejected(opId: string, path: string, refusal: Refusal): OperationResult
   return { opId, path, status: "rejected", ...refusal.toBody() };
 }
 
-/** The request hash of a batch operation (its id excluded). */
+/** The request hash of a batch operation (its id excluded; the merge policy only when given, so older hashes stay valid). */
 export function operationHash(op: Operation): string {
-  return "delete" in op ? requestHash("delete", [op.path, op.baseVersion]) : requestHash("put", [op.path, op.baseVersion, op.content]);
+  if ("delete" in op) return requestHash("delete", [op.path, op.baseVersion]);
+  return requestHash("put", [op.path, op.baseVersion, op.content, ...(op.merge ? [op.merge] : [])]);
 }
 
 /**
@@ -81,10 +82,11 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
  *   - put, head is a tombstone made after the base → the edit wins: `merged` with the incoming
  *     content as a new version; the delete stays in history.
  *   - put equal to the head → `applied` at the head version, nothing new.
- *   - put, head live → three-way merge (base content; "" for base 0 or a tombstone base): clean →
- *     `merged` (a new version, kind "merge", unless the merge equals the head); overlapping (or a
- *     merge that would be too large or hold a credential) → `conflict`: the head stays, the
- *     incoming content is kept as a conflict record at a new cursor.
+ *   - put, head live → three-way merge (`mergeText` of the protocol, the operation's `merge` policy,
+ *     default `conflict`; base content "" for base 0 or a tombstone base): clean → `merged` (a new
+ *     version, kind "merge", unless the merge equals the head); overlapping (or a merge that would
+ *     be too large or hold a credential) → `conflict`: the head stays, the incoming content is kept
+ *     as a conflict record at a new cursor. Both results name the head's author (`headAuthor`).
  *   - delete, head already a tombstone → `applied` (nothing new).
  *   - delete, head unchanged in content since the base → `applied` (a tombstone version).
  *   - delete, head edited since the base → `conflict` (record with deleted=true): the edit stays.
@@ -118,9 +120,18 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
   };
   const applied = (kind: "write" | "delete", content: string | null, baseVersion: number | null) =>
     write(kind, content, baseVersion, (c) => ({ opId: op.opId, path, status: "applied", version: c.version, sha256: c.sha256, deleted: c.deleted, cursor: c.cursor }));
-  const merged = (content: string) =>
-    write("merge", content, op.baseVersion, (c) => ({ opId: op.opId, path, status: "merged", version: c.version, sha256: c.sha256!, content, cursor: c.cursor }));
-  const conflict = async (h: Head): Promise<Decision> => {
+  const merged = (content: string, headAuthor?: string) =>
+    write("merge", content, op.baseVersion, (c) => ({
+      opId: op.opId,
+      path,
+      status: "merged",
+      version: c.version,
+      sha256: c.sha256!,
+      content,
+      cursor: c.cursor,
+      ...(headAuthor === undefined ? {} : { headAuthor }),
+    }));
+  const conflict = async (h: Head, headAuthor: string): Promise<Decision> => {
     await takeCursor(tx, nsId, cursor);
     const [row] = await tx
       .insert(conflicts)
@@ -137,7 +148,7 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
       })
       .returning({ id: conflicts.id });
     return {
-      result: { opId: op.opId, path, status: "conflict", conflictId: row!.id, headVersion: h.version, headSha256: h.sha256, headContent: h.content, cursor },
+      result: { opId: op.opId, path, status: "conflict", conflictId: row!.id, headVersion: h.version, headSha256: h.sha256, headContent: h.content, cursor, headAuthor },
       final: true,
     };
   };
@@ -171,17 +182,21 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
   if (!live) {
     if (incoming === null) return unchanged(head);
     const refusal = await guardNewLiveEntry();
-    return refusal ?? merged(incoming);
+    return refusal ?? merged(incoming, await readVersionAuthor(tx, nsId, path, headVersion));
   }
   const baseContent = await readVersionContent(tx, nsId, path, op.baseVersion);
-  if (incoming === null) return head.content === baseContent ? applied("delete", null, op.baseVersion) : conflict(head);
+  if (incoming === null) return head.content === baseContent ? applied("delete", null, op.baseVersion) : conflict(head, await readVersionAuthor(tx, nsId, path, head.version));
   if (head.content === incoming) return unchanged(head);
-  const outcome = mergeThreeWay(baseContent, head.content ?? "", incoming);
-  if (!outcome.clean) return conflict(head);
+  const headAuthor = await readVersionAuthor(tx, nsId, path, head.version);
+  const outcome = mergeText({ base: baseContent, server: head.content ?? "", local: incoming, policy: ("merge" in op && op.merge) || "conflict" });
+  if (!outcome.clean) return conflict(head, headAuthor);
   if (outcome.content === head.content) {
-    return { result: { opId: op.opId, path, status: "merged", version: head.version, sha256: head.sha256!, content: head.content, cursor: head.cursor }, final: true };
+    return {
+      result: { opId: op.opId, path, status: "merged", version: head.version, sha256: head.sha256!, content: head.content, cursor: head.cursor, headAuthor },
+      final: true,
+    };
   }
   const tooLarge = Buffer.byteLength(outcome.content, "utf8") > ctx.limits.maxEntryBytes;
-  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey }).length > 0) return conflict(head);
-  return merged(outcome.content);
+  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey }).length > 0) return conflict(head, headAuthor);
+  return merged(outcome.content, headAuthor);
 }

@@ -45,6 +45,7 @@ describe.each(DATABASE_KINDS)("batch writes on %s", (kind) => {
       sha256: sha256Hex("ONE\n2\n3\n4\nFIVE\n"),
       content: "ONE\n2\n3\n4\nFIVE\n",
       cursor: 3,
+      headAuthor: "ann",
     });
     expect(await entry(ns, "a.md")).toMatchObject({ version: 3, content: "ONE\n2\n3\n4\nFIVE\n" });
   });
@@ -63,6 +64,7 @@ describe.each(DATABASE_KINDS)("batch writes on %s", (kind) => {
       headSha256: sha256Hex("title\nhead body\n"),
       headContent: "title\nhead body\n",
       cursor: 3,
+      headAuthor: "ann",
     });
     expect(await entry(ns, "a.md")).toMatchObject({ version: 2, content: "title\nhead body\n" });
     const conflicts = (await h.call("GET", `/v1/namespaces/${ns}/conflicts`, h.tokens.reader)).json();
@@ -127,7 +129,7 @@ describe.each(DATABASE_KINDS)("batch writes on %s", (kind) => {
     await one(ns, put("a.md", 0, "v1\n"));
     expect(await one(ns, del("a.md", 1))).toMatchObject({ status: "applied", version: 2, deleted: true, sha256: null });
     const edit = await one(ns, put("a.md", 1, "edited\n", "edit-wins-1"));
-    expect(edit).toEqual({ opId: "edit-wins-1", path: "a.md", status: "merged", version: 3, sha256: sha256Hex("edited\n"), content: "edited\n", cursor: 3 });
+    expect(edit).toEqual({ opId: "edit-wins-1", path: "a.md", status: "merged", version: 3, sha256: sha256Hex("edited\n"), content: "edited\n", cursor: 3, headAuthor: "ann" });
     const history = (await h.call("GET", `/v1/namespaces/${ns}/history?path=a.md`, h.tokens.member)).json();
     expect(history.versions.map((v: { version: number; kind: string; deleted: boolean }) => [v.version, v.kind, v.deleted])).toEqual([
       [3, "merge", false],
@@ -150,6 +152,7 @@ describe.each(DATABASE_KINDS)("batch writes on %s", (kind) => {
       headSha256: sha256Hex("v2\n"),
       headContent: "v2\n",
       cursor: 3,
+      headAuthor: "ann",
     });
     expect(await entry(ns, "a.md")).toMatchObject({ version: 2, deleted: false, content: "v2\n" });
     const conflicts = (await h.call("GET", `/v1/namespaces/${ns}/conflicts`, h.tokens.member)).json();

@@ -1,13 +1,25 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.js";
+import { MERGE_POLICIES } from "../merge/merge-text.js";
 import { Cursor, EntryPath, OpId, Sha256, Version, WireFinding } from "./common.js";
 
-/** Write (create or replace) the content of one entry. `baseVersion` is the version the edit started from (0: new file). */
+/**
+ * How the server merges a put with concurrent edits of the same lines' neighbourhood (see
+ * `mergeText`): `union` keeps concurrent insertions at one point both (the server's lines first),
+ * `conflict` (the default) makes them a conflict. The client picks it per path from its config.
+ */
+export const MergePolicyField = z.enum(MERGE_POLICIES);
+
+/**
+ * Write (create or replace) the content of one entry. `baseVersion` is the version the edit started
+ * from (0: new file). `merge` is the policy for a three-way merge with a concurrent edit (default `conflict`).
+ */
 export const PutOperation = z.strictObject({
   opId: OpId,
   path: EntryPath,
   baseVersion: Version,
   content: z.string(),
+  merge: MergePolicyField.optional(),
 });
 /** Delete one entry (recorded as a tombstone version). */
 export const DeleteOperation = z.strictObject({
@@ -38,7 +50,10 @@ export const AppliedResult = z.object({
   deleted: z.boolean(),
   cursor: Cursor,
 });
-/** The server three-way merged base, head and the incoming content; `content` is the merged result. */
+/**
+ * The server three-way merged base, head and the incoming content; `content` is the merged result.
+ * `headAuthor`: who wrote the head version the edit was merged with.
+ */
 export const MergedResult = z.object({
   ...ResultBase,
   status: z.literal("merged"),
@@ -46,10 +61,12 @@ export const MergedResult = z.object({
   sha256: Sha256,
   content: z.string(),
   cursor: Cursor,
+  headAuthor: z.string().optional(),
 });
 /**
  * Overlapping edits: the head stays; the incoming content is kept as conflict record `conflictId`.
- * `headVersion`/`headContent` let the client show both sides (`headContent` null: head is a tombstone).
+ * `headVersion`/`headContent` let the client show both sides (`headContent` null: head is a
+ * tombstone); `headAuthor` wrote the head version.
  */
 export const ConflictResult = z.object({
   ...ResultBase,
@@ -59,6 +76,7 @@ export const ConflictResult = z.object({
   headSha256: Sha256.nullable(),
   headContent: z.string().nullable(),
   cursor: Cursor,
+  headAuthor: z.string().optional(),
 });
 /** Refused; nothing of the operation was stored. `findings` only with `secret_detected`. */
 export const RejectedResult = z.object({
