@@ -10,11 +10,11 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs `teammem ...argv` with `env` (no TEAMMEM_TOKEN from the test process). */
-export async function teammem(argv: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs `teammem ...argv` with `env` (no TEAMMEM_TOKEN from the test process) in `cwd` (default: the temp folder). */
+export async function teammem(argv: string[], env: Record<string, string> = {}, cwd: string = tmpdir()): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
-  const code = await run(argv, env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, tmpdir());
+  const code = await run(argv, env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, cwd);
   return { code, stdout, stderr };
 }
 

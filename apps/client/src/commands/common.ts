@@ -1,5 +1,7 @@
-/** What every command shares: its I/O, the `--dir`/`--token` options, opening a set-up folder, the token. */
+/** What every command shares: its I/O, the `--dir`/`--agent`/`--repo`/`--token` options, finding the memory folder, the token. */
 import type { Command } from "@commander-js/extra-typings";
+import { AGENTS } from "../agents/agent-folders.js";
+import { locateFolder } from "../agents/locate-folder.js";
 import { UsageError } from "../errors.js";
 import type { Config } from "../state/config.js";
 import { layoutOf, type Layout } from "../state/layout.js";
@@ -17,12 +19,14 @@ export interface CommandContext {
   readonly cwd: string;
 }
 
-/** Subcommand `name` of `program` with the options every command takes (`--dir`, `--token`). */
+/** Subcommand `name` of `program` with the options every command takes (`--dir`, `--agent`, `--repo`, `--token`). */
 export function subcommand(program: Command, name: string, summary: string) {
   return program
     .command(name)
     .description(summary)
     .option("--dir <folder>", "memory folder (default: current folder)")
+    .option("--agent <agent>", `whose memory folder to use instead of --dir: ${AGENTS.join(", ")} (folder = --dir)`)
+    .option("--repo <path>", "the git repository the agent works in (default: current folder)")
     .option("--token <token>", "access token (default: $TEAMMEM_TOKEN, then the one stored by init)");
 }
 
@@ -43,9 +47,9 @@ export interface CommandModule {
   register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void;
 }
 
-export function layoutFor(options: CommonOptions, ctx: CommandContext): Layout {
-  if (options.dir !== undefined && options.dir.trim() === "") throw new UsageError("--dir must not be empty");
-  return layoutOf(options.dir ?? ctx.cwd);
+/** The layout of the memory folder named by `--dir`, or `--agent` (and `--repo`), or the current folder. */
+export async function layoutFor(options: CommonOptions, ctx: CommandContext): Promise<Layout> {
+  return layoutOf((await locateFolder(options, ctx.env, ctx.cwd)).root);
 }
 
 /** Checks a token's shape without ever echoing it. */

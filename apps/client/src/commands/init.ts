@@ -1,27 +1,37 @@
 /**
- * `teammem init --server URL --namespace NS [--token T] [--dir D]`: sets up a memory folder: the
- * state folder `.teammem/` (config with a new client id; the token too when `--token` is given,
- * mode 0600) and `team/`. When a token is at hand, checks it first: creates the namespace (or, for
- * a read-only token, checks it exists); a refusal exits 1 with nothing created. Offline, the folder
+ * `teammem init --server URL [--namespace NS] [--dir D | --agent claude-code|codex|folder] [--repo R] [--token T]`:
+ * sets up a memory folder: the state folder `.teammem/` (config with a new client id; the token
+ * too when `--token` is given, mode 0600) and `team/`. The folder is `--dir`, or the one the agent
+ * of `--agent` uses for the repository `--repo` (see agents/agent-folders.ts); the namespace is
+ * `--namespace`, or the repository's path on its forge read from its remote (`acme/web`). Prints
+ * what it chose. When a token is at hand, checks it first: creates the namespace (or, for a
+ * read-only token, checks it exists); a refusal exits 1 with nothing created. Offline, the folder
  * is set up and the first sync creates the namespace.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { checkNamespaceName, NAMESPACE_RULE } from "@teammem/protocol";
+import { locateFolder, type LocatedFolder } from "../agents/locate-folder.js";
+import { pickRemote, readRepo, type RepoInfo } from "../agents/git-repo.js";
+import { displayRemoteUrl, namespaceFromRemote } from "../agents/remote-namespace.js";
 import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
+import { layoutOf } from "../state/layout.js";
 import { loadSyncState, saveSyncState } from "../state/sync-state.js";
-import { checkToken, findToken, layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { checkToken, findToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "init";
-export const summary = "set up a memory folder to sync its team/ scope with a server namespace";
+export const summary = "set up a memory folder (or an agent's, for a repository) to sync its team/ scope with a server namespace";
 
 function define(command: CommonCommand) {
   return command
     .requiredOption("--server <url>", "server base URL, e.g. http://127.0.0.1:8080")
-    .requiredOption("--namespace <name>", "namespace (one per repository), e.g. acme/web or acme-web");
+    .option("--namespace <name>", "namespace (one per repository), e.g. acme/web; default: owner/repo from the repository's remote")
+    .option("--remote <name>", "the git remote that names the namespace (default: origin, else the only remote)");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -88,16 +98,53 @@ async function checkRemote(server: string, namespace: string, token: string): Pr
   }
 }
 
+/** The namespace to use and how it was found: `--namespace`, else the repository's remote. */
+async function chooseNamespace(
+  options: OptionsOf<typeof define>,
+  located: LocatedFolder,
+  ctx: CommandContext,
+): Promise<{ namespace: string; how: string | null }> {
+  if (options.namespace !== undefined) {
+    const checked = checkNamespaceName(options.namespace);
+    if (!checked.ok) throw new UsageError(`--namespace: ${checked.message}; a namespace is ${NAMESPACE_RULE}`);
+    return { namespace: options.namespace, how: null };
+  }
+  let repo: RepoInfo | undefined = located.repo;
+  if (!repo && located.agent !== "folder") repo = await readRepo(ctx.cwd).catch(() => undefined);
+  if (!repo)
+    throw new UsageError(
+      "--namespace is required unless the repository names it: pass --repo PATH (or run in the repository with --agent claude-code|codex)",
+    );
+  const remote = pickRemote(repo, options.remote);
+  const derived = namespaceFromRemote(remote.url);
+  const shown = displayRemoteUrl(remote.url);
+  if (!derived.ok)
+    throw new UsageError(`cannot name the namespace after remote ${remote.name} (${shown}): ${derived.reason}; pass --namespace`);
+  return { namespace: derived.namespace, how: `from remote ${remote.name} (${shown}) of ${repo.worktreeRoot}` };
+}
+
+/** The lines saying which agent folder was chosen, for an agent's folder only. */
+function describeFolder(located: LocatedFolder): string[] {
+  if (located.agent === "claude-code") {
+    const shared = located.repo ? "; every worktree of the repository shares it" : " (not a git repository: keyed by the folder itself)";
+    const fresh = existsSync(located.root) ? "" : "; Claude Code has not written memory here yet, created";
+    return [`Claude Code memory folder ${located.root} (${located.how}${shared}${fresh})`];
+  }
+  if (located.agent === "codex")
+    return [`Codex memories folder ${located.root} (one for every repository; its team/ subfolder syncs with this namespace)`];
+  return [];
+}
+
 async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
-  const layout = layoutFor(options, ctx);
+  const located = await locateFolder(options, ctx.env, ctx.cwd, true);
+  const layout = layoutOf(located.root);
   await checkFolder(layout.root);
   const server = parseServerUrl(options.server);
-  const checked = checkNamespaceName(options.namespace);
-  if (!checked.ok) throw new UsageError(`--namespace: ${checked.message}; a namespace is ${NAMESPACE_RULE}`);
+  const { namespace, how } = await chooseNamespace(options, located, ctx);
   const flagToken = options.token === undefined ? undefined : checkToken(options.token, "--token");
 
   const existing = await loadConfig(layout);
-  if (existing && (existing.server !== server || existing.namespace !== options.namespace))
+  if (existing && (existing.server !== server || existing.namespace !== namespace))
     throw new UsageError(
       `${layout.root} is already set up for namespace ${existing.namespace} at ${existing.server}; ` +
         `remove ${layout.state} to start over`,
@@ -108,7 +155,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   let remote = "namespace will be created on the first sync (no token yet)";
   if (token) {
     try {
-      remote = await checkRemote(server, options.namespace, token);
+      remote = await checkRemote(server, namespace, token);
     } catch (err) {
       if (!(err instanceof NetworkError)) throw err;
       ctx.io.stderr(`teammem: ${err.message}; the first sync will create the namespace\n`);
@@ -116,22 +163,30 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
     }
   }
 
+  const chosen = describeFolder(located);
   await mkdir(layout.root, { recursive: true });
   await mkdir(layout.state, { recursive: true, mode: 0o700 });
   await mkdir(layout.team, { recursive: true });
   await fsyncDir(layout.root);
+  // The state folder ignores itself: a memory folder that is a git repository (Codex's is) never commits the token.
+  await writeFile(join(layout.state, ".gitignore"), "*\n");
   const config: Config = existing ?? {
     version: 1,
     server,
-    namespace: options.namespace,
+    namespace,
     clientId: randomUUID(),
     fingerprintKey: randomBytes(32).toString("hex"),
   };
+  if (!existing || located.agent !== "folder") config.agent = located.agent;
+  if (located.projectRoot) config.projectRoot = located.projectRoot;
   if (flagToken) config.token = flagToken;
   await saveConfig(layout, config);
   await saveSyncState(layout, await loadSyncState(layout));
+  if (how) chosen.push(`namespace ${namespace} ${how}`);
   ctx.io.stdout(
-    `${existing ? "updated" : "initialised"} ${layout.root}: namespace ${config.namespace} at ${server}; ` +
+    chosen.join("\n") +
+      (chosen.length ? "\n" : "") +
+      `${existing ? "updated" : "initialised"} ${layout.root}: namespace ${config.namespace} at ${server}; ` +
       `team scope ${layout.team}; ${remote}\n`,
   );
   return 0;

@@ -57,7 +57,7 @@ function entryPathOf(raw: string, layout: Layout, cwd: string): string {
 
 async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const take = options.take;
-  const layout = layoutFor(options, ctx);
+  const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
   const path = entryPathOf(rawPath, layout, ctx.cwd);

@@ -56,7 +56,7 @@ export interface StatusReport {
 }
 
 export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
-  const layout = layoutFor(options, ctx);
+  const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const [state, reports, outbox, scope] = await Promise.all([
     loadSyncState(layout),

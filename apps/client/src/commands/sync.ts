@@ -24,7 +24,7 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 }
 
 async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
-  const layout = layoutFor(options, ctx);
+  const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
   const summary = await syncFolder(layout, {

@@ -2,6 +2,7 @@
 import { chmod } from "node:fs/promises";
 import { z } from "zod";
 import { NamespaceName } from "@teammem/protocol";
+import { AGENTS } from "../agents/agent-folders.js";
 import { UsageError } from "../errors.js";
 import { readJson, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
@@ -17,6 +18,10 @@ export const Config = z.object({
   fingerprintKey: z.string().min(16),
   /** Stored token (only when `init --token` was given); `--token` and TEAMMEM_TOKEN take precedence. */
   token: z.string().min(1).optional(),
+  /** Whose memory folder this is (`init --agent`); absent for folders set up before agents were known. */
+  agent: z.enum(AGENTS).optional(),
+  /** For `claude-code`: the folder Claude Code keys this memory folder by (the repository's main worktree). */
+  projectRoot: z.string().min(1).optional(),
 });
 export type Config = z.infer<typeof Config>;
 

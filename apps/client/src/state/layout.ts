@@ -5,7 +5,8 @@
  * <root>/team/...                 team scope: synced
  * <root>/<anything else>          private: never read by the client
  * <root>/.teammem/                state folder (private, never synced)
- *   config.json                   server, namespace, clientId, optional token (mode 0600)
+ *   config.json                   server, namespace, clientId, optional token (mode 0600), agent
+ *   .gitignore                    "*": a memory folder that is a git repository never commits this folder
  *   state.json                    cursor and per-path base {version, sha256}
  *   outbox/<seq>-<opId>.json      durable queue: one operation per file, named in enqueue order
  *   outbox-seq.json               last outbox sequence number handed out
