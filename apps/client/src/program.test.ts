@@ -1,6 +1,6 @@
 /** Bad command-line input: exit 2 with a message naming what is wrong; nothing is created. */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -115,6 +115,12 @@ describe("teammem usage errors", () => {
   it("exits 2 on an unknown command or option", async () => {
     expect((await teammem(["frobnicate"])).code).toBe(2);
     expect((await teammem(["sync", "--bogus"])).code).toBe(2);
+  });
+
+  it("prints its package version for --version and -V", async () => {
+    const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(await teammem(["--version"])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    expect((await teammem(["-V"])).stdout).toBe(`${version}\n`);
   });
 
   it("exits 0 for --help", async () => {

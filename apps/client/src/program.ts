@@ -3,6 +3,7 @@
  * command, returns the exit code: 0 ok, 1 network/server/local failure, 2 usage error.
  * Tests call `run` in-process; `cli.ts` calls it with the real process.
  */
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ClientError } from "./errors.js";
 import * as init from "./commands/init.js";
@@ -12,6 +13,9 @@ import * as syncCommand from "./commands/sync.js";
 import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
 const COMMANDS: readonly CommandModule[] = [init, syncCommand, status, resolveCommand];
+
+/** This package's version (its package.json sits one folder above both src/ and dist/). */
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
@@ -28,6 +32,7 @@ export async function run(
   const ctx: CommandContext = { env, io, cwd };
   const program = new Command("teammem")
     .description("Sync the team/ scope of an agent memory folder with a teammem server; secrets are held back")
+    .version(VERSION, "-V, --version", "print the version and exit")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const command of COMMANDS) {

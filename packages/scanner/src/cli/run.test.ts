@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,6 +53,11 @@ describe("teammem-scan", () => {
     expect(await cli(["--format", "xml", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown --format xml") });
     expect(await cli([])).toMatchObject({ code: 2, stderr: expect.stringContaining("no paths given") });
     expect(await cli(["--bogus", "clean.md"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--bogus") });
+  });
+
+  it("prints its package version with --version and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 
   it("prints the usage with --help and exits 0", async () => {

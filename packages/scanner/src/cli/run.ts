@@ -10,7 +10,7 @@
  * (print the inputs with findings replaced by `[REDACTED:<ruleId>]`), `--config <file>` (JSON, see
  * config.ts; default `.teammem-scan.json` in `cwd` when present), `--key-file <file>` (fingerprint
  * key, must exist; default `$TEAMMEM_SCAN_KEY_FILE` or `~/.config/teammem/fingerprint-key`, created
- * on first use), `--help`.
+ * on first use), `--help`, `--version`.
  * Start-up stays light: zod (config validation) is only imported when a config file is used.
  * Secret values are never printed: findings carry positions, fingerprint and masked preview only.
  */
@@ -26,6 +26,7 @@ import { collectInputs } from "./inputs.js";
 import { toSarif, type PathFinding } from "./sarif.js";
 
 const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--config FILE] [--key-file FILE] <paths...|->
+       teammem-scan --version | --help
   Scans files, folders (recursive; skips binary files, .git and node_modules) or stdin (-) for credentials.
   Exit status: 0 clean, 1 findings, 2 usage or I/O error.`;
 
@@ -46,6 +47,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 class UsageError extends Error {}
 
+/** This package's version: its package.json is two folders above both src/cli/ and dist/cli/. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}
+
 function defaultKeyFile(env: Env): string {
   return env["TEAMMEM_SCAN_KEY_FILE"] ?? join(env["XDG_CONFIG_HOME"] ?? join(env["HOME"] ?? homedir(), ".config"), "teammem", "fingerprint-key");
 }
@@ -56,6 +62,7 @@ interface Values {
   config?: string;
   "key-file"?: string;
   help?: boolean;
+  version?: boolean;
 }
 
 function parse(argv: readonly string[]): { values: Values; positionals: string[] } {
@@ -68,6 +75,7 @@ function parse(argv: readonly string[]): { values: Values; positionals: string[]
       config: { type: "string", short: "c" },
       "key-file": { type: "string" },
       help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "V" },
     },
   });
 }
@@ -89,6 +97,10 @@ export async function run(argv: readonly string[], env: Env = process.env, io: I
   }
   if (values.help) {
     io.stdout(USAGE + "\n");
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(packageVersion() + "\n");
     return 0;
   }
   try {
