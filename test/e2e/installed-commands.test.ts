@@ -83,6 +83,6 @@ describe("teammem and teammem-scan installed from packed tarballs", () => {
     expect(sync.code, sync.stderr).toBe(0);
     expect(sync.stdout).toContain("pushed: 1 applied");
     const res = await fetch(`${server.url}/v1/namespaces/installed/changes?since=0`, { headers: { authorization: `Bearer ${env.TEAMMEM_TOKEN}` } });
-    expect((await res.json()).changes).toEqual([expect.objectContaining({ version: 1, content: "npm ci, then npm test\n" })]);
+    expect(((await res.json()) as { changes: unknown[] }).changes).toEqual([expect.objectContaining({ version: 1, content: "npm ci, then npm test\n" })]);
   });
 });
