@@ -29,7 +29,7 @@ export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["l
   let port = 0;
   const start = async () => {
     if (app) return;
-    app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, fingerprintKey: "k", limits: { rateLimitMax: 0, ...limits } });
+    app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } });
     await app.listen({ host: "127.0.0.1", port });
     const address = app.server.address();
     if (address && typeof address === "object") port = address.port;

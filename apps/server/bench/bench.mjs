@@ -78,14 +78,13 @@ try {
     await admin(url, "CREATE TABLE bench_bare (id bigserial PRIMARY KEY, path text NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
   }
   const secret = randomBytes(32).toString("base64url");
-  const fingerprintKey = randomBytes(16).toString("hex");
   let token;
   const results = [];
   for (const level of LEVELS) {
     const pool = Math.min(level, MAX_POOL);
     const database = await openDatabase({ kind: "postgres", url, poolSize: pool });
     token ??= (await issueToken(database.db, secret, { teamName: "bench", userName: "bench", role: "member" })).token;
-    const app = await buildApp({ db: database.db, jwtSecret: secret, fingerprintKey, limits: { rateLimitMax: 1_000_000_000 } });
+    const app = await buildApp({ db: database.db, jwtSecret: secret, limits: { rateLimitMax: 1_000_000_000 } });
     try {
       const base = await app.listen({ host: "127.0.0.1", port: 0 });
       results.push({ level, pool, rows: await measure({ level, base, token, dbUrl: url, pool, ops: OPS, warmup: WARMUP }) });

@@ -8,21 +8,23 @@ import auth from "./plugins/auth.js";
 import docs from "./plugins/docs.js";
 import errors from "./plugins/errors.js";
 import rateLimit from "./plugins/rate-limit.js";
+import teamPolicy from "./plugins/team-policy.js";
 import adminRoutes from "./routes/admin/index.js";
 import namespaceRoutes from "./routes/namespaces/index.js";
+import teamRoutes from "./routes/team/index.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
   db: Db;
   /** HS256 key for JWTs (see settings.ts `loadServerSecrets`). */
   jwtSecret: string;
-  /** Key for scanner fingerprints (HMAC). */
-  fingerprintKey: string;
   limits?: Partial<Limits>;
   /** Pino options or true/false; the Authorization header is always redacted. Default: off. */
   logger?: FastifyServerOptions["logger"];
   /** How long a token's revocation state is cached per instance, in ms. Default 5000. */
   tokenCacheMs?: number;
+  /** How long a team's fingerprint key is cached per instance, in ms (a rotation elsewhere shows within it). Default 5000. */
+  policyCacheMs?: number;
 }
 
 /** Builds the server without listening. Reads no env; call once per test. */
@@ -39,16 +41,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.db);
   app.decorate("limits", limits);
-  app.decorate("fingerprintKey", opts.fingerprintKey);
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
   await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
+  await app.register(teamPolicy, opts.policyCacheMs !== undefined ? { cacheMs: opts.policyCacheMs } : {});
   await app.register(rateLimit, { max: limits.rateLimitMax, windowMs: limits.rateLimitWindowMs });
   await app.register(docs); // before the routes, so they are described
 
   app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
   await app.register(adminRoutes, { prefix: "/v1/admin", jwtSecret: opts.jwtSecret });
   await app.register(namespaceRoutes, { prefix: "/v1/namespaces" });
+  await app.register(teamRoutes, { prefix: "/v1/team" });
   return app;
 }
 
@@ -56,6 +59,5 @@ declare module "fastify" {
   interface FastifyInstance {
     db: Db;
     limits: Limits;
-    fingerprintKey: string;
   }
 }

@@ -23,8 +23,6 @@ export const ServerEnv = z.object({
   TEAMMEM_DATA_DIR: optionalText,
   /** HS256 key (≥ 32 chars); unset: generated once and kept in the database. */
   JWT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
-  /** Fingerprint HMAC key (≥ 16 chars); unset: generated once and kept in the database. */
-  FINGERPRINT_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
   /** Defaults for `--host` / `--port`. */
   HOST: optionalText,
   PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
@@ -101,10 +99,7 @@ export async function openStore(env: ServerEnv, dataDir: string, purpose: string
   }
   try {
     await database.migrate();
-    const secrets = await loadServerSecrets(database.db, {
-      ...(env.JWT_SECRET ? { jwtSecret: env.JWT_SECRET } : {}),
-      ...(env.FINGERPRINT_KEY ? { fingerprintKey: env.FINGERPRINT_KEY } : {}),
-    });
+    const secrets = await loadServerSecrets(database.db, env.JWT_SECRET ? { jwtSecret: env.JWT_SECRET } : {});
     return {
       database,
       secrets,
@@ -149,7 +144,6 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const app = await buildApp({
       db: store.database.db,
       jwtSecret: store.secrets.jwtSecret,
-      fingerprintKey: store.secrets.fingerprintKey,
       limits: limitsFromEnv(opts.env),
       logger: { level: opts.env.LOG_LEVEL, stream: process.stderr },
     });

@@ -9,7 +9,7 @@ describe.each(DATABASE_KINDS)("server on %s", (kind) => {
   let app: FastifyInstance;
   beforeAll(async () => {
     tdb = await createTestDatabase(kind, inject("postgresUrl"));
-    app = await buildApp({ db: tdb.database.db, jwtSecret: "s".repeat(32), fingerprintKey: "k" });
+    app = await buildApp({ db: tdb.database.db, jwtSecret: "s".repeat(32) });
   });
   afterAll(async () => {
     await app?.close();

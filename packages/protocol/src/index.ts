@@ -29,3 +29,4 @@ export * from "./messages/conflicts.js";
 export * from "./messages/admin.js";
 export { mergeText, MERGE_POLICIES, type MergePolicy, type MergeRegion, type MergeResult, type MergeInput } from "./merge/merge-text.js";
 export { eolStyle, splitLines, type EolStyle } from "./merge/lines.js";
+export * from "./messages/scan-policy.js";

@@ -5,7 +5,8 @@
  * of `--agent` uses for the repository `--repo` (see agents/agent-folders.ts); the namespace is
  * `--namespace`, or the repository's path on its forge read from its remote (`acme/web`). Prints
  * what it chose. When a token is at hand, checks it first: creates the namespace (or, for a
- * read-only token, checks it exists); a refusal exits 1 with nothing created. Offline, the folder
+ * read-only token, checks it exists); a refusal exits 1 with nothing created. Then fetches the
+ * team's scan policy (its fingerprint key) into `.teammem/scan-policy.json`. Offline, the folder
  * is set up and the first sync creates the namespace.
  */
 import { randomBytes, randomUUID } from "node:crypto";
@@ -21,6 +22,7 @@ import { createApi } from "../http/api.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
 import { layoutOf } from "../state/layout.js";
+import { saveScanPolicy } from "../state/scan-policy.js";
 import { loadSyncState, saveSyncState } from "../state/sync-state.js";
 import { checkToken, findToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
@@ -153,9 +155,11 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   // The token is checked first: a refused token (or namespace) leaves nothing behind.
   const token = findToken(options, ctx, existing);
   let remote = "namespace will be created on the first sync (no token yet)";
+  let reached = false;
   if (token) {
     try {
       remote = await checkRemote(server, namespace, token);
+      reached = true;
     } catch (err) {
       if (!(err instanceof NetworkError)) throw err;
       ctx.io.stderr(`teammem: ${err.message}; the first sync will create the namespace\n`);
@@ -181,6 +185,15 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   if (located.projectRoot) config.projectRoot = located.projectRoot;
   if (flagToken) config.token = flagToken;
   await saveConfig(layout, config);
+  if (token && reached) {
+    // The team's fingerprint key, so fingerprints shown here match the server's and teammates'.
+    try {
+      await saveScanPolicy(layout, await createApi({ server, namespace: config.namespace, token }).scanPolicy());
+    } catch (err) {
+      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      ctx.io.stderr(`teammem: could not fetch the team's scan policy (${err.message}); the first sync fetches it\n`);
+    }
+  }
   await saveSyncState(layout, await loadSyncState(layout));
   if (how) chosen.push(`namespace ${namespace} ${how}`);
   ctx.io.stdout(

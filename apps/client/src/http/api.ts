@@ -14,6 +14,7 @@ import {
   ERRORS,
   ErrorBody,
   NamespaceResponse,
+  ScanPolicyResponse,
   type BatchRequest,
   type BlockReport,
   type ResolveConflictRequest,
@@ -46,6 +47,8 @@ export interface Api {
   resolveConflict(id: string, request: ResolveConflictRequest): Promise<z.infer<typeof AppliedResult>>;
   /** Tells the server (audit log) that a file was held back; metadata only. */
   blockReport(report: BlockReport): Promise<void>;
+  /** The team's scan policy (fingerprint key); any role. */
+  scanPolicy(): Promise<ScanPolicyResponse>;
 }
 
 function networkReason(err: unknown, timeoutMs: number): string {
@@ -112,5 +115,6 @@ export function createApi(options: ApiOptions): Api {
     blockReport: async (report) => {
       await call("POST", `${base}/block-reports`, "POST block-reports", null, report);
     },
+    scanPolicy: () => call("GET", `${server}/v1/team/scan-policy`, "GET scan-policy", ScanPolicyResponse),
   };
 }

@@ -14,7 +14,7 @@ export const Config = z.object({
   namespace: NamespaceName,
   /** Random id of this installation, sent with every batch and recorded in history. */
   clientId: z.string().min(1).max(128),
-  /** Key for finding fingerprints in block reports (hex); local, so fingerprints reveal nothing elsewhere. */
+  /** Stand-in fingerprint key (hex) until the team's key is fetched (state/scan-policy.ts); local, so its fingerprints reveal nothing elsewhere. */
   fingerprintKey: z.string().min(16),
   /** Stored token (only when `init --token` was given); `--token` and TEAMMEM_TOKEN take precedence. */
   token: z.string().min(1).optional(),

@@ -7,6 +7,7 @@
  * <root>/.teammem/                state folder (private, never synced)
  *   config.json                   server, namespace, clientId, optional token (mode 0600), agent
  *   .gitignore                    "*": a memory folder that is a git repository never commits this folder
+ *   scan-policy.json              the team's fingerprint key as fetched from the server (mode 0600)
  *   state.json                    cursor and per-path base {version, sha256}
  *   outbox/<seq>-<opId>.json      durable queue: one operation per file, named in enqueue order
  *   outbox-seq.json               last outbox sequence number handed out
@@ -30,6 +31,7 @@ export interface Layout {
   readonly team: string;
   readonly state: string;
   readonly config: string;
+  readonly scanPolicy: string;
   readonly syncState: string;
   readonly outbox: string;
   readonly outboxSeq: string;
@@ -51,6 +53,7 @@ export function layoutOf(root: string): Layout {
     team: join(abs, TEAM_DIR),
     state,
     config: join(state, "config.json"),
+    scanPolicy: join(state, "scan-policy.json"),
     syncState: join(state, "state.json"),
     outbox: join(state, "outbox"),
     outboxSeq: join(state, "outbox-seq.json"),

@@ -2,6 +2,7 @@ import type { Api } from "../http/api.js";
 import type { Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
 import type { Reports } from "../state/reports.js";
+import type { ScanKey } from "../state/scan-policy.js";
 import type { SyncState } from "../state/sync-state.js";
 
 /**
@@ -16,6 +17,8 @@ export interface SyncContext {
   readonly reports: Reports;
   /** Diagnostics for the user (stderr). Never receives file content or secret values. */
   readonly warn: (line: string) => void;
+  /** The fingerprint key files are scanned with: the team's (refreshed at the start of the run) or the local stand-in. */
+  scanKey: ScanKey;
   /** Operations per batch; lowered when the server names a smaller limit. */
   batchSize: number;
   /** `--allow-mass-delete`: lets a sync delete everything (missing `team/`) or more than the mass-delete thresholds. */

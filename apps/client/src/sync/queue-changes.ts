@@ -71,7 +71,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
     if (change.content !== null) {
       // The name is sent too: a credential in a file or folder name holds the file back like one in its content.
       // (A delete only names a path the server already holds, so it is sent.)
-      const options = { fingerprintKey: ctx.config.fingerprintKey };
+      const options = { fingerprintKey: ctx.scanKey.fingerprintKey };
       const inPath = scan(change.path, options);
       const findings = scan(change.content, options);
       if (findings.length > 0 || inPath.length > 0) {

@@ -8,6 +8,7 @@ import { requireConfig, type Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
 import { acquireLock } from "../state/lock.js";
 import { loadReports } from "../state/reports.js";
+import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { loadSyncState } from "../state/sync-state.js";
 import { sync, type SyncSummary } from "./sync.js";
 
@@ -49,6 +50,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       api: options.api ?? createApi({ server: config.server, namespace: config.namespace, token: options.token }),
       state: await loadSyncState(layout),
       reports: await loadReports(layout),
+      scanKey: scanKeyOf(config, await loadScanPolicy(layout)),
       warn: options.warn ?? (() => undefined),
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       allowMassDelete: options.allowMassDelete === true,

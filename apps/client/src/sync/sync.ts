@@ -16,6 +16,7 @@ import { flushOutbox, type FlushOutcome } from "./flush.js";
 import { checkTeamRoot } from "./mass-delete.js";
 import { dropCaughtUp, pull, type PullOutcome } from "./pull.js";
 import { queueChanges } from "./queue-changes.js";
+import { refreshScanPolicy } from "./scan-policy.js";
 
 export interface SyncSummary {
   pulled: PullOutcome;
@@ -54,6 +55,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   };
   dropResolvedConflicts(ctx);
   await saveConflicts(ctx.layout, ctx.reports.conflicts);
+  await refreshScanPolicy(ctx);
   try {
     summary.pulled = await pullEnsuringNamespace(ctx);
   } catch (err) {
@@ -121,6 +123,8 @@ async function sendBlockReports(ctx: SyncContext): Promise<void> {
       // The path is reported redacted; a finding in the path is reported at line 1 and its column in the path.
       await ctx.api.blockReport({
         clientId: ctx.config.clientId,
+        // Fingerprints made with the team's key carry its id; the local stand-in key's are not kept by the server.
+        ...(ctx.scanKey.fingerprintKeyId !== null ? { fingerprintKeyId: ctx.scanKey.fingerprintKeyId } : {}),
         path: redact(held.path),
         sha256: held.sha256,
         findings: [
@@ -132,6 +136,12 @@ async function sendBlockReports(ctx: SyncContext): Promise<void> {
       changed = true;
     } catch (err) {
       if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      if (err instanceof ServerError && err.code === "fingerprint_key_stale") {
+        // Rotated during this run: the next sync scans with the new key and reports again.
+        await refreshScanPolicy(ctx);
+        ctx.warn(`could not report held-back ${displayPath(held.path)}: the team's fingerprint key was rotated; will report again next sync`);
+        break;
+      }
       if (err instanceof ServerError && err.code === "forbidden") {
         // A read-only token may not write to the audit log; the file is held back all the same.
         held.reported = true;

@@ -35,6 +35,23 @@ export const teams = pgTable("teams", {
   createdAt: createdAt(),
 });
 
+/**
+ * Each team's fingerprint keys (HMAC keys of scanner fingerprints), numbered 1, 2, ... per team; the
+ * highest is current. Issued to the team's clients, so one secret has one fingerprint on every
+ * client and on the server of a team, and unrelated fingerprints across teams. Rotating adds a row.
+ */
+export const teamFingerprintKeys = pgTable(
+  "team_fingerprint_keys",
+  {
+    teamId: uuid("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    keyId: integer("key_id").notNull(),
+    /** 64 hex characters (32 random bytes), used as the HMAC key string as is. */
+    key: text("key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.keyId] })],
+);
+
 /** A user. Belongs to teams through memberships; acts through tokens from one or more devices. */
 export const principals = pgTable("principals", {
   id: uuid("id").primaryKey().defaultRandom(),

@@ -23,9 +23,10 @@ export async function refuseSecretNames(request: FastifyRequest, _reply: Fastify
     ["clientId", clientId],
     ...opIds.map((opId): [string, unknown] => ["opId", opId]),
   ];
+  const { key } = await app.teamPolicy.fingerprintKey(request.auth.teamId);
   for (const [field, value] of fields) {
     if (typeof value !== "string") continue;
-    const found = findSecretsInName(value, app.fingerprintKey);
+    const found = findSecretsInName(value, key);
     if (found.length === 0) continue;
     await recordAuditEvent(app.db, {
       teamId: request.auth.teamId,

@@ -122,6 +122,8 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       "DELETE /v1/admin/tokens/:tokenId": { url: `/v1/admin/tokens/${spare.tokenId}`, role: "admin", otherTeam: "not_found" },
       "GET /v1/admin/members": { url: "/v1/admin/members", role: "admin", otherTeam: "own" },
       "GET /v1/admin/audit-events": { url: "/v1/admin/audit-events", role: "admin", otherTeam: "own" },
+      "POST /v1/admin/fingerprint-key/rotate": { url: "/v1/admin/fingerprint-key/rotate", role: "admin", otherTeam: "own" },
+      "GET /v1/team/scan-policy": { url: "/v1/team/scan-policy", role: "reader", otherTeam: "own" },
     };
   });
   afterAll(() => server?.close());

@@ -23,7 +23,7 @@ export interface TestServer {
 /** Builds the app on a fresh migrated database of `kind`; call `close()` after. Not yet `ready()`. */
 export async function startTestServer(kind: DatabaseKind, opts: Partial<AppOptions> = {}): Promise<TestServer> {
   const tdb = await createTestDatabase(kind, inject("postgresUrl"));
-  const app = await buildApp({ db: tdb.database.db, jwtSecret: SECRET, fingerprintKey: "fingerprint-key-0123456789", ...opts });
+  const app = await buildApp({ db: tdb.database.db, jwtSecret: SECRET, ...opts });
   return {
     app,
     tdb,

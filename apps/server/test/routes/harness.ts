@@ -24,7 +24,7 @@ export interface Harness {
 export async function createHarness(kind: DatabaseKind, limits: Partial<Limits> = {}): Promise<Harness> {
   const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
   const db = tdb.database.db;
-  const app = await buildApp({ db, jwtSecret: SECRET, fingerprintKey: "test-fingerprint-key", limits: { rateLimitMax: 0, ...limits } });
+  const app = await buildApp({ db, jwtSecret: SECRET, limits: { rateLimitMax: 0, ...limits } });
   const token = async (teamName: string, userName: string, role: "admin" | "member" | "reader") =>
     (await issueToken(db, SECRET, { teamName, userName, role })).token;
   const tokens = {

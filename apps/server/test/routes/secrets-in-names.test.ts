@@ -136,7 +136,7 @@ describe("request logs", () => {
       },
     });
     const secret = "log-test-secret-".repeat(3);
-    const app = await buildApp({ db: tdb.database.db, jwtSecret: secret, fingerprintKey: "fp-key-0123456789", logger: { level: "info", stream }, limits: { rateLimitMax: 0 } });
+    const app = await buildApp({ db: tdb.database.db, jwtSecret: secret, logger: { level: "info", stream }, limits: { rateLimitMax: 0 } });
     try {
       const { token: bearer } = await issueToken(tdb.database.db, secret, { teamName: "t", userName: "u", role: "member" });
       const gh = fakeGithubPat(80);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EntryPath, WireFinding } from "./common.js";
+import { FingerprintKeyId } from "./scan-policy.js";
 
 /** A rule id as the scanner names rules: kebab-case, at most 64 characters (catalog or custom rule). */
 export const RuleId = z
@@ -16,9 +17,13 @@ export const FindingFingerprint = z.string().regex(/^[0-9a-f]{32}$/, "fingerprin
  * No field is free text: `ruleId` is kebab-case, `fingerprint` hex; the server stores the catalog's
  * label for a known rule id and no label otherwise (the client's `label` is accepted but ignored);
  * `path` is stored with any credential in it redacted.
+ * `fingerprintKeyId` names the team key the fingerprints were made with (the scan policy's): a key
+ * rotated away since is refused with 409 `fingerprint_key_stale` (details `{ currentKeyId }`);
+ * fetch the scan policy and scan again. Without it (older clients) the fingerprints are not kept.
  */
 export const BlockReport = z.strictObject({
   clientId: z.string().min(1).max(128).optional(),
+  fingerprintKeyId: FingerprintKeyId.optional(),
   path: EntryPath,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   findings: z.array(WireFinding.extend({ ruleId: RuleId, fingerprint: FindingFingerprint.optional() }).strict()).min(1).max(1000),

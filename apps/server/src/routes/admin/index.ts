@@ -8,12 +8,14 @@ import {
   IssueTokenResponse,
   MemberList,
   RevokeTokenResponse,
+  RotateFingerprintKeyResponse,
   TokenList,
 } from "@teammem/protocol";
 import { listAuditEvents, recordAdminEvent } from "../../admin/audit.js";
 import { listMembers } from "../../admin/teams.js";
 import { issueToken, listTokens } from "../../admin/tokens.js";
 import { revokeTokenGuarded } from "../../admin/revoke-guard.js";
+import { rotateFingerprintKey } from "../../policy/fingerprint-keys.js";
 import { Refusal } from "../../errors/refusal.js";
 
 const DAY_SECONDS = 86_400;
@@ -94,6 +96,21 @@ const adminRoutes: FastifyPluginAsyncZod<{ jwtSecret: string }> = async (app, op
     async (request) => {
       const rows = await listMembers(app.db, request.auth.teamId);
       return { members: rows.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() })) };
+    },
+  );
+
+  app.post(
+    "/fingerprint-key/rotate",
+    {
+      schema: {
+        summary: "Rotate the team's fingerprint key: new fingerprints for every secret; approved bypasses of the old key stop applying",
+        response: { 200: RotateFingerprintKeyResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const key = await rotateFingerprintKey(app.db, request.auth.teamId);
+      app.teamPolicy.invalidate(request.auth.teamId);
+      return { fingerprintKeyId: key.id };
     },
   );
 

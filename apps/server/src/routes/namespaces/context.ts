@@ -52,13 +52,15 @@ export async function ensureCallerNamespace(app: FastifyInstance, request: Fasti
   return app.namespaceCache.remember(await ensureNamespace(app.db, request.auth.teamId, name));
 }
 
-export function writeContext(app: FastifyInstance, request: FastifyRequest, ns: NamespaceRef, clientId: string | undefined): WriteContext {
+/** Who writes where, with the team's current fingerprint key. */
+export async function writeContext(app: FastifyInstance, request: FastifyRequest, ns: NamespaceRef, clientId: string | undefined): Promise<WriteContext> {
+  const key = await app.teamPolicy.fingerprintKey(request.auth.teamId);
   return {
     namespace: ns,
     author: { id: request.auth.principalId, name: request.auth.principalName },
     clientId: clientId ?? null,
     limits: app.limits,
-    fingerprintKey: app.fingerprintKey,
+    fingerprintKey: key.key,
   };
 }
 

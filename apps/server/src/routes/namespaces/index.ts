@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
 import { z } from "zod";
 import { blockReportFindings } from "../../audit/block-report-findings.js";
+import { Refusal } from "../../errors/refusal.js";
 import { recordAuditEvent } from "../../audit/record.js";
 import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
 import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
@@ -57,8 +58,15 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { path, findings, clientId } = request.body;
-      const audited = blockReportFindings(findings, app.fingerprintKey); // catalog labels, never the client's
+      const { path, findings, clientId, fingerprintKeyId } = request.body;
+      const key = await app.teamPolicy.fingerprintKey(request.auth.teamId);
+      if (fingerprintKeyId !== undefined && fingerprintKeyId !== key.id) {
+        throw new Refusal("fingerprint_key_stale", `fingerprint key ${fingerprintKeyId} was rotated away; the team's key is ${key.id}: fetch the scan policy and scan again`, {
+          currentKeyId: key.id,
+        });
+      }
+      // Catalog labels, never the client's; fingerprints only when made with the team's current key.
+      const audited = blockReportFindings(findings, key.key).map((f) => (fingerprintKeyId === undefined ? { ...f, fingerprint: undefined } : f));
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       await recordAuditEvent(app.db, {
         teamId: ns.teamId,

@@ -47,7 +47,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
-      const ctx = writeContext(app, request, ns, clientId);
+      const ctx = await writeContext(app, request, ns, clientId);
       if (clientId) await touchDevice(app.db, request.auth.principalId, clientId);
       const results: OperationResult[] = [];
       for (const op of operations) {
@@ -79,7 +79,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const body = request.body;
       const content = "delete" in body ? null : body.content;
-      return putEntry(app.db, writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content);
+      return putEntry(app.db, await writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content);
     },
   );
 
@@ -97,7 +97,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const { opId, path, version, clientId } = request.body;
-      return restoreVersion(app.db, writeContext(app, request, ns, clientId), opId, path, version);
+      return restoreVersion(app.db, await writeContext(app, request, ns, clientId), opId, path, version);
     },
   );
 
@@ -116,7 +116,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const body = request.body;
       const content = "delete" in body ? null : body.content;
-      const ctx = writeContext(app, request, ns, body.clientId);
+      const ctx = await writeContext(app, request, ns, body.clientId);
       return resolveConflict(app.db, ctx, request.params.id, body.opId, body.baseVersion, content);
     },
   );
