@@ -1,18 +1,19 @@
 /**
- * The client's HTTP calls to one namespace of a teammem server. Every reply is parsed with the
- * protocol's zod schemas; error replies become a {@link ServerError} carrying the stable code,
- * unreachable servers a {@link NetworkError}. The token only ever goes into the Authorization header.
+ * The client's HTTP calls to one namespace of a teammem server, through ky. Every reply is parsed
+ * with the protocol's zod schemas; error replies become a {@link ServerError} carrying the stable
+ * code (from the body; a bodyless reply gets its status's generic code), unreachable servers a
+ * {@link NetworkError}. Requests the registry says may succeed later are retried (see retry.ts).
+ * The token only ever goes into the Authorization header.
  */
+import ky, { HTTPError, TimeoutError } from "ky";
 import { z } from "zod";
 import {
   BatchResponse,
   AppliedResult,
   ChangesResponse,
-  codeForStatus,
   ConflictsResponse,
   EntryResponse,
   ERRORS,
-  ErrorBody,
   NamespaceResponse,
   ScanPolicyResponse,
   type BatchRequest,
@@ -20,16 +21,21 @@ import {
   type ResolveConflictRequest,
 } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
+import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
 
 export interface ApiOptions {
   /** Base URL, e.g. `http://127.0.0.1:8080` or `https://host/teammem`. */
   readonly server: string;
   readonly namespace: string;
   readonly token: string;
-  /** Per-request timeout in milliseconds (default 30 000). */
+  /** Timeout of one attempt in milliseconds (default 30 000); a timed-out attempt is not retried. */
   readonly timeoutMs?: number;
+  /**
+   * Retries (default: 3, waits up to 30 s each). One call takes at most
+   * `(limit + 1) * timeoutMs + limit * maxDelayMs`.
+   */
+  readonly retry?: RetryOptions;
 }
-
 
 export interface Api {
   readonly server: string;
@@ -52,8 +58,8 @@ export interface Api {
 }
 
 function networkReason(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === "TimeoutError" || e.name === "AbortError") return `no answer within ${timeoutMs} ms`;
+  if (err instanceof TimeoutError) return `no answer within ${timeoutMs} ms`;
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
 }
 
@@ -61,43 +67,30 @@ export function createApi(options: ApiOptions): Api {
   const server = options.server.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 30_000;
   const base = `${server}/v1/namespaces/${encodeURIComponent(options.namespace)}`;
+  const http = ky.create({
+    headers: { authorization: `Bearer ${options.token}`, accept: "application/json" },
+    timeout: timeoutMs,
+    retry: kyRetry(options.retry),
+  });
 
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${options.token}`,
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      throw new NetworkError(server, networkReason(err, timeoutMs));
-    }
     let text: string;
     try {
-      text = await res.text();
+      text = await http(url, { method, ...(body === undefined ? {} : { json: body }) }).text();
     } catch (err) {
+      if (err instanceof HTTPError) {
+        const { code, message, details } = await codeOf(err.response);
+        throw new ServerError(server, err.response.status, code, message, ERRORS[code].retry, details);
+      }
       throw new NetworkError(server, networkReason(err, timeoutMs));
     }
-    let json: unknown = undefined;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok) {
-      // The code in the body is the contract; a reply without one (a proxy's 502, 413...) gets the generic code of its status.
-      const parsed = ErrorBody.safeParse(json);
-      const code = parsed.success ? parsed.data.code : codeForStatus(res.status);
-      const message = parsed.success ? parsed.data.message : `HTTP ${res.status} ${res.statusText}`;
-      throw new ServerError(server, res.status, code, message, ERRORS[code].retry, parsed.success ? parsed.data.details : undefined);
-    }
     if (schema === null) return undefined as z.infer<S>;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ProtocolError(server, what);
+    }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw new ProtocolError(server, what);
     return parsed.data;

@@ -1,0 +1,100 @@
+/**
+ * The client's HTTP calls against a real HTTP server (node:http on port 0) that answers what each
+ * test scripts: refusals with and without Retry-After, proxy errors, dropped connections.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { NetworkError, ServerError } from "../errors.js";
+import { createApi, type ApiOptions } from "./api.js";
+
+type Answer = (req: IncomingMessage, res: ServerResponse) => void;
+
+const EMPTY_CHANGES = { changes: [], nextCursor: 0, hasMore: false };
+const ok: Answer = (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(EMPTY_CHANGES));
+const refuse =
+  (status: number, code: string, headers: Record<string, string> = {}): Answer =>
+  (_req, res) =>
+    res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({ code, message: `${code} (scripted)` }));
+
+/** A server answering the n-th request with `answers[n]` (the last one again after that); records when each came. */
+async function scriptedServer(answers: Answer[]) {
+  const arrivals: number[] = [];
+  const server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    req.resume();
+    answers[Math.min(arrivals.length, answers.length) - 1]!(req, res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  onTestFinished(() => new Promise<void>((r) => server.close(() => r())));
+  const api = (retry: ApiOptions["retry"] = { limit: 3, maxDelayMs: 5_000 }) =>
+    createApi({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, namespace: "ns", token: "t", retry });
+  return { api, arrivals };
+}
+
+describe("the client's HTTP calls", () => {
+  it("wait the Retry-After of a 429 rate_limited, then succeed", async () => {
+    const { api, arrivals } = await scriptedServer([refuse(429, "rate_limited", { "retry-after": "1" }), ok]);
+    expect(await api().changes(0, 10)).toEqual(EMPTY_CHANGES);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(990); // waited the second it was told
+  });
+
+  it("retry a 503 database_busy with backoff until the server answers", async () => {
+    const { api, arrivals } = await scriptedServer([refuse(503, "database_busy"), refuse(503, "server_shutting_down"), ok]);
+    expect(await api().changes(0, 10)).toEqual(EMPTY_CHANGES);
+    expect(arrivals).toHaveLength(3);
+  });
+
+  it("retry a POST batch too (operations carry an opId) and a proxy's bodyless 502", async () => {
+    const { api, arrivals } = await scriptedServer([
+      (_req, res) => res.writeHead(502).end("<html>bad gateway</html>"),
+      (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results: [] })),
+    ]);
+    expect(await api().batch({ clientId: "c", operations: [{ opId: "op-00000001", path: "a.md", baseVersion: 0, content: "a" }] })).toEqual({ results: [] });
+    expect(arrivals).toHaveLength(2);
+  });
+
+  it.each([
+    [400, "invalid_request"],
+    [401, "token_expired"],
+    [404, "not_found"],
+    [409, "version_conflict"],
+    [422, "secret_detected"],
+  ])("send a request refused with %i %s once, and report the code", async (status, code) => {
+    const { api, arrivals } = await scriptedServer([refuse(status, code)]);
+    const err = await api().changes(0, 10).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServerError);
+    expect(err).toMatchObject({ status, code, retry: false, serverMessage: `${code} (scripted)` });
+    expect(arrivals).toHaveLength(1);
+  });
+
+  it("give up at once when Retry-After asks for longer than the longest wait, reporting rate_limited", async () => {
+    const { api, arrivals } = await scriptedServer([refuse(429, "rate_limited", { "retry-after": "3600" })]);
+    const err = await api().changes(0, 10).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "rate_limited", status: 429, retry: true });
+    expect(arrivals).toHaveLength(1);
+  });
+
+  it("stop after `limit` retries of a server that stays busy, with the last refusal", async () => {
+    const { api, arrivals } = await scriptedServer([refuse(503, "database_busy")]);
+    const err = await api({ limit: 2, maxDelayMs: 5_000 }).changes(0, 10).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServerError);
+    expect(err).toMatchObject({ code: "database_busy", status: 503 });
+    expect(arrivals).toHaveLength(3);
+  });
+
+  it("retry a dropped connection, then report the server as unreachable", async () => {
+    const { api, arrivals } = await scriptedServer([(req) => req.socket.destroy()]);
+    const err = await api({ limit: 1, maxDelayMs: 5_000 }).changes(0, 10).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(arrivals).toHaveLength(2);
+  });
+
+  it("send each request once when retries are off", async () => {
+    const { api, arrivals } = await scriptedServer([refuse(503, "database_busy")]);
+    await expect(api({ limit: 0 }).changes(0, 10)).rejects.toMatchObject({ code: "database_busy" });
+    expect(arrivals).toHaveLength(1);
+  });
+});
