@@ -4,7 +4,7 @@
  * ```json
  * { "allowFingerprints": ["<32 hex>", ...],
  *   "customRules": [{ "id": "acme-api-key", "label": "ACME API key", "prefixes": ["acme_"],
- *                     "pattern": "acme_[A-Za-z0-9]{32}(?![A-Za-z0-9])", "flags": "i" }] }
+ *                     "pattern": "acme_[A-Za-z0-9]{32}", "flags": "i" }] }
  * ```
  * Both fields are optional; unknown fields are refused. A custom rule needs kebab-case `id`, at least
  * one literal prefix, every prefix at least 3 characters, a `pattern` that compiles and passes

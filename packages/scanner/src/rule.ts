@@ -8,19 +8,26 @@ export interface Rule {
   /** Human label, e.g. "GitHub personal access token (classic)". */
   readonly label: string;
   /**
-   * Literal, case-sensitive strings, at least one of which starts every match of `pattern`
-   * (or sits inside it at `prefixOffset`). The engine only runs `pattern` where a prefix occurs.
+   * Literal, case-sensitive strings, at least one of which starts every match of `pattern`.
+   * The engine only runs `pattern` where a prefix occurs.
    */
   readonly prefixes: readonly string[];
   /**
    * Sticky (`y`) regular expression tried at each prefix occurrence (lastIndex = prefix position).
-   * Quantifiers must be bounded so each attempt costs O(max token length). Lookbehind may check
-   * the characters before the prefix. A named group `secret` marks the value (default: whole match);
-   * the finding's span (positions, redaction) is then that group. `checkPatternSafety` (engine/safety.ts)
-   * must accept it: no `*`, `+`, `{n,}`; no variable-width content under a quantifier with max > 4.
+   * It describes the token only: no lookbehind or lookahead at its edges, since the engine derives
+   * the token's boundaries from the pattern's alphabet (engine/boundaries.ts). Named groups:
+   * - `lead`, inside a leading lookbehind `(?<=(?<lead>…))`: the token starts there, before its
+   *   literal prefix (a prefix that sits inside the token, e.g. Azure's `…7Q~…`);
+   * - `secret`: the value, when the match holds context that is not part of it (`AccountKey=`,
+   *   `://user:password@`, a PEM header); the finding (positions, redaction, fingerprint) is then
+   *   this group instead of the whole token;
+   * - `body`: the random part `validate` checks (default: the value).
+   * Quantifiers must be bounded so each attempt costs O(max token length); `checkPatternSafety`
+   * (engine/safety.ts) must accept it: no `*`, `+`, `{n,}`; no variable-width content under a
+   * quantifier with max > 4.
    */
   readonly pattern: RegExp;
-  /** Extra check of the matched value (the `secret` group or whole match), e.g. a checksum. */
+  /** Extra check of the matched value (the `body` group, else the value), e.g. a checksum. */
   readonly validate?: (value: string) => boolean;
   /**
    * Examples a test iterates: each `positive` text must give exactly one finding, of this rule;

@@ -96,9 +96,9 @@ describe("scan", () => {
 
   it("keeps one finding when rules overlap on the same span (longest, then first rule)", () => {
     const dup: Rule = { ...ghp, id: "test-ghp-dup" };
-    const wide: Rule = { id: "test-ghp-wide", label: "wide", prefixes: ["ghp_"], pattern: /ghp_[A-Za-z0-9]{36}!{0,3}/y, examples: noExamples };
+    const wide: Rule = { id: "test-ghp-wide", label: "wide", prefixes: ["ghp_"], pattern: /ghp_[A-Za-z0-9]{36}(?:!!x)?/y, examples: noExamples };
     expect(scan(tok, { rules: [ghp, dup] }).map((f) => f.ruleId)).toEqual(["test-ghp"]);
-    expect(scan(tok + "!!", { rules: [ghp, wide] }).map((f) => f.ruleId)).toEqual(["test-ghp-wide"]);
+    expect(scan(tok + "!!x", { rules: [ghp, wide] }).map((f) => f.ruleId)).toEqual(["test-ghp-wide"]);
   });
 
   it("returns findings in order of position across rules", () => {
@@ -122,6 +122,23 @@ describe("scan", () => {
   it("runs custom rules after the catalog", () => {
     const acme: Rule = { id: "acme", label: "ACME", prefixes: ["acme_"], pattern: /acme_[a-z]{10}/y, examples: noExamples };
     expect(scan("x acme_abcdefghij", { rules, customRules: [acme] }).map((f) => f.ruleId)).toEqual(["acme"]);
+  });
+
+  it("counts CR-only line ends as line breaks (classic Mac OS files)", () => {
+    const f = scan(`one\rtwo\r  ${tok}\r`, { rules });
+    expect(f).toMatchObject([{ line: 3, column: 3, endLine: 3, endColumn: 3 + tok.length }]);
+  });
+
+  it("starts a finding at the token, not at its random part (issue 10: Slack bot token)", () => {
+    const slack = `xoxb-${randomChars(12, 1, "0123456789")}-${randomChars(13, 2, "0123456789")}-${randomChars(24, 3)}`;
+    const f = scan(`SLACK_BOT_TOKEN=${slack}`);
+    expect(f).toMatchObject([{ ruleId: "slack-bot-token", column: 17, endColumn: 17 + slack.length, preview: "xoxb-****" }]);
+    expect(redact(`t=${slack}.`)).toBe("t=[REDACTED:slack-bot-token].");
+  });
+
+  it("starts a finding at the lead of a token whose literal sits inside it (Azure AD client secret)", () => {
+    const secret = `${randomChars(3, 1)}7Q~${randomChars(34, 2)}`;
+    expect(scan(`client_secret=${secret}`)).toMatchObject([{ ruleId: "azure-ad-client-secret", column: 15, endColumn: 15 + secret.length, preview: "****" }]);
   });
 
   it("finds nothing in empty or prefix-only text", () => {

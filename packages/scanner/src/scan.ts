@@ -14,9 +14,9 @@
 import type { Finding, Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { compileRules, type CompiledCatalog } from "./engine/compile.js";
+import { matchAt } from "./engine/match.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
-import { isKnownExample } from "./examples.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
 
 /** The marker that suppresses findings on its line. */
@@ -84,36 +84,13 @@ function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[]
   const onHit = (start: number, prefixId: number): boolean => {
     if (prefixId >= normalizeFrom) return norm === undefined;
     const candidates = rulesByPrefix[prefixId]!;
-    const before = start > 0 ? t.charCodeAt(start - 1) : 128;
     for (let k = 0; k < candidates.length; k++) {
       const r = candidates[k]!;
       if (skipUntil !== undefined && start < skipUntil[r]!) continue;
-      const cr = rules[r]!;
-      if (before < 128 && cr.excludedBefore !== undefined && cr.excludedBefore[before] === 1) continue;
-      cr.re.lastIndex = start;
-      const m = cr.re.exec(t);
-      if (m === null) continue;
-      let s = m.index;
-      let e = s + m[0].length;
-      let value = m[0];
-      if (cr.hasSecretGroup) {
-        const g = m.indices?.groups?.["secret"];
-        if (g) {
-          [s, e] = g;
-          value = m.groups!["secret"]!;
-        }
-      }
-      if (value.length === 0 || isKnownExample(value) || isKnownExample(m[0])) continue;
-      if (cr.rule.validate) {
-        let ok = false;
-        try {
-          ok = cr.rule.validate(value);
-        } catch {
-          ok = false; // a throwing validator rejects (its error could quote the value)
-        }
-        if (!ok) continue;
-      }
-      (skipUntil ??= new Int32Array(rules.length))[r] = m.index + m[0].length;
+      const found = matchAt(rules[r]!, t, start);
+      if (found === undefined) continue;
+      const { start: s, end: e, value } = found;
+      (skipUntil ??= new Int32Array(rules.length))[r] = found.matchEnd;
       starts.push(s);
       ends.push(e);
       ruleIdx.push(r);

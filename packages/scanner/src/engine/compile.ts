@@ -1,10 +1,11 @@
 /**
  * Compilation of a rule list into what one scan needs: the prefix automaton over every distinct
  * prefix of every rule, and per rule a sticky RegExp (flags `y`, plus `d` when the pattern has a
- * named group `secret`, without `g`). Compiled catalogs are memoised per rules array (a WeakMap:
+ * named group `secret`, `body` or `lead`, without `g`) and its derived token boundary. Compiled catalogs are memoised per rules array (a WeakMap:
  * a cache keyed by identity, freed with the array), so repeated `scan(text)` calls pay nothing.
  */
 import type { Rule } from "../rule.js";
+import { tokenBoundary, type TokenBoundary } from "./boundaries.js";
 import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
 
@@ -12,13 +13,12 @@ export interface CompiledRule {
   readonly rule: Rule;
   /** Sticky copy of `rule.pattern`; its `lastIndex` is set before every exec (scans are synchronous). */
   readonly re: RegExp;
+  /** The pattern has a named group `secret` (the value, when the match holds context) / `body` (the part `validate` checks) / `lead` (the token starts before the prefix). */
   readonly hasSecretGroup: boolean;
-  /**
-   * When the pattern starts with a negative lookbehind of one character class, `(?<![…])`, and has
-   * no top-level alternation: entry c (c < 128) is 1 when an ASCII code unit c before the prefix
-   * makes the lookbehind fail, so the engine skips the attempt without running the regex.
-   */
-  readonly excludedBefore: Uint8Array | undefined;
+  readonly hasBodyGroup: boolean;
+  readonly hasLeadGroup: boolean;
+  /** Derived token boundaries (engine/boundaries.ts); undefined for patterns that state their own context. */
+  readonly boundary: TokenBoundary | undefined;
 }
 
 export interface CompiledCatalog {
@@ -53,10 +53,21 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       }
       if (!byPrefix[id]!.includes(index)) byPrefix[id]!.push(index);
     }
-    const hasSecretGroup = rule.pattern.source.includes("(?<secret>");
+    const source = rule.pattern.source;
+    const hasSecretGroup = source.includes("(?<secret>");
+    const hasBodyGroup = source.includes("(?<body>");
+    const hasLeadGroup = source.includes("(?<lead>");
     let flags = rule.pattern.flags.replace(/[gyd]/g, "") + "y";
-    if (hasSecretGroup) flags += "d";
-    return { rule, re: new RegExp(rule.pattern.source, flags), hasSecretGroup, excludedBefore: lookbehindTable(rule.pattern) };
+    if (hasSecretGroup || hasBodyGroup || hasLeadGroup) flags += "d";
+    const boundary = tokenBoundary(rule.pattern, rule.prefixes);
+    return {
+      rule,
+      re: new RegExp(source, flags),
+      hasSecretGroup,
+      hasBodyGroup,
+      hasLeadGroup,
+      boundary,
+    };
   });
   const catalog: CompiledCatalog = {
     rules: compiled,
@@ -66,35 +77,4 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   };
   memo.set(rules, catalog);
   return catalog;
-}
-
-/** See {@link CompiledRule.excludedBefore}. The class is evaluated by the regex engine itself (same flags). */
-export function lookbehindTable(pattern: RegExp): Uint8Array | undefined {
-  const m = /^\(\?<!(\[(?:\\.|[^\]\\])*\])\)/.exec(pattern.source);
-  if (!m || hasTopLevelAlternation(pattern.source)) return undefined;
-  let cls: RegExp;
-  try {
-    cls = new RegExp(`^${m[1]}$`, pattern.flags.replace(/[gyd]/g, ""));
-  } catch {
-    return undefined;
-  }
-  const table = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) if (cls.test(String.fromCharCode(c))) table[c] = 1;
-  return table;
-}
-
-/** True when `source` has a `|` outside every group and character class. */
-function hasTopLevelAlternation(source: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === "\\") i++;
-    else if (inClass) inClass = c !== "]";
-    else if (c === "[") inClass = true;
-    else if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (c === "|" && depth === 0) return true;
-  }
-  return false;
 }

@@ -3,8 +3,8 @@ import { normalize } from "./normalize.js";
 
 describe("normalize", () => {
   it("returns the same string when nothing is removable", () => {
-    const n = normalize("plain\ntext\r only CR");
-    expect(n.text).toBe("plain\ntext\r only CR");
+    const n = normalize("plain\ntext only LF");
+    expect(n.text).toBe("plain\ntext only LF");
     expect(n.toOriginal(5)).toBe(5);
   });
   it("removes CR of CRLF, BOM and zero-width characters and maps offsets back", () => {
@@ -13,6 +13,15 @@ describe("normalize", () => {
     expect(n.text).toBe("ab\ncdef");
     for (let i = 0; i < n.text.length; i++) expect(original[n.toOriginal(i)]).toBe(n.text[i]);
     expect(n.toOriginal(n.text.length)).toBe(original.length);
+  });
+});
+
+describe("normalize of lone CRs (classic Mac OS line ends)", () => {
+  it("turns a lone CR into LF at the same offset, also next to CRLFs and zero-width characters", () => {
+    expect(normalize("a\rb\r\nc\r").text).toBe("a\nb\nc\n");
+    const n = normalize("a\r\u200Bb\rc");
+    expect(n.text).toBe("a\nb\nc");
+    expect([0, 1, 2, 3, 4].map((i) => n.toOriginal(i))).toEqual([0, 1, 3, 4, 5]);
   });
 });
 

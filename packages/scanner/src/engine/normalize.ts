@@ -4,18 +4,21 @@
  * Removed code units: the CR of every CRLF pair, and the zero-width characters U+200B (zero width
  * space), U+200C (ZWNJ), U+200D (ZWJ), U+2060 (word joiner) and U+FEFF (BOM / ZWNBSP, also at the
  * start of a file) wherever they occur, so that they cannot split a token and hide it.
+ * A lone CR (a classic Mac OS line end) becomes LF, so patterns that span lines (PEM blocks) read
+ * CR-only files alike; it keeps its offset.
  * Nothing else changes, so every other code unit keeps its value; only offsets shift.
  */
 
-const REMOVABLE = /\r\n|[\u200B-\u200D\u2060\uFEFF]/;
+const REMOVABLE = /\r|[\u200B-\u200D\u2060\uFEFF]/;
 
 /**
- * The same set as literal strings: the scan engine adds them to its prefix automaton, so the one
- * pass over the text also tells whether normalisation is needed (no separate check of the text).
+ * The code units that start a change, as literal strings: the scan engine adds them to its prefix
+ * automaton, so the one pass over the text also tells whether normalisation is needed (no separate
+ * check of the text). A CR starts both a CRLF and a lone CR.
  */
-export const REMOVABLE_SEQUENCES: readonly string[] = ["\r\n", "\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF"];
+export const REMOVABLE_SEQUENCES: readonly string[] = ["\r", "\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF"];
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
-const CRLF = /\r\n/g;
+const CR = /\r\n?/g;
 
 export interface NormalizedText {
   /** The text matched against (the original when nothing needed removing). */
@@ -53,16 +56,16 @@ interface Removal {
   readonly count: number;
 }
 
-/** CRLF only (the usual case: a Windows file): native `indexOf` finds them, one native replace removes them. */
+/** CRs only (the usual case: a Windows file): native `indexOf` finds CRLFs, one native replace turns every CRLF or lone CR into LF. */
 function removeCrs(original: string): Removal {
   const crs: number[] = [];
   for (let p = original.indexOf("\r\n"); p !== -1; p = original.indexOf("\r\n", p + 2)) crs.push(p - crs.length);
-  return { text: original.replace(CRLF, "\n"), gaps: Int32Array.from(crs), count: crs.length };
+  return { text: original.replace(CR, "\n"), gaps: Int32Array.from(crs), count: crs.length };
 }
 
 /**
- * Zero-width characters (and maybe CRLF): one pass over the code units records the gaps and copies
- * the kept code units into a buffer, decoded at once as UTF-16LE (an exact copy: lone surrogates are
+ * Zero-width characters (and maybe CRs): one pass over the code units records the gaps and copies
+ * the kept code units (a lone CR as LF) into a buffer, decoded at once as UTF-16LE (an exact copy: lone surrogates are
  * kept). A native global replace was measured ~5x slower when removals are dense.
  */
 function removeByCopy(original: string): Removal {
@@ -80,7 +83,7 @@ function removeByCopy(original: string): Removal {
         gaps = grown;
       }
       gaps[count++] = j;
-    } else buf[j++] = c;
+    } else buf[j++] = c === 13 ? 10 : c;
   }
   return { text: Buffer.from(buf.buffer, 0, j * 2).toString("utf16le"), gaps, count };
 }

@@ -1,8 +1,8 @@
 /**
  * Offset → 1-based line and column (UTF-16 code units) in a text, for many lookups.
- * Lines end at `\n` (a CR before it belongs to the line ending, so CRLF and LF give the same line
- * numbers). Built lazily: the newline table is only computed when a first lookup happens, in one
- * O(n) pass of native `indexOf`; each lookup is then O(log lines).
+ * Lines end at LF, CRLF or a lone CR (classic Mac OS), so the three give the same line numbers.
+ * Built lazily: the newline table is only computed when a first lookup happens, in one O(n) pass
+ * (native `indexOf` when the text has no CR); each lookup is then O(log lines).
  */
 export class LineIndex {
   private starts: number[] | undefined;
@@ -11,7 +11,13 @@ export class LineIndex {
   private lineStarts(): number[] {
     if (this.starts) return this.starts;
     const starts = [0];
-    for (let i = this.text.indexOf("\n"); i !== -1; i = this.text.indexOf("\n", i + 1)) starts.push(i + 1);
+    const text = this.text;
+    if (text.indexOf("\r") === -1) {
+      for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    } else {
+      const ends = /\r\n?|\n/g;
+      for (let m = ends.exec(text); m !== null; m = ends.exec(text)) starts.push(m.index + m[0].length);
+    }
     return (this.starts = starts);
   }
 

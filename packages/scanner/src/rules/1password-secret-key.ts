@@ -12,7 +12,7 @@ const rule: Rule = {
   label: "1Password Secret Key",
   prefixes: ["A3-"],
   pattern:
-    /(?<![A-Za-z0-9_-])(?<secret>A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})(?![A-Za-z0-9_-])/y,
+    /A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}/y,
   validate: (v) => looksRandom(v.slice(3).replace(/-/g, ""), 3.5),
   examples: () => {
     const g = (n: number, seed: number) => randomChars(n, seed, ALPHABETS.upperAlnum);

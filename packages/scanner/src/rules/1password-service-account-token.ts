@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "1password-service-account-token",
   label: "1Password service account token",
   prefixes: ["ops_eyJ"],
-  pattern: /(?<![A-Za-z0-9_-])ops_(?<secret>eyJ[A-Za-z0-9+/_-]{250,4000}={0,3})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /ops_(?<body>eyJ[A-Za-z0-9+/_-]{250,4000}={0,3})/y,
   validate: (v) => isBase64JsonObject(v, [], 120),
   examples: () => {
     const token = (seed: number) =>

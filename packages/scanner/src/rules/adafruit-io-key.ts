@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "adafruit-io-key",
   label: "Adafruit IO key",
   prefixes: ["aio_"],
-  pattern: /(?<![A-Za-z0-9_-])aio_(?<secret>[A-Za-z0-9]{28})(?![A-Za-z0-9_-])/y,
+  pattern: /aio_(?<body>[A-Za-z0-9]{28})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=aio_${randomChars(28, 7051, ALPHABETS.base62)}`, `"token": "aio_${randomChars(28, 7052, ALPHABETS.base62)}"`],

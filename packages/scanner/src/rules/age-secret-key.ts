@@ -18,7 +18,7 @@ const rule: Rule = {
   id: "age-secret-key",
   label: "age secret key",
   prefixes: ["AGE-SECRET-KEY-1"],
-  pattern: /(?<![A-Za-z0-9_-])AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9_-])/y,
+  pattern: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/y,
   validate: (value) => hasValidBech32Checksum(value),
   examples: () => ({
     positive: [`# created: 2024-01-01\n# public key: age1...\n${key(1)}`, `SOPS_AGE_KEY=${key(2)}`],

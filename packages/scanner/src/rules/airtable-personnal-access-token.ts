@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "airtable-personnal-access-token",
   label: "Airtable personal access token",
   prefixes: ["pat"],
-  pattern: /(?<![A-Za-z0-9_-])pat[A-Za-z0-9]{14}\.(?<secret>[a-f0-9]{64})(?![A-Za-z0-9_-])/y,
+  pattern: /pat[A-Za-z0-9]{14}\.(?<body>[a-f0-9]{64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "alibaba-access-key-id",
   label: "Alibaba Cloud AccessKey ID",
   prefixes: ["LTAI"],
-  pattern: /(?<![A-Za-z0-9_])LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9_])/y,
+  pattern: /LTAI[A-Za-z0-9]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "ALIBABA_CLOUD_ACCESS_KEY_ID", [

@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "anthropic-admin-api-key",
   label: "Anthropic Admin API key",
   prefixes: ["sk-ant-admin01-"],
-  pattern: /(?<![A-Za-z0-9_-])sk-ant-admin01-(?<secret>[A-Za-z0-9_-]{93}AA)(?![A-Za-z0-9_-])/y,
+  pattern: /sk-ant-admin01-(?<body>[A-Za-z0-9_-]{93}AA)/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "anthropic-api-key",
   label: "Anthropic API key",
   prefixes: ["sk-ant-api03-"],
-  pattern: /(?<![A-Za-z0-9_-])sk-ant-api03-(?<secret>[A-Za-z0-9_-]{93}AA)(?![A-Za-z0-9_-])/y,
+  pattern: /sk-ant-api03-(?<body>[A-Za-z0-9_-]{93}AA)/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "artifactory-api-key",
   label: "JFrog Artifactory API key",
   prefixes: ["AKCp"],
-  pattern: /(?<![A-Za-z0-9_])AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9_])/y,
+  pattern: /AKCp[A-Za-z0-9]{69}/y,
   validate: (value) => isPlausibleSecret(value.slice(4), { minEntropy: 4.5 }),
   examples: () =>
     tokenExamples(token, "ARTIFACTORY_API_KEY", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "artifactory-reference-token",
   label: "JFrog Artifactory reference token",
   prefixes: ["cmVmdGtuOjAxOj"],
-  pattern: /(?<![A-Za-z0-9_])cmVmdGtuOjAxOj[A-Za-z0-9]{50}(?![A-Za-z0-9_])/y,
+  pattern: /cmVmdGtuOjAxOj[A-Za-z0-9]{50}/y,
   validate: (value) => isPlausibleSecret(value.slice(14), { minEntropy: 4 }),
   examples: () =>
     tokenExamples(token, "ARTIFACTORY_ACCESS_TOKEN", [

@@ -18,7 +18,7 @@ const rule: Rule = {
   id: "atlassian-api-token",
   label: "Atlassian API token",
   prefixes: ["ATATT3"],
-  pattern: /(?<![A-Za-z0-9_-])ATATT3[A-Za-z0-9_=-]{186}(?![A-Za-z0-9_=-])/y,
+  pattern: /ATATT3[A-Za-z0-9_=-]{186}/y,
   validate: (value) => {
     const head = value.slice(0, -8);
     return (

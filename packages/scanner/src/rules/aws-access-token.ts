@@ -18,7 +18,7 @@ const rule: Rule = {
   id: "aws-access-token",
   label: "AWS access key ID",
   prefixes: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
-  pattern: /(?<![A-Za-z0-9_])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9_])/y,
+  pattern: /(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}/y,
   validate: (value) => !value.endsWith("EXAMPLE") && isPlausibleSecret(value.slice(4), { minEntropy: 2.8 }),
   examples: () => ({
     positive: [

@@ -24,7 +24,7 @@ const rule: Rule = {
   id: "aws-amazon-bedrock-api-key-long-lived",
   label: "Amazon Bedrock API key (long-term)",
   prefixes: ["ABSKQmVkcm9ja0FQSUtleS1"],
-  pattern: /(?<![A-Za-z0-9_+/])ABSKQmVkcm9ja0FQSUtleS1[A-Za-z0-9+/]{60,200}={0,2}(?![A-Za-z0-9_+/=])/y,
+  pattern: /ABSKQmVkcm9ja0FQSUtleS1[A-Za-z0-9+/]{60,200}={0,2}/y,
   validate: (value) => !isPlaceholder(value.slice(23), { minEntropy: 3, maxRun: 8 }) && DECODED.test(decodeBase64(value.slice(4))),
   examples: () => ({
     positive: [`AWS_BEARER_TOKEN_BEDROCK=${key(1)}`, `api_key: "${key(5)}"`],

@@ -18,7 +18,7 @@ const rule: Rule = {
   id: "aws-amazon-bedrock-api-key-short-lived",
   label: "Amazon Bedrock API key (short-term)",
   prefixes: [HEAD],
-  pattern: /(?<![A-Za-z0-9_-])bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{100,4000}={0,2}(?![A-Za-z0-9+/=])/y,
+  pattern: /bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{100,4000}={0,2}/y,
   validate: (value) => isPlausibleSecret(value.slice(HEAD.length), { maxRun: 10 }),
   examples: () => ({
     positive: [`AWS_BEARER_TOKEN_BEDROCK=${key(1)}`, `{"apiKey": "${key(2)}"}`],

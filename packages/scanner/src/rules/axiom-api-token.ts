@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "axiom-api-token",
   label: "Axiom API token",
   prefixes: ["xaat-"],
-  pattern: /(?<![A-Za-z0-9_-])xaat-(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9_-])/y,
+  pattern: /xaat-(?<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/y,
   validate: (v) => !/^[0-]+$/.test(v),
   examples: () => ({
     positive: [`AXIOM_TOKEN=xaat-${uuid(3451)}`, `Authorization: Bearer xaat-${uuid(3452)}`],

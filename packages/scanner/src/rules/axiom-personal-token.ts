@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "axiom-personal-token",
   label: "Axiom personal access token",
   prefixes: ["xapt-"],
-  pattern: /(?<![A-Za-z0-9_-])xapt-(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9_-])/y,
+  pattern: /xapt-(?<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/y,
   validate: (v) => !/^[0-]+$/.test(v),
   examples: () => ({
     positive: [`AXIOM_TOKEN=xapt-${uuid(4601)}`, `Authorization: Bearer xapt-${uuid(4602)}`],

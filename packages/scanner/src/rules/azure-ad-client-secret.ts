@@ -5,8 +5,8 @@ import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 /**
  * Microsoft Entra ID (Azure AD) application client secret: 3 characters of `[A-Za-z0-9_~.]`, a
  * digit, `Q~`, then 31 to 34 characters of `[A-Za-z0-9_~.-]` (40 in all for current secrets).
- * The literal prefix `Q~` sits 4 characters into the secret, so the pattern starts at `Q~` and a
- * lookbehind checks the 4 characters before it (the finding's column points at `Q~`).
+ * The literal prefix `Q~` sits 4 characters into the secret: the pattern starts at `Q~` and its
+ * leading lookbehind captures the 4 characters before it as the token's `lead` (the finding starts there).
  * Format: Microsoft identity platform, "Add credentials: client secret"
  * (https://learn.microsoft.com/en-us/entra/identity-platform/how-to-add-credentials); the `Q~`
  * marker is described in Microsoft's "Security Utilities" identifiable-secrets docs; gitleaks rule
@@ -21,14 +21,14 @@ const rule: Rule = {
   label: "Azure AD (Entra ID) client secret",
   prefixes: ["Q~"],
   pattern:
-    /(?<=(?:^|[\\'"`\s>=:(,)])[A-Za-z0-9_~.]{3}[0-9])Q~(?<secret>[A-Za-z0-9_~.-]{31,34})(?=$|[\\'"`\s<),])/y,
+    /(?<=(?<lead>[A-Za-z0-9_~.]{3}[0-9]))Q~(?<body>[A-Za-z0-9_~.-]{31,34})/y,
   validate: (value) => isPlausibleSecret(value),
   examples: () => ({
     positive: [`client_secret=${secret(1)}`, `"CLIENT_SECRET": "${secret(4)}"`, `AZURE_CLIENT_SECRET='${secret(7)}'`],
     negative: [
       "client_secret=bP88Q~xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", // placeholder: one repeated character
       `client_secret=${secret(10).slice(0, 34)}`, // truncated: 28 characters after Q~
-      `url=https://example.com/${secret(13)}`, // preceded by a path character, not a delimiter
+      `xyz${secret(13)}`, // glued to the end of a longer word
     ],
   }),
 };

@@ -19,7 +19,7 @@ const rule: Rule = {
   id: "azure-storage-account-key",
   label: "Azure Storage account key",
   prefixes: ["AccountKey="],
-  pattern: /(?<![A-Za-z0-9_])AccountKey=(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/y,
+  pattern: /AccountKey=(?<secret>[A-Za-z0-9+/]{86}==)/y,
   validate: (value) => !isEmulatorKey(value) && isPlausibleSecret(value.slice(0, 86), { minEntropy: 4.5 }),
   examples: () => ({
     positive: [

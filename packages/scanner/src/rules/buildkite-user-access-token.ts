@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "buildkite-user-access-token",
   label: "Buildkite API access token",
   prefixes: ["bkua_"],
-  pattern: /(?<![A-Za-z0-9_])bkua_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /bkua_[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(5)),
   examples: () =>
     tokenExamples(token, "BUILDKITE_API_TOKEN", [

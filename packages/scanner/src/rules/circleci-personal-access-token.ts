@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "circleci-personal-access-token",
   label: "CircleCI personal API token",
   prefixes: ["CCIPAT_"],
-  pattern: /(?<![A-Za-z0-9_])CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(30)),
   examples: () =>
     tokenExamples(token, "CIRCLECI_TOKEN", [

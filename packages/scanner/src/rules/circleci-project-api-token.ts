@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "circleci-project-api-token",
   label: "CircleCI project API token",
   prefixes: ["CCIPRJ_"],
-  pattern: /(?<![A-Za-z0-9_])CCIPRJ_[A-Za-z0-9]{22}_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /CCIPRJ_[A-Za-z0-9]{22}_[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(30)),
   examples: () =>
     tokenExamples(token, "CIRCLECI_TOKEN", [

@@ -16,7 +16,7 @@ const rule: Rule = {
   id: "clickhouse-cloud-api-secret-key",
   label: "ClickHouse Cloud API key secret",
   prefixes: ["4b1d"],
-  pattern: /(?<![A-Za-z0-9_+/-])4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9_+/=-])/y,
+  pattern: /4b1d[A-Za-z0-9]{38}/y,
   validate: (value) => hasMixedCase(value.slice(4), 3) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`CLICKHOUSE_KEY_SECRET=${secret(1)}`, `{"key_secret": "${secret(2)}"}`],

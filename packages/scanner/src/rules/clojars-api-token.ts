@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "clojars-api-token",
   label: "Clojars deploy token",
   prefixes: ["CLOJARS_"],
-  pattern: /(?<![A-Za-z0-9_])CLOJARS_[a-zA-Z0-9]{60}(?![A-Za-z0-9_])/y,
+  pattern: /CLOJARS_[a-zA-Z0-9]{60}/y,
   validate: (value) => isPlausibleSecret(value.slice(8)),
   examples: () =>
     tokenExamples(token, "CLOJARS_PASSWORD", [

@@ -20,7 +20,7 @@ const rule: Rule = {
   id: "cloudflare-api-token",
   label: "Cloudflare API token",
   prefixes: ["cfut_", "cfat_", "cfk_"],
-  pattern: /(?<![A-Za-z0-9_])(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}(?![A-Za-z0-9_])/y,
+  pattern: /(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}/y,
   validate: (value) => {
     const rest = value.slice(value.indexOf("_") + 1);
     const body = rest.slice(0, 40);

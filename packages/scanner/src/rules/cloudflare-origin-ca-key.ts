@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "cloudflare-origin-ca-key",
   label: "Cloudflare Origin CA key",
   prefixes: ["v1.0-"],
-  pattern: /(?<![A-Za-z0-9_.-])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9_-])/y,
+  pattern: /v1\.0-[a-f0-9]{24}-[a-f0-9]{146}/y,
   validate: (value) => isPlausibleSecret(value.slice(5), { maxRun: 8 }),
   examples: () =>
     tokenExamples(token, "CLOUDFLARE_ORIGIN_CA_KEY", [

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "contentful-personal-access-token",
   label: "Contentful personal access token",
   prefixes: ["CFPAT-"],
-  pattern: /(?<![A-Za-z0-9_-])CFPAT-(?<secret>[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/y,
+  pattern: /CFPAT-(?<body>[A-Za-z0-9_-]{43})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=CFPAT-${randomChars(43, 7021, ALPHABETS.base64url)}`, `"token": "CFPAT-${randomChars(43, 7022, ALPHABETS.base64url)}"`],

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "crates-io-api-token",
   label: "crates.io API token",
   prefixes: ["cio"],
-  pattern: /(?<![A-Za-z0-9_])cio[A-Za-z0-9]{32}(?![A-Za-z0-9_])/y,
+  pattern: /cio[A-Za-z0-9]{32}/y,
   validate: (value) => /[0-9]/.test(value.slice(3)) && /[A-Z]/.test(value.slice(3)) && /[a-z]/.test(value.slice(3)) && isPlausibleSecret(value.slice(3), { minEntropy: 3.5 }),
   examples: () => ({
     positive: [

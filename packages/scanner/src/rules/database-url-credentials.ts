@@ -20,7 +20,7 @@ const rule: Rule = {
   label: "Database connection URL with password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<![A-Za-z0-9.-])(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
+    /(?<=(?<lead>(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?)):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
   validate: (value) => !isPlaceholderCredential(value),
   examples: () => ({
     positive: [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "databricks-api-token",
   label: "Databricks personal access token",
   prefixes: ["dapi"],
-  pattern: /(?<![A-Za-z0-9_])dapi[a-fA-F0-9]{32}(?:-\d)?(?![A-Za-z0-9_-])/y,
+  pattern: /dapi[a-fA-F0-9]{32}(?:-\d)?/y,
   validate: (value) => isPlausibleSecret(value.slice(4, 36)),
   examples: () =>
     tokenExamples(token, "DATABRICKS_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "digitalocean-access-token",
   label: "DigitalOcean OAuth access token",
   prefixes: ["doo_v1_"],
-  pattern: /(?<![A-Za-z0-9_])doo_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/y,
+  pattern: /doo_v1_[a-f0-9]{64}/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () =>
     tokenExamples(token, "DIGITALOCEAN_ACCESS_TOKEN", [

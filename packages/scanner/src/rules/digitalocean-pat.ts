@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "digitalocean-pat",
   label: "DigitalOcean personal access token",
   prefixes: ["dop_v1_"],
-  pattern: /(?<![A-Za-z0-9_])dop_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/y,
+  pattern: /dop_v1_[a-f0-9]{64}/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () =>
     tokenExamples(token, "DIGITALOCEAN_TOKEN", [

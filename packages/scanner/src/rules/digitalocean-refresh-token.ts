@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "digitalocean-refresh-token",
   label: "DigitalOcean OAuth refresh token",
   prefixes: ["dor_v1_"],
-  pattern: /(?<![A-Za-z0-9_])dor_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/y,
+  pattern: /dor_v1_[a-f0-9]{64}/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () =>
     tokenExamples(token, "DIGITALOCEAN_REFRESH_TOKEN", [

@@ -12,7 +12,7 @@ const rule: Rule = {
   label: "Discord webhook URL",
   prefixes: ["discord.com/api/", "discordapp.com/api/"],
   pattern:
-    /(?<![A-Za-z0-9_-])discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\/\d{17,20}\/(?<secret>[A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/y,
+    /discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\/\d{17,20}\/(?<body>[A-Za-z0-9_-]{60,80})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

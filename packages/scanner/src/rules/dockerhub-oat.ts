@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "dockerhub-oat",
   label: "Docker Hub organization access token",
   prefixes: ["dckr_oat_"],
-  pattern: /(?<![A-Za-z0-9_-])dckr_oat_[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/y,
+  pattern: /dckr_oat_[A-Za-z0-9_-]{27,40}/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
   examples: () =>
     tokenExamples(token, "DOCKERHUB_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "dockerhub-pat",
   label: "Docker Hub personal access token",
   prefixes: ["dckr_pat_"],
-  pattern: /(?<![A-Za-z0-9_-])dckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])/y,
+  pattern: /dckr_pat_[A-Za-z0-9_-]{27}/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
   examples: () =>
     tokenExamples(token, "DOCKERHUB_TOKEN", [

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "doppler-api-token",
   label: "Doppler personal token",
   prefixes: ["dp.pt."],
-  pattern: /(?<![A-Za-z0-9_.-])dp\.pt\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  pattern: /dp\.pt\.[A-Za-z0-9]{40,44}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () =>
     tokenExamples(token, "DOPPLER_TOKEN", [

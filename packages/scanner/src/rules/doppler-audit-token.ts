@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "doppler-audit-token",
   label: "Doppler audit token",
   prefixes: ["dp.audit."],
-  pattern: /(?<![A-Za-z0-9_.-])dp\.audit\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  pattern: /dp\.audit\.[A-Za-z0-9]{40,44}/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
   examples: () =>
     tokenExamples(token, "DOPPLER_TOKEN", [

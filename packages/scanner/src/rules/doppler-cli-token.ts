@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "doppler-cli-token",
   label: "Doppler CLI token",
   prefixes: ["dp.ct."],
-  pattern: /(?<![A-Za-z0-9_.-])dp\.ct\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  pattern: /dp\.ct\.[A-Za-z0-9]{40,44}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () =>
     tokenExamples(token, "DOPPLER_TOKEN", [

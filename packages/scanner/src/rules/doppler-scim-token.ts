@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "doppler-scim-token",
   label: "Doppler SCIM token",
   prefixes: ["dp.scim."],
-  pattern: /(?<![A-Za-z0-9_.-])dp\.scim\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  pattern: /dp\.scim\.[A-Za-z0-9]{40,44}/y,
   validate: (value) => isPlausibleSecret(value.slice(8)),
   examples: () =>
     tokenExamples(token, "DOPPLER_TOKEN", [

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "doppler-service-account-token",
   label: "Doppler service account token",
   prefixes: ["dp.sa."],
-  pattern: /(?<![A-Za-z0-9_.-])dp\.sa\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  pattern: /dp\.sa\.[A-Za-z0-9]{40,44}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () =>
     tokenExamples(token, "DOPPLER_TOKEN", [

@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "doppler-service-token",
   label: "Doppler service token",
   prefixes: ["dp.st."],
-  pattern: /(?<![A-Za-z0-9_.-])dp\.st\.(?:[a-z0-9_-]{1,35}\.)?[A-Za-z0-9]{40,44}(?![A-Za-z0-9_.-])/y,
+  pattern: /dp\.st\.(?:[a-z0-9_-]{1,35}\.)?[A-Za-z0-9]{40,44}/y,
   validate: (value) => isPlausibleSecret(value.slice(value.lastIndexOf(".") + 1)),
   examples: () => ({
     positive: [

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "dropbox-short-lived-api-token",
   label: "Dropbox short-lived access token",
   prefixes: ["sl."],
-  pattern: /(?<![A-Za-z0-9_.-])sl\.(?:u\.)?(?<secret>[A-Za-z0-9_=-]{130,1400})(?![A-Za-z0-9_=.-])/y,
+  pattern: /sl\.(?:u\.)?(?<body>[A-Za-z0-9_=-]{130,1400})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`DROPBOX_TOKEN=sl.${randomChars(136, 781, ALPHABETS.base64url)}`, `"access_token": "sl.u.${randomChars(400, 782, ALPHABETS.base64url)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "duffel-api-token",
   label: "Duffel API token",
   prefixes: ["duffel_live_", "duffel_test_"],
-  pattern: /(?<![A-Za-z0-9_-])duffel_(?:live|test)_(?<secret>[A-Za-z0-9_=-]{43})(?![A-Za-z0-9_=-])/y,
+  pattern: /duffel_(?:live|test)_(?<body>[A-Za-z0-9_=-]{43})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`DUFFEL_TOKEN=duffel_live_${randomChars(43, 261, ALPHABETS.base64url)}`, `"duffel_test_${randomChars(43, 262, ALPHABETS.base64url)}"`],

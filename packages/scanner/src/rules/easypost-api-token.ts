@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "easypost-api-token",
   label: "EasyPost production API key",
   prefixes: ["EZAK"],
-  pattern: /(?<![A-Za-z0-9_+/-])EZAK(?<secret>[A-Za-z0-9]{54})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /EZAK(?<body>[A-Za-z0-9]{54})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`EASYPOST_API_KEY=EZAK${randomChars(54, 1981)}`, `client = easypost.EasyPostClient("EZAK${randomChars(54, 1982)}")`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "easypost-test-api-token",
   label: "EasyPost test API key",
   prefixes: ["EZTK"],
-  pattern: /(?<![A-Za-z0-9_+/-])EZTK(?<secret>[A-Za-z0-9]{54})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /EZTK(?<body>[A-Za-z0-9]{54})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`EASYPOST_API_KEY=EZTK${randomChars(54, 2531)}`, `client = easypost.EasyPostClient("EZTK${randomChars(54, 2532)}")`],

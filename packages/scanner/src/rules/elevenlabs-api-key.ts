@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "elevenlabs-api-key",
   label: "ElevenLabs API key",
   prefixes: ["sk_"],
-  pattern: /(?<![A-Za-z0-9_-])sk_(?<secret>[a-f0-9]{48})(?![A-Za-z0-9_-])/y,
+  pattern: /sk_(?<body>[a-f0-9]{48})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=sk_${randomChars(48, 4061, ALPHABETS.hex)}`, `"token": "sk_${randomChars(48, 4062, ALPHABETS.hex)}"`],

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "facebook-page-access-token",
   label: "Meta (Facebook) access token",
   prefixes: ["EAA"],
-  pattern: /(?<![A-Za-z0-9_+/-])EAA(?<secret>[A-Za-z0-9]{97,600})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /EAA(?<body>[A-Za-z0-9]{97,600})/y,
   validate: (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && shannonEntropy(v) >= 4,
   examples: () => ({
     positive: [`FACEBOOK_TOKEN=EAAM${randomChars(180, 821)}`, `value: "EAACEdEose0cBA${randomChars(100, 822)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "figma-personal-access-token",
   label: "Figma personal access token",
   prefixes: ["figd_"],
-  pattern: /(?<![A-Za-z0-9_-])figd_(?<secret>[A-Za-z0-9_-]{38,64})(?![A-Za-z0-9_-])/y,
+  pattern: /figd_(?<body>[A-Za-z0-9_-]{38,64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`FIGMA_TOKEN=figd_${randomChars(40, 751, ALPHABETS.base64url)}`, `"X-Figma-Token": "figd_${randomChars(43, 752, ALPHABETS.base64url)}"`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "firecrawl-api-key",
   label: "Firecrawl API key",
   prefixes: ["fc-"],
-  pattern: /(?<![A-Za-z0-9_-])fc-(?<secret>[a-f0-9]{32})(?![A-Za-z0-9_-])/y,
+  pattern: /fc-(?<body>[a-f0-9]{32})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=fc-${randomChars(32, 4071, ALPHABETS.hex)}`, `"token": "fc-${randomChars(32, 4072, ALPHABETS.hex)}"`],

@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "flutterwave-encryption-key",
   label: "Flutterwave encryption key",
   prefixes: ["FLWSECK"],
-  pattern: /(?<![A-Za-z0-9_-])FLWSECK(?:_TEST)?(?<secret>[a-f0-9]{12})(?![A-Za-z0-9_-])/y,
+  pattern: /FLWSECK(?:_TEST)?(?<body>[a-f0-9]{12})/y,
   validate: (v) => looksRandom(v, 2.5),
   examples: () => ({
     positive: [`FLW_ENCRYPTION_KEY=FLWSECK_TEST${randomChars(12, 251, ALPHABETS.hex)}`, `encKey: "FLWSECK${randomChars(12, 252, ALPHABETS.hex)}"`],

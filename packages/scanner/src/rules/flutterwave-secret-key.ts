@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "flutterwave-secret-key",
   label: "Flutterwave secret key",
   prefixes: ["FLWSECK-", "FLWSECK_TEST-"],
-  pattern: /(?<![A-Za-z0-9_-])FLWSECK(?:_TEST)?-(?<secret>[a-fA-F0-9]{32})-X(?![A-Za-z0-9_-])/y,
+  pattern: /FLWSECK(?:_TEST)?-(?<body>[a-fA-F0-9]{32})-X/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`FLW_SECRET_KEY=FLWSECK_TEST-${randomChars(32, 241, ALPHABETS.hex)}-X`, `secret: "FLWSECK-${randomChars(32, 242, ALPHABETS.hex)}-X"`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "frameio-api-token",
   label: "Frame.io developer token",
   prefixes: ["fio-u-"],
-  pattern: /(?<![A-Za-z0-9_-])fio-u-(?<secret>[A-Za-z0-9_-]{64})(?![A-Za-z0-9_-])/y,
+  pattern: /fio-u-(?<body>[A-Za-z0-9_-]{64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=fio-u-${randomChars(64, 7031, ALPHABETS.base64url)}`, `"token": "fio-u-${randomChars(64, 7032, ALPHABETS.base64url)}"`],

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "gcp-api-key",
   label: "Google API key",
   prefixes: ["AIza"],
-  pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/y,
+  pattern: /AIza[A-Za-z0-9_-]{35}/y,
   validate: (value) => isPlausibleSecret(value.slice(4), { minEntropy: 3.5 }),
   examples: () => ({
     positive: [`GOOGLE_API_KEY=${token(1)}`, `<script src="https://maps.googleapis.com/maps/api/js?key=${token(2)}"></script>`],

@@ -24,7 +24,7 @@ const rule: Rule = {
   label: "GitHub App token",
   prefixes: ["ghu_", "ghs_"],
   pattern:
-    /(?<![A-Za-z0-9_])(?:ghu_[A-Za-z0-9]{36}(?![A-Za-z0-9_])|ghs_(?:[A-Za-z0-9]{36}(?![A-Za-z0-9_])|[0-9]{1,20}_eyJ[A-Za-z0-9_-]{8,2048}\.[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,2048}(?![A-Za-z0-9_-])))/y,
+    /(?:ghu_[A-Za-z0-9]{36}|ghs_(?:[A-Za-z0-9]{36}|[0-9]{1,20}_eyJ[A-Za-z0-9_-]{8,2048}\.[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,2048}))/y,
   validate: (value) =>
     CLASSIC.test(value) ? hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)) : isPlausibleSecret(value.slice(-40)),
   examples: () => ({

@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "github-fine-grained-pat",
   label: "GitHub fine-grained personal access token",
   prefixes: ["github_pat_"],
-  pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9_])/y,
+  pattern: /github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}/y,
   validate: (value) => isPlausibleSecret(value.slice(11, 33)) && isPlausibleSecret(value.slice(34)),
   examples: () => ({
     positive: [`GITHUB_TOKEN=${token(1)}`, `password: "${token(3)}"`],

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "github-oauth",
   label: "GitHub OAuth access token",
   prefixes: ["gho_"],
-  pattern: /(?<![A-Za-z0-9_])gho_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y,
+  pattern: /gho_[A-Za-z0-9]{36}/y,
   validate: (value) => hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`oauth_token: ${fakeGithubToken("gho_", 1)}`, `"access_token":"${fakeGithubToken("gho_", 2)}"`],

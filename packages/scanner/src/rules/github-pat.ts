@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "github-pat",
   label: "GitHub personal access token (classic)",
   prefixes: ["ghp_"],
-  pattern: /(?<![A-Za-z0-9_])ghp_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y,
+  pattern: /ghp_[A-Za-z0-9]{36}/y,
   validate: (value) => hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`GITHUB_TOKEN=${fakeGithubToken("ghp_", 1)}`, `git clone https://${fakeGithubToken("ghp_", 2)}@github.com/o/r`],

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "github-refresh-token",
   label: "GitHub refresh token",
   prefixes: ["ghr_"],
-  pattern: /(?<![A-Za-z0-9_])ghr_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y,
+  pattern: /ghr_[A-Za-z0-9]{36}/y,
   validate: (value) => hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`refresh_token=${fakeGithubToken("ghr_", 1)}`, `"refresh_token": "${fakeGithubToken("ghr_", 2)}"`],

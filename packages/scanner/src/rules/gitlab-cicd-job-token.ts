@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-cicd-job-token",
   label: "GitLab CI/CD job token",
   prefixes: ["glcbt-"],
-  pattern: /(?<![A-Za-z0-9_-])glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(value.indexOf("_") + 1)),
   examples: () =>
     tokenExamples(token, "CI_JOB_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-deploy-token",
   label: "GitLab deploy token",
   prefixes: ["gldt-"],
-  pattern: /(?<![A-Za-z0-9_-])gldt-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /gldt-[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(5)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

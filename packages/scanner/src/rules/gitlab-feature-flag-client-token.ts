@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-feature-flag-client-token",
   label: "GitLab feature flag client token",
   prefixes: ["glffct-"],
-  pattern: /(?<![A-Za-z0-9_-])glffct-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /glffct-[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

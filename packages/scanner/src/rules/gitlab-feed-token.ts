@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-feed-token",
   label: "GitLab feed token",
   prefixes: ["glft-"],
-  pattern: /(?<![A-Za-z0-9_-])glft-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /glft-[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(5)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

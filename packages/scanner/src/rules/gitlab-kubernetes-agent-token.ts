@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-kubernetes-agent-token",
   label: "GitLab Kubernetes agent token",
   prefixes: ["glagent-"],
-  pattern: /(?<![A-Za-z0-9_-])glagent-[A-Za-z0-9_-]{50}(?![A-Za-z0-9_-])/y,
+  pattern: /glagent-[A-Za-z0-9_-]{50}/y,
   validate: (value) => isPlausibleSecret(value.slice(8)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

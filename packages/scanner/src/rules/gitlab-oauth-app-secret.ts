@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-oauth-app-secret",
   label: "GitLab OAuth application secret",
   prefixes: ["gloas-"],
-  pattern: /(?<![A-Za-z0-9_-])gloas-[A-Za-z0-9_-]{64}(?![A-Za-z0-9_-])/y,
+  pattern: /gloas-[A-Za-z0-9_-]{64}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

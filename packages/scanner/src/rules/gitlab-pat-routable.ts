@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "gitlab-pat-routable",
   label: "GitLab personal access token (routable)",
   prefixes: ["glpat-"],
-  pattern: /(?<![A-Za-z0-9_-])glpat-[0-9a-zA-Z_-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}(?![A-Za-z0-9_.-])/y,
+  pattern: /glpat-[0-9a-zA-Z_-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}/y,
   validate: (value) => isPlausibleSecret(value.slice(6, value.lastIndexOf("."))),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-pat",
   label: "GitLab personal access token",
   prefixes: ["glpat-"],
-  pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /glpat-[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

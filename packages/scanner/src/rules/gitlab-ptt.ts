@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-ptt",
   label: "GitLab pipeline trigger token",
   prefixes: ["glptt-"],
-  pattern: /(?<![A-Za-z0-9_])glptt-[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /glptt-[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () =>
     tokenExamples(token, "GITLAB_TRIGGER_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-rrt",
   label: "GitLab runner registration token",
   prefixes: ["GR1348941"],
-  pattern: /(?<![A-Za-z0-9_-])GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /GR1348941[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
   examples: () =>
     tokenExamples(token, "REGISTRATION_TOKEN", [

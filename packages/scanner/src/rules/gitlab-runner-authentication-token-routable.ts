@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "gitlab-runner-authentication-token-routable",
   label: "GitLab runner authentication token (routable)",
   prefixes: ["glrt-t"],
-  pattern: /(?<![A-Za-z0-9_-])glrt-t[0-9]_[0-9a-zA-Z_-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}(?![A-Za-z0-9_.-])/y,
+  pattern: /glrt-t[0-9]_[0-9a-zA-Z_-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}/y,
   validate: (value) => isPlausibleSecret(value.slice(8, value.lastIndexOf("."))),
   examples: () =>
     tokenExamples(token, "CI_SERVER_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-runner-authentication-token",
   label: "GitLab runner authentication token",
   prefixes: ["glrt-"],
-  pattern: /(?<![A-Za-z0-9_-])glrt-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /glrt-[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(5)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "gitlab-scim-token",
   label: "GitLab SCIM OAuth token",
   prefixes: ["glsoat-"],
-  pattern: /(?<![A-Za-z0-9_-])glsoat-[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/y,
+  pattern: /glsoat-[A-Za-z0-9_-]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () =>
     tokenExamples(token, "GITLAB_TOKEN", [

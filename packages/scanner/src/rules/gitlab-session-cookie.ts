@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "gitlab-session-cookie",
   label: "GitLab session cookie",
   prefixes: ["_gitlab_session="],
-  pattern: /_gitlab_session=[0-9a-z]{32}(?![A-Za-z0-9_])/y,
+  pattern: /_gitlab_session=(?<secret>[0-9a-z]{32})/y,
   validate: (value) => isPlausibleSecret(value.slice(16)),
   examples: () => ({
     positive: [

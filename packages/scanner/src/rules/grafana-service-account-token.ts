@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "grafana-service-account-token",
   label: "Grafana service account token",
   prefixes: ["glsa_"],
-  pattern: /(?<![A-Za-z0-9_-])glsa_(?<secret>[A-Za-z0-9]{32})_[A-Fa-f0-9]{8}(?![A-Za-z0-9_-])/y,
+  pattern: /glsa_(?<body>[A-Za-z0-9]{32})_[A-Fa-f0-9]{8}/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

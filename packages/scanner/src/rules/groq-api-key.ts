@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "groq-api-key",
   label: "Groq API key",
   prefixes: ["gsk_"],
-  pattern: /(?<![A-Za-z0-9_-])gsk_(?<secret>[A-Za-z0-9]{52})(?![A-Za-z0-9_-])/y,
+  pattern: /gsk_(?<body>[A-Za-z0-9]{52})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=gsk_${randomChars(52, 4021, ALPHABETS.base62)}`, `"token": "gsk_${randomChars(52, 4022, ALPHABETS.base62)}"`],

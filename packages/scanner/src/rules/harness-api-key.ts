@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "harness-api-key",
   label: "Harness API key",
   prefixes: ["pat.", "sat."],
-  pattern: /(?<![A-Za-z0-9_.-])(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![A-Za-z0-9_.-])/y,
+  pattern: /(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}/y,
   validate: (value) => isPlausibleSecret(value.slice(value.lastIndexOf(".") + 1)),
   examples: () => ({
     positive: [

@@ -16,7 +16,7 @@ const rule: Rule = {
   id: "hashicorp-tf-api-token",
   label: "HCP Terraform API token",
   prefixes: [".atlasv1."],
-  pattern: /(?<=(?<![A-Za-z0-9_.-])[A-Za-z0-9]{14})\.atlasv1\.(?<secret>[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_=-])/y,
+  pattern: /(?<=(?<lead>[A-Za-z0-9]{14}))\.atlasv1\.(?<body>[A-Za-z0-9_=-]{60,70})/y,
   validate: (value) => isPlausibleSecret(value, { minEntropy: 3.5 }),
   examples: () => ({
     positive: [`token = "${token(1)}"`, `TF_TOKEN_app_terraform_io=${token(2)}`],

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "heroku-api-key-v2",
   label: "Heroku API key (HRKU-)",
   prefixes: ["HRKU-AA"],
-  pattern: /(?<![A-Za-z0-9_-])HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])/y,
+  pattern: /HRKU-AA[A-Za-z0-9_-]{58}/y,
   validate: (value) => isPlausibleSecret(value.slice(7)),
   examples: () =>
     tokenExamples(token, "HEROKU_API_KEY", [

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "honeycomb-ingest-key",
   label: "Honeycomb ingest key",
   prefixes: ["hcaik_", "hcxik_"],
-  pattern: /(?<![A-Za-z0-9_-])hc[ax]ik_(?<secret>[a-z0-9]{58})(?![A-Za-z0-9_-])/y,
+  pattern: /hc[ax]ik_(?<body>[a-z0-9]{58})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`HONEYCOMB_API_KEY=hcaik_${randomChars(58, 661, ALPHABETS.lowerAlnum)}`, `x-honeycomb-team: hcxik_${randomChars(58, 662, ALPHABETS.lowerAlnum)}`],

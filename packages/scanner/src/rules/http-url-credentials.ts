@@ -17,7 +17,7 @@ const rule: Rule = {
   label: "HTTP URL with user name and password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<![A-Za-z0-9.-])(?:git\+)?(?:https?|wss?)):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
+    /(?<=(?<lead>(?:git\+)?(?:https?|wss?))):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
   validate: (value) => !isPlaceholderCredential(value),
   examples: () => ({
     positive: [

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "hubspot-private-app-token",
   label: "HubSpot private app access token",
   prefixes: ["pat-"],
-  pattern: /(?<![A-Za-z0-9_-])pat-[a-z]{2}\d-(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9_-])/y,
+  pattern: /pat-[a-z]{2}\d-(?<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/y,
   validate: (v) => !/^[0-]+$/.test(v),
   examples: () => ({
     positive: [`HUBSPOT_ACCESS_TOKEN=pat-na1-${uuid(87)}`, `Authorization: Bearer pat-eu1-${uuid(88)}`],

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "huggingface-access-token",
   label: "Hugging Face access token",
   prefixes: ["hf_"],
-  pattern: /(?<![A-Za-z0-9_-])hf_(?<secret>[A-Za-z]{34})(?![A-Za-z0-9_-])/y,
+  pattern: /hf_(?<body>[A-Za-z]{34})/y,
   validate: (v) => hasMixedCase(v, 6) && looksRandom(v, 3.5),
   examples: () => ({
     positive: [

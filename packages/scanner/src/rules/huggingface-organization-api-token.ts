@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "huggingface-organization-api-token",
   label: "Hugging Face organization API token",
   prefixes: ["api_org_"],
-  pattern: /(?<![A-Za-z0-9_-])api_org_(?<secret>[A-Za-z]{34})(?![A-Za-z0-9_-])/y,
+  pattern: /api_org_(?<body>[A-Za-z]{34})/y,
   validate: (v) => hasMixedCase(v, 6) && looksRandom(v, 3.5),
   examples: () => ({
     positive: [

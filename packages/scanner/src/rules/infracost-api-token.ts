@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "infracost-api-token",
   label: "Infracost API key",
   prefixes: ["ico-"],
-  pattern: /(?<![A-Za-z0-9_./-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9_])/y,
+  pattern: /ico-[A-Za-z0-9]{32}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "INFRACOST_API_KEY", [

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "intra42-client-secret",
   label: "42 Intra client secret",
   prefixes: ["s-s4t2ud-", "s-s4t2af-"],
-  pattern: /(?<![A-Za-z0-9_-])s-s4t2(?:ud|af)-(?<secret>[a-f0-9]{64})(?![A-Za-z0-9_-])/y,
+  pattern: /s-s4t2(?:ud|af)-(?<body>[a-f0-9]{64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`INTRA_SECRET=s-s4t2ud-${randomChars(64, 871, ALPHABETS.hex)}`, `"s-s4t2af-${randomChars(64, 872, ALPHABETS.hex)}"`],

@@ -15,7 +15,7 @@ const rule: Rule = {
   label: "JSON Web Token",
   prefixes: ["eyJ"],
   pattern:
-    /(?<![A-Za-z0-9_+/.\\-])(?<secret>eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,8000}\.(?:[A-Za-z0-9_-]{10,1000}={0,2})?)(?![A-Za-z0-9_+/=\\-])/y,
+    /eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,8000}\.(?:[A-Za-z0-9_-]{10,1000}={0,2})?/y,
   validate: (v) => {
     const [header = "", payload = ""] = v.split(".");
     return (

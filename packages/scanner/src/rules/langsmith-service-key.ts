@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "langsmith-service-key",
   label: "LangSmith service key",
   prefixes: ["lsv2_sk_"],
-  pattern: /(?<![A-Za-z0-9_-])lsv2_sk_(?<secret>[a-f0-9]{32}_[a-f0-9]{10})(?![A-Za-z0-9_-])/y,
+  pattern: /lsv2_sk_(?<body>[a-f0-9]{32}_[a-f0-9]{10})/y,
   validate: (v) => looksRandom(v.slice(0, 32)),
   examples: () => ({
     positive: [

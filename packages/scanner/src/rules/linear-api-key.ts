@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "linear-api-key",
   label: "Linear API key",
   prefixes: ["lin_api_"],
-  pattern: /(?<![A-Za-z0-9_-])lin_api_(?<secret>[A-Za-z0-9]{40,44})(?![A-Za-z0-9_-])/y,
+  pattern: /lin_api_(?<body>[A-Za-z0-9]{40,44})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`LINEAR_API_KEY=lin_api_${randomChars(40, 711)}`, `Authorization: lin_api_${randomChars(40, 712)}`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "linear-oauth-token",
   label: "Linear OAuth access token",
   prefixes: ["lin_oauth_"],
-  pattern: /(?<![A-Za-z0-9_-])lin_oauth_(?<secret>[a-f0-9]{64})(?![A-Za-z0-9_-])/y,
+  pattern: /lin_oauth_(?<body>[a-f0-9]{64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=lin_oauth_${randomChars(64, 7011, ALPHABETS.hex)}`, `"token": "lin_oauth_${randomChars(64, 7012, ALPHABETS.hex)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "mailchimp-transactional-api-key",
   label: "Mailchimp Transactional (Mandrill) API key",
   prefixes: ["md-"],
-  pattern: /(?<![A-Za-z0-9_-])md-(?<secret>[A-Za-z0-9]{22})(?![A-Za-z0-9_-])/y,
+  pattern: /md-(?<body>[A-Za-z0-9]{22})/y,
   validate: (v) => hasMixedCase(v, 3) && /\d/.test(v) && looksRandom(v, 3.5),
   examples: () => ({
     positive: [`MANDRILL_API_KEY=md-${randomChars(22, 181)}`, `mailchimp.setApiKey("md-${randomChars(22, 182)}")`],

@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "mapbox-secret-token",
   label: "Mapbox secret access token",
   prefixes: ["sk.eyJ"],
-  pattern: /(?<![A-Za-z0-9_.-])sk\.(?<secret>eyJ[A-Za-z0-9_-]{10,300}\.[A-Za-z0-9_-]{22})(?![A-Za-z0-9_.-])/y,
+  pattern: /sk\.(?<body>eyJ[A-Za-z0-9_-]{10,300}\.[A-Za-z0-9_-]{22})/y,
   validate: (v) => {
     const [payload = "", sig = ""] = v.split(".");
     return isBase64JsonObject(payload, ["u"]) && looksRandom(sig);

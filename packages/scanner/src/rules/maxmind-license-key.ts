@@ -16,7 +16,7 @@ const rule: Rule = {
   id: "maxmind-license-key",
   label: "MaxMind license key",
   prefixes: ["_mmk"],
-  pattern: /(?<=(?<![A-Za-z0-9_-])(?<secret>[A-Za-z0-9]{6}_[A-Za-z0-9]{29}))_mmk(?![A-Za-z0-9_-])/y,
+  pattern: /(?<=(?<lead>(?<body>[A-Za-z0-9]{6}_[A-Za-z0-9]{29})))_mmk/y,
   validate: (value) => isPlausibleSecret(value.replace("_", "")),
   examples: () => ({
     positive: [`MAXMIND_LICENSE_KEY=${key(1)}`, `GeoIP.conf: LicenseKey ${key(3)}`],

@@ -7,7 +7,7 @@ const uuid = (seed: number) =>
 /**
  * Microsoft Teams incoming webhook (Office 365 connector) URL:
  * `https://<tenant>.webhook.office.com/webhookb2/<group uuid>@<tenant uuid>/IncomingWebhook/<32 hex>/<uuid>`
- * (newer URLs append `/V2…`); anyone holding it can post. Microsoft Learn, "Create an Incoming
+ * (newer URLs append `/V2…`, part of the token); anyone holding it can post. Microsoft Learn, "Create an Incoming
  * Webhook" (https://learn.microsoft.com/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook);
  * gitleaks `microsoft-teams-webhook`.
  */
@@ -16,7 +16,7 @@ const rule: Rule = {
   label: "Microsoft Teams incoming webhook URL",
   prefixes: ["webhook.office.com/webhookb2/"],
   pattern:
-    /(?<=[A-Za-z0-9-]\.)webhook\.office\.com\/webhookb2\/[a-f0-9]{8}-(?:[a-f0-9]{4}-){3}[a-f0-9]{12}@[a-f0-9]{8}-(?:[a-f0-9]{4}-){3}[a-f0-9]{12}\/IncomingWebhook\/(?<secret>[A-Za-z0-9]{32})\/[a-f0-9]{8}-(?:[a-f0-9]{4}-){3}[a-f0-9]{12}/y,
+    /(?<=(?<lead>[A-Za-z0-9-]{1,63}\.))webhook\.office\.com\/webhookb2\/[a-f0-9]{8}-(?:[a-f0-9]{4}-){3}[a-f0-9]{12}@[a-f0-9]{8}-(?:[a-f0-9]{4}-){3}[a-f0-9]{12}\/IncomingWebhook\/(?<body>[A-Za-z0-9]{32})\/[a-f0-9]{8}-(?:[a-f0-9]{4}-){3}[a-f0-9]{12}(?:\/V2[A-Za-z0-9_-]{1,100})?/y,
   validate: (v) => !/^0+$/.test(v),
   examples: () => ({
     positive: [

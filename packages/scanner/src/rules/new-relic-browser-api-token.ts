@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "new-relic-browser-api-token",
   label: "New Relic browser ingest key",
   prefixes: ["NRJS-"],
-  pattern: /(?<![A-Za-z0-9_-])NRJS-(?<secret>[a-f0-9]{19})(?![A-Za-z0-9_-])/y,
+  pattern: /NRJS-(?<body>[a-f0-9]{19})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=NRJS-${randomChars(19, 6021, ALPHABETS.hex)}`, `"token": "NRJS-${randomChars(19, 6022, ALPHABETS.hex)}"`],

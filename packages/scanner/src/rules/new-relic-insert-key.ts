@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "new-relic-insert-key",
   label: "New Relic Insights insert key",
   prefixes: ["NRII-"],
-  pattern: /(?<![A-Za-z0-9_-])NRII-(?<secret>[A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])/y,
+  pattern: /NRII-(?<body>[A-Za-z0-9_-]{32})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=NRII-${randomChars(32, 6031, ALPHABETS.base64url)}`, `"token": "NRII-${randomChars(32, 6032, ALPHABETS.base64url)}"`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "new-relic-user-api-key",
   label: "New Relic user API key",
   prefixes: ["NRAK-"],
-  pattern: /(?<![A-Za-z0-9_-])NRAK-(?<secret>[A-Z0-9]{27})(?![A-Za-z0-9_-])/y,
+  pattern: /NRAK-(?<body>[A-Z0-9]{27})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=NRAK-${randomChars(27, 6011, ALPHABETS.upperAlnum)}`, `"token": "NRAK-${randomChars(27, 6012, ALPHABETS.upperAlnum)}"`],

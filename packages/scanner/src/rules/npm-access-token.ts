@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "npm-access-token",
   label: "npm access token",
   prefixes: ["npm_"],
-  pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y,
+  pattern: /npm_[A-Za-z0-9]{36}/y,
   validate: (value) => hasNpmChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [

@@ -21,7 +21,7 @@ const rule: Rule = {
   label: "npm registry auth token (.npmrc)",
   prefixes: [":_authToken="],
   pattern:
-    /:_authToken=[ \t]{0,16}["']?(?<secret>(?!npm_|gh[pousr]_|github_pat_|glpat-)[A-Za-z0-9._~+/=-]{20,512})["']?(?![A-Za-z0-9._~+/=-])/y,
+    /:_authToken=[ \t]{0,16}["']?(?<secret>(?!npm_|gh[pousr]_|github_pat_|glpat-)[A-Za-z0-9._~+/=-]{20,512})["']?/y,
   validate: (value) => isPlausibleSecret(value, { minEntropy: 3.3 }),
   examples: () => ({
     positive: [

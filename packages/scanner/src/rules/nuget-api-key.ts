@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "nuget-api-key",
   label: "NuGet.org API key",
   prefixes: ["oy2"],
-  pattern: /(?<![A-Za-z0-9_])oy2[a-z0-9]{43}(?![A-Za-z0-9_])/y,
+  pattern: /oy2[a-z0-9]{43}/y,
   validate: (value) => isPlausibleSecret(value.slice(3), { minEntropy: 3.5 }),
   examples: () =>
     tokenExamples(token, "NUGET_API_KEY", [

@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "octopus-deploy-api-key",
   label: "Octopus Deploy API key",
   prefixes: ["API-"],
-  pattern: /(?<![A-Za-z0-9_./-])API-[A-Z0-9]{26}(?![A-Za-z0-9_-])/y,
+  pattern: /API-[A-Z0-9]{26}/y,
   validate: (value) => (value.slice(4).match(/[0-9]/g)?.length ?? 0) >= 2 && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`set apikey="${token(1)}"`, `OCTOPUS_API_KEY=${token(2)}`],

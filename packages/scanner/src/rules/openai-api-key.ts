@@ -17,7 +17,7 @@ const rule: Rule = {
   label: "OpenAI API key",
   prefixes: ["sk-"],
   pattern:
-    /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-(?<secret>[A-Za-z0-9_-]{20,160}T3BlbkFJ[A-Za-z0-9_-]{20,160})|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})(?![A-Za-z0-9_-])/y,
+    /sk-(?:(?:proj|svcacct|admin)-(?<body>[A-Za-z0-9_-]{20,160}T3BlbkFJ[A-Za-z0-9_-]{20,160})|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})/y,
   validate: (v) => looksRandom(v.replace(MARKER, "")),
   examples: () => ({
     positive: [

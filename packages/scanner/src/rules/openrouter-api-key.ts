@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "openrouter-api-key",
   label: "OpenRouter API key",
   prefixes: ["sk-or-v1-"],
-  pattern: /(?<![A-Za-z0-9_-])sk-or-v1-(?<secret>[a-f0-9]{64})(?![A-Za-z0-9_-])/y,
+  pattern: /sk-or-v1-(?<body>[a-f0-9]{64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=sk-or-v1-${randomChars(64, 4051, ALPHABETS.hex)}`, `"token": "sk-or-v1-${randomChars(64, 4052, ALPHABETS.hex)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "paddle-api-key",
   label: "Paddle API key",
   prefixes: ["pdl_live_apikey_", "pdl_sdbx_apikey_"],
-  pattern: /(?<![A-Za-z0-9_-])pdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_(?<secret>[A-Za-z0-9]{22}_[A-Za-z0-9]{3})(?![A-Za-z0-9_-])/y,
+  pattern: /pdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_(?<body>[A-Za-z0-9]{22}_[A-Za-z0-9]{3})/y,
   validate: (v) => looksRandom(v.slice(0, 22)),
   examples: () => ({
     positive: [

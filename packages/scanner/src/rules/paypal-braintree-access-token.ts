@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "paypal-braintree-access-token",
   label: "PayPal Braintree access token",
   prefixes: ["access_token$production$", "access_token$sandbox$"],
-  pattern: /(?<![A-Za-z0-9_-])access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$(?<secret>[a-f0-9]{32})(?![A-Za-z0-9_-])/y,
+  pattern: /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$(?<body>[a-f0-9]{32})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "perplexity-api-key",
   label: "Perplexity API key",
   prefixes: ["pplx-"],
-  pattern: /(?<![A-Za-z0-9_-])pplx-(?<secret>[A-Za-z0-9]{48})(?![A-Za-z0-9_-])/y,
+  pattern: /pplx-(?<body>[A-Za-z0-9]{48})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=pplx-${randomChars(48, 4031, ALPHABETS.base62)}`, `"token": "pplx-${randomChars(48, 4032, ALPHABETS.base62)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "pinecone-api-key",
   label: "Pinecone API key",
   prefixes: ["pcsk_"],
-  pattern: /(?<![A-Za-z0-9_-])pcsk_[A-Za-z0-9]{4,10}_(?<secret>[A-Za-z0-9]{50,80})(?![A-Za-z0-9_-])/y,
+  pattern: /pcsk_[A-Za-z0-9]{4,10}_(?<body>[A-Za-z0-9]{50,80})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`PINECONE_API_KEY=pcsk_${randomChars(6, 501)}_${randomChars(63, 502)}`, `Pinecone(api_key="pcsk_${randomChars(5, 503)}_${randomChars(63, 504)}")`],

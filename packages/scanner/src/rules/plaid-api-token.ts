@@ -14,7 +14,7 @@ const rule: Rule = {
   label: "Plaid access token",
   prefixes: ["access-production-", "access-development-", "access-sandbox-"],
   pattern:
-    /(?<![A-Za-z0-9_-])access-(?:production|development|sandbox)-(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9_-])/y,
+    /access-(?:production|development|sandbox)-(?<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/y,
   validate: (v) => !/^[0-]+$/.test(v),
   examples: () => ({
     positive: [`PLAID_ACCESS_TOKEN=access-production-${uuid(26)}`, `"access_token": "access-sandbox-${uuid(27)}"`],

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "planetscale-api-token",
   label: "PlanetScale service token",
   prefixes: ["pscale_tkn_"],
-  pattern: /(?<![A-Za-z0-9_.-])pscale_tkn_[A-Za-z0-9_=.-]{32,64}(?![A-Za-z0-9_=.-])/y,
+  pattern: /pscale_tkn_[A-Za-z0-9_=.-]{32,64}/y,
   validate: (value) => isPlausibleSecret(value.slice(11)),
   examples: () =>
     tokenExamples(token, "PLANETSCALE_SERVICE_TOKEN", [

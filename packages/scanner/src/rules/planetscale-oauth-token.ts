@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "planetscale-oauth-token",
   label: "PlanetScale OAuth token",
   prefixes: ["pscale_oauth_"],
-  pattern: /(?<![A-Za-z0-9_.-])pscale_oauth_[A-Za-z0-9_=.-]{32,64}(?![A-Za-z0-9_=.-])/y,
+  pattern: /pscale_oauth_[A-Za-z0-9_=.-]{32,64}/y,
   validate: (value) => isPlausibleSecret(value.slice(13)),
   examples: () =>
     tokenExamples(token, "PLANETSCALE_OAUTH_TOKEN", [

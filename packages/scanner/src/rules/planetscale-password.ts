@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "planetscale-password",
   label: "PlanetScale database password",
   prefixes: ["pscale_pw_"],
-  pattern: /(?<![A-Za-z0-9_.-])pscale_pw_[A-Za-z0-9_=.-]{32,64}(?![A-Za-z0-9_=.-])/y,
+  pattern: /pscale_pw_[A-Za-z0-9_=.-]{32,64}/y,
   validate: (value) => isPlausibleSecret(value.slice(10)),
   examples: () =>
     tokenExamples(token, "DATABASE_PASSWORD", [

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "posthog-personal-api-key",
   label: "PostHog personal API key",
   prefixes: ["phx_"],
-  pattern: /(?<![A-Za-z0-9_-])phx_(?<secret>[A-Za-z0-9]{40,50})(?![A-Za-z0-9_-])/y,
+  pattern: /phx_(?<body>[A-Za-z0-9]{40,50})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`POSTHOG_PERSONAL_API_KEY=phx_${randomChars(43, 671)}`, `Authorization: Bearer phx_${randomChars(47, 672)}`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "postman-api-token",
   label: "Postman API key",
   prefixes: ["PMAK-"],
-  pattern: /(?<![A-Za-z0-9_-])PMAK-[a-fA-F0-9]{24}-(?<secret>[a-fA-F0-9]{34})(?![A-Za-z0-9_-])/y,
+  pattern: /PMAK-[a-fA-F0-9]{24}-(?<body>[a-fA-F0-9]{34})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

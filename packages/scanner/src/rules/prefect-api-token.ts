@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "prefect-api-token",
   label: "Prefect Cloud API key",
   prefixes: ["pnu_"],
-  pattern: /(?<![A-Za-z0-9_])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y,
+  pattern: /pnu_[A-Za-z0-9]{36}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "PREFECT_API_KEY", [

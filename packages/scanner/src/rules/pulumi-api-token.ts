@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "pulumi-api-token",
   label: "Pulumi access token",
   prefixes: ["pul-"],
-  pattern: /(?<![A-Za-z0-9_])pul-[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /pul-[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "PULUMI_ACCESS_TOKEN", [

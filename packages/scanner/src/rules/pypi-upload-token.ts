@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "pypi-upload-token",
   label: "PyPI API token",
   prefixes: ["pypi-AgEIcHlwaS5vcmc"],
-  pattern: /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}(?![A-Za-z0-9_-])/y,
+  pattern: /pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}/y,
   validate: (value) => isPlausibleSecret(value.slice(19), { maxRun: 12 }),
   examples: () =>
     tokenExamples(token, "TWINE_PASSWORD", [

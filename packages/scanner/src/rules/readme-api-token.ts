@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "readme-api-token",
   label: "ReadMe API key",
   prefixes: ["rdme_"],
-  pattern: /(?<![A-Za-z0-9_-])rdme_(?<secret>[a-z0-9]{70})(?![A-Za-z0-9_-])/y,
+  pattern: /rdme_(?<body>[a-z0-9]{70})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=rdme_${randomChars(70, 7041, ALPHABETS.lowerAlnum)}`, `"token": "rdme_${randomChars(70, 7042, ALPHABETS.lowerAlnum)}"`],

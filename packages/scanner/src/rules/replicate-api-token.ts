@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "replicate-api-token",
   label: "Replicate API token",
   prefixes: ["r8_"],
-  pattern: /(?<![A-Za-z0-9_-])r8_(?<secret>[A-Za-z0-9]{37})(?![A-Za-z0-9_-])/y,
+  pattern: /r8_(?<body>[A-Za-z0-9]{37})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=r8_${randomChars(37, 4011, ALPHABETS.base62)}`, `"token": "r8_${randomChars(37, 4012, ALPHABETS.base62)}"`],

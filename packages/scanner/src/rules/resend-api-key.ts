@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "resend-api-key",
   label: "Resend API key",
   prefixes: ["re_"],
-  pattern: /(?<![A-Za-z0-9_-])re_[A-Za-z0-9]{8}_(?<secret>[A-Za-z0-9]{24})(?![A-Za-z0-9_-])/y,
+  pattern: /re_[A-Za-z0-9]{8}_(?<body>[A-Za-z0-9]{24})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`RESEND_API_KEY=re_${randomChars(8, 171)}_${randomChars(24, 172)}`, `new Resend("re_${randomChars(8, 173)}_${randomChars(24, 174)}")`],

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "rubygems-api-token",
   label: "RubyGems API key",
   prefixes: ["rubygems_"],
-  pattern: /(?<![A-Za-z0-9_])rubygems_[a-f0-9]{48}(?![A-Za-z0-9_])/y,
+  pattern: /rubygems_[a-f0-9]{48}/y,
   validate: (value) => isPlausibleSecret(value.slice(9)),
   examples: () =>
     tokenExamples(token, "GEM_HOST_API_KEY", [

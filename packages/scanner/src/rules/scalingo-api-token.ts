@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "scalingo-api-token",
   label: "Scalingo API token",
   prefixes: ["tk-us-"],
-  pattern: /(?<![A-Za-z0-9_-])tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])/y,
+  pattern: /tk-us-[A-Za-z0-9_-]{48}/y,
   validate: (value) => isPlausibleSecret(value.slice(6)),
   examples: () => ({
     positive: [

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "sendgrid-api-token",
   label: "SendGrid API key",
   prefixes: ["SG."],
-  pattern: /(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{22}\.(?<secret>[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/y,
+  pattern: /SG\.[A-Za-z0-9_-]{22}\.(?<body>[A-Za-z0-9_-]{43})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

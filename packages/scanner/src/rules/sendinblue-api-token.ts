@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "sendinblue-api-token",
   label: "Brevo (Sendinblue) API key",
   prefixes: ["xkeysib-"],
-  pattern: /(?<![A-Za-z0-9_-])xkeysib-(?<secret>[a-f0-9]{64}-[A-Za-z0-9]{16})(?![A-Za-z0-9_-])/y,
+  pattern: /xkeysib-(?<body>[a-f0-9]{64}-[A-Za-z0-9]{16})/y,
   validate: (v) => looksRandom(v.slice(0, 64)),
   examples: () => ({
     positive: [

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "sendinblue-smtp-key",
   label: "Brevo (Sendinblue) SMTP key",
   prefixes: ["xsmtpsib-"],
-  pattern: /(?<![A-Za-z0-9_-])xsmtpsib-(?<secret>[a-f0-9]{64}-[A-Za-z0-9]{16})(?![A-Za-z0-9_-])/y,
+  pattern: /xsmtpsib-(?<body>[a-f0-9]{64}-[A-Za-z0-9]{16})/y,
   validate: (v) => looksRandom(v.slice(0, 64)),
   examples: () => ({
     positive: [

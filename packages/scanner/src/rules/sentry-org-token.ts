@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "sentry-org-token",
   label: "Sentry organization auth token",
   prefixes: ["sntrys_eyJ"],
-  pattern: /(?<![A-Za-z0-9_-])sntrys_(?<secret>eyJ[A-Za-z0-9+/]{20,800}={0,2}_[A-Za-z0-9+/]{43})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /sntrys_(?<body>eyJ[A-Za-z0-9+/]{20,800}={0,2}_[A-Za-z0-9+/]{43})/y,
   validate: (v) => {
     const [payload = "", secret = ""] = v.split("_");
     return isBase64JsonObject(payload, ["iat"]) && looksRandom(secret);

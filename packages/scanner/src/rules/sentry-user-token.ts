@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "sentry-user-token",
   label: "Sentry user auth token",
   prefixes: ["sntryu_"],
-  pattern: /(?<![A-Za-z0-9_-])sntryu_(?<secret>[a-f0-9]{64})(?![A-Za-z0-9_-])/y,
+  pattern: /sntryu_(?<body>[a-f0-9]{64})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=sntryu_${randomChars(64, 6041, ALPHABETS.hex)}`, `"token": "sntryu_${randomChars(64, 6042, ALPHABETS.hex)}"`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "settlemint-application-access-token",
   label: "SettleMint application access token",
   prefixes: ["sm_aat_"],
-  pattern: /(?<![A-Za-z0-9_-])sm_aat_(?<secret>[A-Za-z0-9]{16})(?![A-Za-z0-9_-])/y,
+  pattern: /sm_aat_(?<body>[A-Za-z0-9]{16})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=sm_aat_${randomChars(16, 7071, ALPHABETS.base62)}`, `"token": "sm_aat_${randomChars(16, 7072, ALPHABETS.base62)}"`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "settlemint-personal-access-token",
   label: "SettleMint personal access token",
   prefixes: ["sm_pat_"],
-  pattern: /(?<![A-Za-z0-9_-])sm_pat_(?<secret>[A-Za-z0-9]{16})(?![A-Za-z0-9_-])/y,
+  pattern: /sm_pat_(?<body>[A-Za-z0-9]{16})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=sm_pat_${randomChars(16, 7061, ALPHABETS.base62)}`, `"token": "sm_pat_${randomChars(16, 7062, ALPHABETS.base62)}"`],

@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "settlemint-service-access-token",
   label: "SettleMint service access token",
   prefixes: ["sm_sat_"],
-  pattern: /(?<![A-Za-z0-9_-])sm_sat_(?<secret>[A-Za-z0-9]{16})(?![A-Za-z0-9_-])/y,
+  pattern: /sm_sat_(?<body>[A-Za-z0-9]{16})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`KEY=sm_sat_${randomChars(16, 7081, ALPHABETS.base62)}`, `"token": "sm_sat_${randomChars(16, 7082, ALPHABETS.base62)}"`],

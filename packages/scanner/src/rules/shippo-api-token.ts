@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "shippo-api-token",
   label: "Shippo API token",
   prefixes: ["shippo_live_", "shippo_test_"],
-  pattern: /(?<![A-Za-z0-9_-])shippo_(?:live|test)_(?<secret>[a-fA-F0-9]{40})(?![A-Za-z0-9_-])/y,
+  pattern: /shippo_(?:live|test)_(?<body>[a-fA-F0-9]{40})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`SHIPPO_API_KEY=shippo_live_${randomChars(40, 271, ALPHABETS.hex)}`, `Authorization: ShippoToken shippo_test_${randomChars(40, 272, ALPHABETS.hex)}`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "shopify-access-token",
   label: "Shopify Admin API access token",
   prefixes: ["shpat_"],
-  pattern: /(?<![A-Za-z0-9_-])shpat_(?<secret>[A-Za-z0-9]{32,40})(?![A-Za-z0-9_-])/y,
+  pattern: /shpat_(?<body>[A-Za-z0-9]{32,40})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`SHOPIFY_TOKEN=shpat_${randomChars(32, 1401, ALPHABETS.hex)}`, `"token": "shpat_${randomChars(38, 1402)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "shopify-custom-access-token",
   label: "Shopify custom app access token",
   prefixes: ["shpca_"],
-  pattern: /(?<![A-Za-z0-9_-])shpca_(?<secret>[A-Za-z0-9]{32,40})(?![A-Za-z0-9_-])/y,
+  pattern: /shpca_(?<body>[A-Za-z0-9]{32,40})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`SHOPIFY_TOKEN=shpca_${randomChars(32, 1891, ALPHABETS.hex)}`, `"token": "shpca_${randomChars(38, 1892)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "shopify-private-app-access-token",
   label: "Shopify private app access token",
   prefixes: ["shppa_"],
-  pattern: /(?<![A-Za-z0-9_-])shppa_(?<secret>[A-Za-z0-9]{32,40})(?![A-Za-z0-9_-])/y,
+  pattern: /shppa_(?<body>[A-Za-z0-9]{32,40})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`SHOPIFY_TOKEN=shppa_${randomChars(32, 2241, ALPHABETS.hex)}`, `"token": "shppa_${randomChars(38, 2242)}"`],

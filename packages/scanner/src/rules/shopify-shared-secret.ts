@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "shopify-shared-secret",
   label: "Shopify app shared secret",
   prefixes: ["shpss_"],
-  pattern: /(?<![A-Za-z0-9_-])shpss_(?<secret>[A-Za-z0-9]{32,40})(?![A-Za-z0-9_-])/y,
+  pattern: /shpss_(?<body>[A-Za-z0-9]{32,40})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`SHOPIFY_TOKEN=shpss_${randomChars(32, 1471, ALPHABETS.hex)}`, `"token": "shpss_${randomChars(38, 1472)}"`],

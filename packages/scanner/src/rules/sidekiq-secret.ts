@@ -16,7 +16,7 @@ const rule: Rule = {
   label: "Sidekiq Pro/Enterprise gem server credentials",
   prefixes: ["BUNDLE_ENTERPRISE__CONTRIBSYS__COM", "BUNDLE_GEMS__CONTRIBSYS__COM"],
   pattern:
-    /(?<![A-Za-z0-9_])BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[ \t]{0,8}[:=][ \t]{0,8}["']?(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9_:.-])/y,
+    /BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[ \t]{0,8}[:=][ \t]{0,8}["']?(?<secret>[a-f0-9]{8}:[a-f0-9]{8})/y,
   // Only placeholder words, runs and sequences: 16 random hex characters often score below 3 bits of entropy.
   validate: (value) => isPlausibleSecret(value.replace(":", ""), { minEntropy: 2 }),
   examples: () => ({

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "slack-bot-token",
   label: "Slack bot token",
   prefixes: ["xoxb-"],
-  pattern: /(?<![A-Za-z0-9_-])xoxb-\d{8,14}-\d{8,14}-(?<secret>[A-Za-z0-9]{18,40})(?![A-Za-z0-9_-])/y,
+  pattern: /xoxb-\d{8,14}-\d{8,14}-(?<body>[A-Za-z0-9]{18,40})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

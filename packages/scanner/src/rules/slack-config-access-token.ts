@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "slack-config-access-token",
   label: "Slack configuration access token",
   prefixes: ["xoxe.xoxp-", "xoxe.xoxb-"],
-  pattern: /(?<![A-Za-z0-9_.-])xoxe\.xox[bp]-\d-(?<secret>[A-Za-z0-9]{150,180})(?![A-Za-z0-9_-])/y,
+  pattern: /xoxe\.xox[bp]-\d-(?<body>[A-Za-z0-9]{150,180})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

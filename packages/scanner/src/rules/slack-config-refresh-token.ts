@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "slack-config-refresh-token",
   label: "Slack configuration refresh token",
   prefixes: ["xoxe-"],
-  pattern: /(?<![A-Za-z0-9_.-])xoxe-\d-(?<secret>[A-Za-z0-9]{140,160})(?![A-Za-z0-9_-])/y,
+  pattern: /xoxe-\d-(?<body>[A-Za-z0-9]{140,160})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`refresh_token: xoxe-1-${randomChars(146, 71)}`, `"refresh_token1": "xoxe-1-${randomChars(146, 72)}"`],

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "slack-legacy-bot-token",
   label: "Slack legacy bot token",
   prefixes: ["xoxb-"],
-  pattern: /(?<![A-Za-z0-9_-])xoxb-\d{8,14}-(?<secret>[A-Za-z0-9]{18,26})(?![A-Za-z0-9_-])/y,
+  pattern: /xoxb-\d{8,14}-(?<body>[A-Za-z0-9]{18,26})/y,
   // A run of digits only is the second id of a truncated 3-part token, not a secret.
   validate: (v) => !/^\d+$/.test(v) && looksRandom(v),
   examples: () => ({

@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "slack-legacy-token",
   label: "Slack legacy token",
   prefixes: ["xoxs-", "xoxo-"],
-  pattern: /(?<![A-Za-z0-9_-])xox[os]-\d{1,14}-\d{1,14}-\d{1,14}-(?<secret>[a-fA-F0-9]{10,64})(?![A-Za-z0-9_-])/y,
+  pattern: /xox[os]-\d{1,14}-\d{1,14}-\d{1,14}-(?<body>[a-fA-F0-9]{10,64})/y,
   validate: (v) => looksRandom(v, 2.5),
   examples: () => ({
     positive: [

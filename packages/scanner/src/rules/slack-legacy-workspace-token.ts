@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "slack-legacy-workspace-token",
   label: "Slack legacy workspace token",
   prefixes: ["xoxa-", "xoxr-"],
-  pattern: /(?<![A-Za-z0-9_-])xox[ar]-(?:\d-)?(?<secret>[0-9A-Za-z]{8,48}(?:-[0-9A-Za-z]{8,48}){0,4})(?![A-Za-z0-9_-])/y,
+  pattern: /xox[ar]-(?:\d-)?(?<body>[0-9A-Za-z]{8,48}(?:-[0-9A-Za-z]{8,48}){0,4})/y,
   // The last group carries the randomness (ids before it may be synthetic-looking digit runs).
   validate: (v) => /\d/.test(v) && looksRandom(v.slice(v.lastIndexOf("-") + 1), 2.5),
   examples: () => ({

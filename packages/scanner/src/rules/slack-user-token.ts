@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "slack-user-token",
   label: "Slack user token",
   prefixes: ["xoxp-", "xoxe-"],
-  pattern: /(?<![A-Za-z0-9_-])xox[pe](?:-\d{8,14}){3}-(?<secret>[A-Za-z0-9]{28,34})(?![A-Za-z0-9_-])/y,
+  pattern: /xox[pe](?:-\d{8,14}){3}-(?<body>[A-Za-z0-9]{28,34})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

@@ -13,7 +13,7 @@ const rule: Rule = {
   label: "Slack webhook URL",
   prefixes: ["hooks.slack.com/"],
   pattern:
-    /(?<![A-Za-z0-9_.-])hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}|(?:workflows|triggers)\/T[A-Z0-9]{6,12}\/A[A-Z0-9]{6,12}\/\d{6,24})\/(?<secret>[A-Za-z0-9]{20,34})(?![A-Za-z0-9_-])/y,
+    /hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}|(?:workflows|triggers)\/T[A-Z0-9]{6,12}\/A[A-Z0-9]{6,12}\/\d{6,24})\/(?<body>[A-Za-z0-9]{20,34})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

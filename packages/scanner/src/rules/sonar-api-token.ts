@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "sonar-api-token",
   label: "SonarQube token",
   prefixes: ["squ_", "sqp_", "sqa_"],
-  pattern: /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /sq[upa]_[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`SONAR_TOKEN=${token("squ_", 1)}`, `sonar.login=${token("sqp_", 2)}`, `"${token("sqa_", 3)}"`],

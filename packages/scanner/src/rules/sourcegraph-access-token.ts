@@ -15,7 +15,7 @@ const rule: Rule = {
   id: "sourcegraph-access-token",
   label: "Sourcegraph access token",
   prefixes: ["sgp_"],
-  pattern: /(?<![A-Za-z0-9_])sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(-40)),
   examples: () => ({
     positive: [

@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "square-access-token",
   label: "Square access token",
   prefixes: ["EAAA", "sq0atp-"],
-  pattern: /(?<![A-Za-z0-9_+/-])(?:EAAA(?<secret>[A-Za-z0-9_-]{60})|sq0atp-[A-Za-z0-9_-]{22,43})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /(?:EAAA(?<body>[A-Za-z0-9_-]{60})|sq0atp-[A-Za-z0-9_-]{22,43})/y,
   // The legacy form has no `secret` group, so the validator sees the whole match there.
   validate: (v) => looksRandom(v.startsWith("sq0atp-") ? v.slice(7) : v, 2.8),
   examples: () => ({

@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "square-secret",
   label: "Square OAuth application secret",
   prefixes: ["sq0csp-"],
-  pattern: /(?<![A-Za-z0-9_-])sq0csp-(?<secret>[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/y,
+  pattern: /sq0csp-(?<body>[A-Za-z0-9_-]{43})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`SQUARE_APP_SECRET=sq0csp-${randomChars(43, 221, ALPHABETS.base64url)}`, `"secret": "sq0csp-${randomChars(43, 222, ALPHABETS.base64url)}"`],

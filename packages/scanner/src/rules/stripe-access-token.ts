@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "stripe-access-token",
   label: "Stripe secret or restricted API key",
   prefixes: ["sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"],
-  pattern: /(?<![A-Za-z0-9_-])[sr]k_(?:live|test|prod)_(?<secret>[A-Za-z0-9]{24,247})(?![A-Za-z0-9_-])/y,
+  pattern: /[sr]k_(?:live|test|prod)_(?<body>[A-Za-z0-9]{24,247})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

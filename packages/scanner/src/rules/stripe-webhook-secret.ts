@@ -12,7 +12,7 @@ const rule: Rule = {
   id: "stripe-webhook-secret",
   label: "Stripe/Svix webhook signing secret",
   prefixes: ["whsec_"],
-  pattern: /(?<![A-Za-z0-9_-])whsec_(?<secret>[A-Za-z0-9+/]{32,88}={0,2})(?![A-Za-z0-9_+/=-])/y,
+  pattern: /whsec_(?<body>[A-Za-z0-9+/]{32,88}={0,2})/y,
   validate: (v) => looksRandom(v.replace(/=+$/, "")),
   examples: () => ({
     positive: [`STRIPE_WEBHOOK_SECRET=whsec_${randomChars(32, 201)}`, `SVIX_SECRET="whsec_${randomChars(43, 202, ALPHABETS.base64)}="`],

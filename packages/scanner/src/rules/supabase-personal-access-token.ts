@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "supabase-personal-access-token",
   label: "Supabase personal access token",
   prefixes: ["sbp_"],
-  pattern: /(?<![A-Za-z0-9_])sbp_[a-f0-9]{40}(?![A-Za-z0-9_])/y,
+  pattern: /sbp_[a-f0-9]{40}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "SUPABASE_ACCESS_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "supabase-secret-key",
   label: "Supabase secret API key",
   prefixes: ["sb_secret_"],
-  pattern: /(?<![A-Za-z0-9_-])sb_secret_[A-Za-z0-9_-]{24,64}(?![A-Za-z0-9_-])/y,
+  pattern: /sb_secret_[A-Za-z0-9_-]{24,64}/y,
   validate: (value) => isPlausibleSecret(value.slice(10)),
   examples: () =>
     tokenExamples(token, "SUPABASE_SECRET_KEY", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "tailscale-api-key",
   label: "Tailscale key",
   prefixes: ["tskey-"],
-  pattern: /(?<![A-Za-z0-9_])tskey-[a-z]{2,10}-[A-Za-z0-9]{4,24}-[A-Za-z0-9]{16,64}(?![A-Za-z0-9_-])/y,
+  pattern: /tskey-[a-z]{2,10}-[A-Za-z0-9]{4,24}-[A-Za-z0-9]{16,64}/y,
   validate: (value) => isPlausibleSecret(value.slice(value.lastIndexOf("-") + 1)),
   examples: () => ({
     positive: [

@@ -10,7 +10,7 @@ const rule: Rule = {
   id: "tavily-api-key",
   label: "Tavily API key",
   prefixes: ["tvly-"],
-  pattern: /(?<![A-Za-z0-9_-])tvly-(?:dev-|prod-)?(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9_-])/y,
+  pattern: /tvly-(?:dev-|prod-)?(?<body>[A-Za-z0-9]{32})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`TAVILY_API_KEY=tvly-${randomChars(32, 511)}`, `TavilyClient(api_key="tvly-dev-${randomChars(32, 512)}")`],

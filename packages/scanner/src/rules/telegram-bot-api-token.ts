@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "telegram-bot-api-token",
   label: "Telegram bot API token",
   prefixes: [":AA"],
-  pattern: /(?<=(?<![A-Za-z0-9_:-])\d{6,12}):(?<secret>AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])/y,
+  pattern: /(?<=(?<lead>\d{6,12})):(?<body>AA[A-Za-z0-9_-]{33})/y,
   validate: (v) => looksRandom(v.slice(2)),
   examples: () => ({
     positive: [

@@ -13,7 +13,7 @@ const rule: Rule = {
   id: "twitter-bearer-token",
   label: "X (Twitter) bearer token",
   prefixes: ["AAAAAAAAAAAAAAAAAAAA"],
-  pattern: /(?<![A-Za-z0-9%+/_-])A{20,24}(?<secret>[A-Za-z0-9%]{70,120})(?![A-Za-z0-9%+/=_-])/y,
+  pattern: /A{20,24}(?<body>[A-Za-z0-9%]{70,120})/y,
   validate: (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && shannonEntropy(v) >= 4,
   examples: () => ({
     positive: [

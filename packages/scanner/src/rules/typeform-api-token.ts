@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "typeform-api-token",
   label: "Typeform personal access token",
   prefixes: ["tfp_"],
-  pattern: /(?<![A-Za-z0-9_.-])tfp_(?<secret>[A-Za-z0-9_.=-]{59})(?![A-Za-z0-9_.=-])/y,
+  pattern: /tfp_(?<body>[A-Za-z0-9_.=-]{59})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [

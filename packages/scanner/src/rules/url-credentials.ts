@@ -16,7 +16,7 @@ const rule: Rule = {
   label: "URL with user name and password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<![A-Za-z0-9.-])(?:s?ftps?|ssh|smtps?|imaps?|pop3s?|ldaps?|svn(?:\+ssh)?|socks[45]?h?|rtsps?|vnc|telnet|sip)):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
+    /(?<=(?<lead>(?:s?ftps?|ssh|smtps?|imaps?|pop3s?|ldaps?|svn(?:\+ssh)?|socks[45]?h?|rtsps?|vnc|telnet|sip))):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
   validate: (value) => !isPlaceholderCredential(value),
   examples: () => ({
     positive: [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "vault-batch-token",
   label: "HashiCorp Vault batch token",
   prefixes: ["hvb."],
-  pattern: /(?<![A-Za-z0-9_-])hvb\.[A-Za-z0-9_-]{138,300}(?![A-Za-z0-9_-])/y,
+  pattern: /hvb\.[A-Za-z0-9_-]{138,300}/y,
   validate: (value) => isPlausibleSecret(value.slice(4), { maxRun: 10 }),
   examples: () =>
     tokenExamples(token, "VAULT_TOKEN", [

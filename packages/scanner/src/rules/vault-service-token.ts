@@ -19,7 +19,7 @@ const rule: Rule = {
   id: "vault-service-token",
   label: "HashiCorp Vault service token",
   prefixes: ["hvs.", "s."],
-  pattern: /(?<![A-Za-z0-9_.$-])(?:hvs\.[A-Za-z0-9_-]{90,120}|s\.[A-Za-z0-9]{24})(?![A-Za-z0-9_.-])/y,
+  pattern: /(?:hvs\.[A-Za-z0-9_-]{90,120}|s\.[A-Za-z0-9]{24})/y,
   validate: (value) =>
     value.startsWith("hvs.")
       ? isPlausibleSecret(value.slice(4), { maxRun: 10 })

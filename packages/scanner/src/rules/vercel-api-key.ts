@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "vercel-api-key",
   label: "Vercel API key (AI Gateway)",
   prefixes: ["vck_"],
-  pattern: /(?<![A-Za-z0-9_])vck_[A-Za-z0-9]{24,60}(?![A-Za-z0-9_])/y,
+  pattern: /vck_[A-Za-z0-9]{24,60}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "VERCEL_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "vercel-app-access-token",
   label: "Vercel app access token",
   prefixes: ["vca_"],
-  pattern: /(?<![A-Za-z0-9_])vca_[A-Za-z0-9]{24,60}(?![A-Za-z0-9_])/y,
+  pattern: /vca_[A-Za-z0-9]{24,60}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "VERCEL_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "vercel-app-refresh-token",
   label: "Vercel app refresh token",
   prefixes: ["vcr_"],
-  pattern: /(?<![A-Za-z0-9_])vcr_[A-Za-z0-9]{24,60}(?![A-Za-z0-9_])/y,
+  pattern: /vcr_[A-Za-z0-9]{24,60}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "VERCEL_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "vercel-integration-token",
   label: "Vercel integration token",
   prefixes: ["vci_"],
-  pattern: /(?<![A-Za-z0-9_])vci_[A-Za-z0-9]{24,60}(?![A-Za-z0-9_])/y,
+  pattern: /vci_[A-Za-z0-9]{24,60}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "VERCEL_TOKEN", [

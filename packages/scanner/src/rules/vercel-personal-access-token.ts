@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "vercel-personal-access-token",
   label: "Vercel personal access token",
   prefixes: ["vcp_"],
-  pattern: /(?<![A-Za-z0-9_])vcp_[A-Za-z0-9]{24,60}(?![A-Za-z0-9_])/y,
+  pattern: /vcp_[A-Za-z0-9]{24,60}/y,
   validate: (value) => isPlausibleSecret(value.slice(4)),
   examples: () =>
     tokenExamples(token, "VERCEL_TOKEN", [

@@ -14,7 +14,7 @@ const rule: Rule = {
   id: "wireguard-private-key",
   label: "WireGuard private key",
   prefixes: ["PrivateKey"],
-  pattern: /(?<![A-Za-z0-9_])PrivateKey[ \t]{0,16}=[ \t]{0,16}(?<secret>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)(?![A-Za-z0-9+/=])/y,
+  pattern: /PrivateKey[ \t]{0,16}=[ \t]{0,16}(?<secret>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)/y,
   validate: (value) => isPlausibleSecret(value.slice(0, 43), { minEntropy: 4 }),
   examples: () => ({
     positive: [`[Interface]\nAddress = 10.0.0.2/32\nPrivateKey = ${key(1)}\n`, `PrivateKey=${key(2)}`],

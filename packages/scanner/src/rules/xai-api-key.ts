@@ -9,7 +9,7 @@ const rule: Rule = {
   id: "xai-api-key",
   label: "xAI API key",
   prefixes: ["xai-"],
-  pattern: /(?<![A-Za-z0-9_-])xai-(?<secret>[A-Za-z0-9]{80})(?![A-Za-z0-9_-])/y,
+  pattern: /xai-(?<body>[A-Za-z0-9]{80})/y,
   validate: (v) => looksRandom(v),
   examples: () => ({
     positive: [`API_KEY=xai-${randomChars(80, 4041, ALPHABETS.base62)}`, `"token": "xai-${randomChars(80, 4042, ALPHABETS.base62)}"`],

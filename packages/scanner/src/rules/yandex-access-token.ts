@@ -11,7 +11,7 @@ const rule: Rule = {
   id: "yandex-access-token",
   label: "Yandex Cloud IAM token",
   prefixes: ["t1."],
-  pattern: /(?<![A-Za-z0-9_.-])t1\.[A-Za-z0-9_-]{10,300}={0,2}\.(?<secret>[A-Za-z0-9_-]{86}={0,2})(?![A-Za-z0-9_=.-])/y,
+  pattern: /t1\.[A-Za-z0-9_-]{10,300}={0,2}\.(?<body>[A-Za-z0-9_-]{86}={0,2})/y,
   validate: (v) => looksRandom(v.replace(/=+$/, "")),
   examples: () => ({
     positive: [

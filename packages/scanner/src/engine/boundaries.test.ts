@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { RULES } from "../rules/index.js";
+import { boundaryAlphabets, endsToken, startsToken, tokenBoundary, trimmedEnd } from "./boundaries.js";
+
+const chars = (table: Uint8Array | undefined) =>
+  table === undefined ? undefined : [...table].flatMap((v, c) => (v ? [String.fromCharCode(c)] : [])).join("");
+
+describe("boundaryAlphabets", () => {
+  it("takes a token rule's whole pattern, prefix included, lookarounds left out", () => {
+    const { start, end } = boundaryAlphabets(/glpat-[a-f0-9]{4}(?!x)/y);
+    expect(chars(start)).toBe("-0123456789abcdefglpt");
+    expect(chars(end)).toBe(chars(start));
+  });
+  it("starts from the lead group and ends at the secret group", () => {
+    const { start, end } = boundaryAlphabets(/(?<=(?<lead>[0-9]{6,12})):AA(?<secret>[A-Z]{4})/y);
+    expect(chars(start)).toBe("0123456789");
+    expect(chars(end)).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+  });
+  it("derives nothing on a side that is structure (whitespace, negated classes)", () => {
+    expect(boundaryAlphabets(/-----BEGIN KEY-----\n(?<secret>[A-Za-z0-9+/=\n]{64})/y)).toEqual({ start: expect.any(Uint8Array), end: undefined });
+    expect(chars(boundaryAlphabets(/-----BEGIN KEY-----\n[A-Z]{4}/y).start)).toBe("-BEGIN");
+    expect(boundaryAlphabets(/:\/\/(?<secret>[^\s@]{1,9})@/y).end).toBeUndefined();
+    expect(boundaryAlphabets(/ [a-z]{4}/y).start).toBeUndefined();
+  });
+});
+
+describe("startsToken / endsToken", () => {
+  const b = tokenBoundary(/glpat-[A-Za-z0-9_-]{6}/y, ["glpat-"])!;
+  const tok = "glpat-aB3_x9";
+  const at = (text: string) => {
+    const s = text.indexOf(tok);
+    return { start: startsToken(b, text, s), end: endsToken(b, text, s + tok.length) };
+  };
+
+  it.each([
+    ["start and end of text", tok],
+    ["spaces", ` ${tok} `],
+    ["a diff line's - marker", `\n-${tok}\n`],
+    ["Markdown emphasis", `_${tok}_ and __${tok}__`],
+    ["a sentence's full stop", `is ${tok}.`],
+    ["a JSON \\n escape", `"a\\n${tok}\\tb"`],
+    ["quotes and brackets", `("${tok}")`],
+    ["a long run of dashes", `text----${tok}----text`],
+    ["path separators and a file extension", `team/${tok}/notes.md and token=${tok}.md`],
+  ])("finds a token between %s", (_name, text) => expect(at(text)).toEqual({ start: true, end: true }));
+
+  it.each([
+    ["a letter before", `x${tok}`, { start: false, end: true }],
+    ["a word joined by -", `my-${tok}`, { start: false, end: true }],
+    ["a dotted name before", `video_box.${tok}`, { start: false, end: true }],
+    ["a letter after", `${tok}x`, { start: true, end: false }],
+    ["a name joined by _ after", `${tok}_more`, { start: true, end: false }],
+  ])("refuses a token glued to %s", (_name, text, expected) => expect(at(text)).toEqual(expected));
+
+  it("lets = assign before a token but not glue after a base64 one", () => {
+    const b64 = tokenBoundary(/EAAA[A-Za-z0-9+/]{4}={0,2}/y, ["EAAA"])!;
+    expect(startsToken(b64, "KEY=EAAAabcd", 4)).toBe(true);
+    expect(startsToken(b64, "MIIB+EAAAabcd", 5)).toBe(false); // inside base64 data
+    expect(startsToken(b64, "\n+EAAAabcd", 2)).toBe(true); // a diff line
+    expect(endsToken(b64, "EAAAabcd==x", 8)).toBe(false);
+  });
+
+  it("finds a token whose alphabet has no / or - in a path segment or a hyphenated id", () => {
+    const aws = tokenBoundary(/AKIA[A-Z0-9]{4}/y, ["AKIA"])!;
+    expect([startsToken(aws, "team/AKIAABCD/x.md", 5), endsToken(aws, "team/AKIAABCD/x.md", 13)]).toEqual([true, true]);
+    expect(startsToken(aws, "laptop-AKIAABCD", 7)).toBe(true);
+    expect(startsToken(aws, "MIIB+AKIAABCD", 5)).toBe(false); // + glues a base64-looking prefix
+  });
+
+  it("never glues a token that opens with punctuation", () => {
+    const url = tokenBoundary(/:\/\/[a-z]{3}/y, ["://"])!;
+    expect(startsToken(url, "https://abc", 5)).toBe(true);
+  });
+});
+
+describe("trimmedEnd", () => {
+  const b = tokenBoundary(/tok_[A-Za-z0-9_.=-]{4,12}/y, ["tok_"])!;
+  it("drops trailing punctuation of the alphabet except base64 padding", () => {
+    expect(trimmedEnd(b, "tok_abcd__", 0, 10)).toBe(8);
+    expect(trimmedEnd(b, "tok_abcd.", 0, 9)).toBe(8);
+    expect(trimmedEnd(b, "tok_abcd==", 0, 10)).toBe(10);
+  });
+});
+
+describe("catalog boundaries", () => {
+  it("no rule writes its own boundary: no pattern opens with a negative lookbehind or closes with a negative lookahead", () => {
+    const handWritten = RULES.filter((r) => /^\(\?<!/.test(r.pattern.source) || /\(\?![^()]*\)$/.test(r.pattern.source)).map((r) => r.id);
+    expect(handWritten).toEqual([]);
+  });
+  it("derives both boundaries for every rule except those whose structure delimits them (reviewed list)", () => {
+    const sides = RULES.map((r) => [r.id, tokenBoundary(r.pattern, r.prefixes)] as const);
+    expect(sides.filter(([, b]) => !b?.before).map(([id]) => id)).toEqual([]);
+    expect(sides.filter(([, b]) => !b?.after).map(([id]) => id)).toEqual([
+      "database-url-credentials",
+      "http-url-credentials",
+      "nuget-config-password",
+      "openssh-private-key",
+      "openvpn-static-key",
+      "pgp-private-key",
+      "private-key",
+      "putty-private-key",
+      "ssh2-encrypted-private-key",
+      "url-credentials",
+    ]);
+  });
+});

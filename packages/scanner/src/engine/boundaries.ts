@@ -1,0 +1,277 @@
+/**
+ * Token boundaries derived from a rule's alphabet, so that no rule writes its own and every rule
+ * treats its neighbours alike (issue 10: sentence punctuation, diff markers, Markdown emphasis and
+ * JSON escapes around a token).
+ *
+ * Alphabets: every ASCII character a part of the pattern can match, lookarounds left out. The start
+ * of a token derives from its `lead` group (the characters before a literal prefix that sits inside
+ * the token, captured in a leading lookbehind) or else from the pattern's leading run (its top-level
+ * parts up to the first one that can match whitespace or uses a negated class); the end derives from
+ * the `secret` group when there is one, else from the trailing run. A side whose run is empty (a PEM
+ * block's body, a URL's `[^…]` password) gets no boundary: the pattern's structure delimits it.
+ *
+ * Around a token, characters fall in three classes:
+ * - WORD: ASCII letters and digits, always. A letter or digit touching a token makes it part of a
+ *   longer word or identifier (`xghp_…`, `…Zmore`), whatever the token's own alphabet.
+ * - PUNCT: the other characters of the alphabet (`-` for `glpat-…`, `+/=` for base64 bodies), and
+ *   `.` before any token (a dot between words makes a dotted name: `video_box.ico-….png`, a domain;
+ *   after a token it may end a sentence or start a file extension, `ghp_….md`). One touching the
+ *   token glues only when the run of them (up to {@link MAX_PUNCT_RUN}) continues into a word
+ *   character: `-glpat-…` at the start of a diff line, `_ghp_…_` in Markdown and `hvs.….` at the
+ *   end of a sentence are tokens, `my-glpat-…` and `hvs.….more` are not. `=` never glues before a
+ *   token: in a token it is only base64 padding at the end, and before one it assigns
+ *   (`KEY=token`). When a literal prefix of the rule could be base64 text itself (`EAAA`, `AKIA`,
+ *   `eyJ`: only `[A-Za-z0-9+/]`), `+` is punctuation too, so base64 data that happens to contain the
+ *   prefix (`…MIIB+EAAA…`, a certificate) is not a token while `+EAAA…` at the start of a diff line
+ *   still is (`/` is not: it separates path segments, and a token in a path, `team/AKIA…/notes.md`,
+ *   is a leak).
+ * - SEPARATOR: everything else (space, quotes, brackets, `*`, `:`, `,`, `&`, `\`, non-ASCII…). A
+ *   backslash escape `\n`, `\r` or `\t` (as inside a JSON string) is a separator too, although its
+ *   letter is a word character.
+ * A token that opens with a character other than a letter or digit (`://…`, `:_authToken=`,
+ * `-----BEGIN`) delimits itself: nothing before it glues.
+ */
+
+/** Longest run of the alphabet's punctuation that is looked through to decide whether it glues. */
+export const MAX_PUNCT_RUN = 3;
+
+const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+const SEPARATOR = 0;
+const WORD = 1;
+const PUNCT = 2;
+
+export interface TokenBoundary {
+  /**
+   * Class (0 separator, 1 word, 2 punctuation of the alphabet) of each ASCII code unit before a
+   * token; undefined when the pattern opens with structure (no start boundary is derived).
+   */
+  readonly before: Uint8Array | undefined;
+  /** Same, after the token (`=` is punctuation here); undefined when the value ends in structure. */
+  readonly after: Uint8Array | undefined;
+}
+
+/** What a part of a pattern can match: its ASCII alphabet, and whether it is structure rather than token text. */
+interface Part {
+  /** 128 entries, 1 = the part can match this ASCII character. */
+  readonly alphabet: Uint8Array;
+  /** The part can match whitespace, or any character of a negated class (`[^…]`, `.`, `\S`…). */
+  structural: boolean;
+}
+
+interface Parsed {
+  /** Top-level items in order (a leading `(?<=(?<lead>…))`'s content is the first), lookarounds left out. */
+  readonly items: Part[];
+  /** The `secret` group, when the pattern has one. */
+  secret: Part | undefined;
+  /** The `lead` group (a leading lookbehind's content), when the pattern has one. */
+  lead: Part | undefined;
+}
+
+const WHITESPACE = [9, 10, 11, 12, 13, 32];
+
+/**
+ * Splits `pattern` into top-level parts with their alphabets. Lookarounds match no token text and
+ * are left out, except a leading lookbehind holding a group named `lead`. Classes and escapes are
+ * evaluated by the regex engine itself with the pattern's flags. A top-level alternation makes one item.
+ */
+export function parseParts(pattern: RegExp): Parsed {
+  const source = pattern.source;
+  const flags = pattern.flags.replace(/[gyd]/g, "");
+  const parsed: Parsed = { items: [], secret: undefined, lead: undefined };
+  let i = 0;
+  const newPart = (): Part => ({ alphabet: new Uint8Array(128), structural: false });
+  const merge = (into: Part, from: Part): void => {
+    for (let c = 0; c < 128; c++) if (from.alphabet[c]) into.alphabet[c] = 1;
+    into.structural ||= from.structural;
+  };
+  const atomPart = (atom: string, negated: boolean): Part => {
+    const part = newPart();
+    part.structural = negated;
+    let re: RegExp | undefined;
+    try {
+      re = new RegExp(`^(?:${atom})$`, flags);
+    } catch {
+      re = undefined;
+    }
+    if (re) for (let c = 0; c < 128; c++) if (re.test(String.fromCharCode(c))) part.alphabet[c] = 1;
+    if (WHITESPACE.some((c) => part.alphabet[c])) part.structural = true;
+    return part;
+  };
+  const skipQuantifier = (): void => {
+    const q = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/.exec(source.slice(i, i + 24));
+    if (q) i += q[0].length;
+  };
+  // Parses until ")" or the end; `top` collects items (else they are merged into the returned part).
+  const parseAlternation = (top: Part[] | undefined): Part => {
+    const union = newPart();
+    const items: Part[] = [];
+    let branches = 1;
+    while (i < source.length && source[i] !== ")") {
+      if (source[i] === "|") {
+        branches++;
+        i++;
+        continue;
+      }
+      const part = parseAtom(top !== undefined && items.length === 0 && branches === 1);
+      skipQuantifier();
+      if (part) {
+        items.push(part);
+        merge(union, part);
+      }
+    }
+    if (top) top.push(...(branches > 1 ? [union] : items));
+    return union;
+  };
+  const parseAtom = (first: boolean): Part | undefined => {
+    const c = source[i]!;
+    if (c === "(") {
+      const head = /^\((?:\?<(?:[=!]|([A-Za-z_][A-Za-z0-9_]*)>)|\?[:=!])?/.exec(source.slice(i, i + 40))!;
+      i += head[0].length;
+      const name = head[1];
+      const lookaround = !name && /[=!]$/.test(head[0]);
+      if (lookaround && first && source.startsWith("(?<lead>", i)) {
+        i += "(?<lead>".length;
+        parsed.lead = parseAlternation(undefined);
+        i += 2; // "))"
+        return parsed.lead;
+      }
+      const inner = parseAlternation(undefined);
+      i++; // ")"
+      if (lookaround) return undefined;
+      if (name === "secret") parsed.secret = inner;
+      return inner;
+    }
+    if (c === "[") {
+      let j = i + 1;
+      if (source[j] === "^") j++;
+      if (source[j] === "]") j++;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      const cls = source.slice(i, j + 1);
+      i = j + 1;
+      return atomPart(cls, cls.startsWith("[^"));
+    }
+    if (c === "\\") {
+      const d = source[i + 1] ?? "";
+      let len = 2;
+      if (d === "u") len = source[i + 2] === "{" ? source.indexOf("}", i) + 1 - i : 6;
+      else if (d === "x") len = 4;
+      else if (d === "c") len = 3;
+      else if (d === "p" || d === "P" || d === "k") len = source.indexOf(d === "k" ? ">" : "}", i) + 1 - i;
+      const atom = source.slice(i, i + len);
+      i += len;
+      if (d === "b" || d === "B") return undefined;
+      return atomPart(atom, d === "S" || d === "W" || d === "D" || d === "P" || d === "k");
+    }
+    i++;
+    if (c === "^" || c === "$") return undefined;
+    return atomPart(c === "." ? "." : c.replace(/[{}]/, "\\$&"), c === ".");
+  };
+  parseAlternation(parsed.items);
+  return parsed;
+}
+
+/** Union of the alphabets of `parts`; undefined when there are none or one is structural. */
+function unionOf(parts: readonly Part[]): Uint8Array | undefined {
+  if (parts.length === 0 || parts.some((p) => p.structural)) return undefined;
+  const alphabet = new Uint8Array(128);
+  for (const p of parts) for (let c = 0; c < 128; c++) if (p.alphabet[c]) alphabet[c] = 1;
+  return alphabet;
+}
+
+/**
+ * The alphabets a rule's boundaries derive from. `start`: the `lead` group when there is one (the
+ * token's beginning, before its literal prefix), else the leading run of the pattern (its
+ * top-level parts up to the first structural one), since only the token's first characters meet
+ * what precedes it; `end`: the `secret` group when there is one (the value ends the finding), else
+ * the trailing run. `undefined` when that run is empty (the pattern opens or closes with structure:
+ * whitespace, a negated class), so no boundary is derived on that side.
+ */
+export function boundaryAlphabets(pattern: RegExp): { start: Uint8Array | undefined; end: Uint8Array | undefined } {
+  const { items, secret, lead } = parseParts(pattern);
+  const firstStructural = items.findIndex((p) => p.structural);
+  const lastStructural = items.map((p) => p.structural).lastIndexOf(true);
+  return {
+    start: lead ? (lead.structural ? undefined : unionOf([lead])) : unionOf(firstStructural === -1 ? items : items.slice(0, firstStructural)),
+    end: secret ? (secret.structural ? undefined : unionOf([secret])) : unionOf(items.slice(lastStructural + 1)),
+  };
+}
+
+const BASE64_TEXT = /^[A-Za-z0-9+/]+$/;
+
+/**
+ * Boundary tables of a rule (see module doc) from its pattern's alphabet and its literal prefixes;
+ * `undefined` when the pattern has no token alphabet.
+ */
+export function tokenBoundary(pattern: RegExp, prefixes: readonly string[]): TokenBoundary | undefined {
+  const { start, end } = boundaryAlphabets(pattern);
+  if (!start && !end) return undefined;
+  const base64Prefix = prefixes.some((p) => BASE64_TEXT.test(p));
+  const table = (runAlphabet: Uint8Array | undefined, side: "before" | "after"): Uint8Array | undefined => {
+    if (!runAlphabet) return undefined;
+    const alphabet = Uint8Array.from(runAlphabet);
+    if (base64Prefix) alphabet[43] = 1; // +
+    if (side === "before") alphabet[46] = 1; // . makes a dotted name
+    const t = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) {
+      t[c] = isWordCode(c) ? WORD : alphabet[c] && !(side === "before" && c === 61) /* = */ ? PUNCT : SEPARATOR;
+    }
+    return t;
+  };
+  return { before: table(start, "before"), after: table(end, "after") };
+}
+
+/** Is `text[i]` the letter of a `\n`, `\r` or `\t` escape (a backslash before it)? */
+function isEscapeLetter(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (c === 110 || c === 114 || c === 116) && text.charCodeAt(i - 1) === 92;
+}
+
+/**
+ * True when a token starting at `start` in `text` is not glued to what precedes it. Reads at most
+ * {@link MAX_PUNCT_RUN} + 2 code units.
+ */
+export function startsToken(b: TokenBoundary, text: string, start: number): boolean {
+  if (!b.before || !isWordCode(text.charCodeAt(start))) return true;
+  let i = start - 1;
+  for (let run = 0; i >= 0; i--, run++) {
+    const c = text.charCodeAt(i);
+    const cls = c < 128 ? b.before[c]! : SEPARATOR;
+    if (cls === SEPARATOR) return true;
+    if (cls === WORD) return isEscapeLetter(text, i);
+    if (run === MAX_PUNCT_RUN) return true; // a long run of punctuation separates
+  }
+  return true;
+}
+
+/** True when a token ending at `end` (exclusive) in `text` is not glued to what follows it. */
+export function endsToken(b: TokenBoundary, text: string, end: number): boolean {
+  if (!b.after) return true;
+  const n = text.length;
+  let i = end;
+  for (let run = 0; i < n; i++, run++) {
+    const c = text.charCodeAt(i);
+    const cls = c < 128 ? b.after[c]! : SEPARATOR;
+    if (cls === SEPARATOR) return true;
+    if (cls === WORD) return false;
+    if (run === MAX_PUNCT_RUN) return true;
+  }
+  return true;
+}
+
+/**
+ * End of a token once a trailing run of its alphabet's punctuation other than `=` is dropped
+ * (`_` closing Markdown emphasis, `.` ending a sentence, `/` ending a path), or `end` unchanged.
+ * A variable-length body swallows such characters when the alphabet has them; the caller keeps the
+ * shorter token only if the rule's pattern still matches it exactly. `=` stays: it is base64 padding.
+ */
+export function trimmedEnd(b: TokenBoundary, text: string, start: number, end: number): number {
+  if (!b.after) return end;
+  let e = end;
+  while (e > start) {
+    const c = text.charCodeAt(e - 1);
+    if (c >= 128 || c === 61 || b.after[c] !== PUNCT) break;
+    e--;
+  }
+  return e;
+}

@@ -1,0 +1,66 @@
+/**
+ * One rule tried at one occurrence of one of its prefixes: the rule's sticky regex runs there once,
+ * then the derived token boundaries (boundaries.ts), the central list of documented example values
+ * and the rule's `validate` decide. Cost: one regex attempt, bounded by the rule's longest match
+ * (engine/safety.ts), plus at most one more on a shorter slice when trailing punctuation is dropped.
+ *
+ * Named groups: `lead` (inside a leading lookbehind) is where the token starts when its literal
+ * prefix sits inside it; `secret` is the value when the match holds context that is not part of it
+ * (`AccountKey=`, `://user:password@`, a PEM header): the finding then covers only it; `body` is the
+ * random part `validate` checks (default: the value).
+ */
+import { isKnownExample } from "../examples.js";
+import { endsToken, startsToken, trimmedEnd } from "./boundaries.js";
+import type { CompiledRule } from "./compile.js";
+
+export interface RuleMatch {
+  /** The finding's span in the searched text (end exclusive) and its text. */
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+  /** End of the whole regex match (later prefix hits of the rule before it are skipped). */
+  readonly matchEnd: number;
+}
+
+/** Tries `cr` at the prefix occurrence `prefixStart` of `text`; undefined when it does not report there. */
+export function matchAt(cr: CompiledRule, text: string, prefixStart: number): RuleMatch | undefined {
+  const b = cr.boundary;
+  // Checked before the regex runs (a few code units read), so a run of repeated prefixes glued to
+  // each other (`glpat-a-glpat-a-…`) costs no regex attempt.
+  if (b !== undefined && !cr.hasLeadGroup && !startsToken(b, text, prefixStart)) return undefined;
+  cr.re.lastIndex = prefixStart;
+  let m = cr.re.exec(text);
+  if (m === null) return undefined;
+  const tokenStart = cr.hasLeadGroup && m.indices?.groups?.["lead"] ? m.indices.groups["lead"][0] : m.index;
+  const matchEnd = m.index + m[0].length;
+  const secretSpan = cr.hasSecretGroup ? m.indices?.groups?.["secret"] : undefined;
+  if (b !== undefined) {
+    if ((cr.hasLeadGroup && !startsToken(b, text, tokenStart)) || !endsToken(b, text, secretSpan ? secretSpan[1] : matchEnd)) return undefined;
+    // Trailing punctuation swallowed by a variable-length body (`__token__`, `token.`): keep the
+    // shorter match when the pattern still matches it exactly.
+    if (!secretSpan || secretSpan[1] === matchEnd) {
+      const end = trimmedEnd(b, text, secretSpan ? secretSpan[0] : tokenStart, matchEnd);
+      if (end < matchEnd) {
+        cr.re.lastIndex = m.index;
+        const shorter = cr.re.exec(text.slice(0, end));
+        if (shorter !== null && shorter.index + shorter[0].length === end) m = shorter;
+      }
+    }
+  }
+  const groups = m.indices?.groups;
+  const secret = cr.hasSecretGroup ? groups?.["secret"] : undefined;
+  const [start, end] = secret ?? [tokenStart, m.index + m[0].length];
+  const value = secret ? m.groups!["secret"]! : start === m.index ? m[0] : text.slice(start, end);
+  if (value.length === 0 || isKnownExample(value) || isKnownExample(m[0])) return undefined;
+  if (cr.rule.validate) {
+    const body = cr.hasBodyGroup ? m.groups?.["body"] : undefined;
+    let ok: boolean;
+    try {
+      ok = cr.rule.validate(body ?? value);
+    } catch {
+      ok = false; // a throwing validator rejects (its error could quote the value)
+    }
+    if (!ok) return undefined;
+  }
+  return { start, end, value, matchEnd };
+}
