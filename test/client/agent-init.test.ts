@@ -52,10 +52,10 @@ describe("teammem init --agent claude-code", () => {
       [["--repo", join(repo, "packages", "ui")], undefined],
       [[], worktree],
     ] as const) {
-      const again = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", ...args], env, cwd);
+      const again = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", ...args], env, { cwd });
       expect([again.code, again.stderr]).toEqual([0, ""]);
       expect(again.stdout).toContain(`updated ${memory}: namespace acme/web`);
-      const status = await teammem(["status", "--agent", "claude-code", "--json", ...args], env, cwd);
+      const status = await teammem(["status", "--agent", "claude-code", "--json", ...args], env, { cwd });
       expect(JSON.parse(status.stdout)).toMatchObject({ namespace: "acme/web" });
     }
   });
@@ -74,10 +74,10 @@ describe("teammem init --agent claude-code", () => {
     const { base, home, env } = await sandbox();
     const plain = join(base, "plain");
     await mkdir(plain);
-    const noNs = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code"], env, plain);
+    const noNs = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code"], env, { cwd: plain });
     expect(noNs.code).toBe(2);
     expect(noNs.stderr).toContain("--namespace is required");
-    const init = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--namespace", "acme/plain"], env, plain);
+    const init = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--namespace", "acme/plain"], env, { cwd: plain });
     expect([init.code, init.stderr]).toEqual([0, ""]);
     expect(init.stdout).toContain("not a git repository: keyed by the folder itself");
     expect(existsSync(join(home, ".claude", "projects", claudeKey(plain), "memory", ".teammem", "config.json"))).toBe(true);

@@ -10,11 +10,23 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs `teammem ...argv` with `env` (no TEAMMEM_TOKEN from the test process) in `cwd` (default: the temp folder). */
-export async function teammem(argv: string[], env: Record<string, string> = {}, cwd: string = tmpdir()): Promise<CliResult> {
+/**
+ * Runs `teammem ...argv` with `env` (no TEAMMEM_TOKEN from the test process), in `cwd` (default:
+ * the temp folder), with `stdin` as standard input (default: none).
+ */
+export async function teammem(
+  argv: string[],
+  env: Record<string, string> = {},
+  { cwd = tmpdir(), stdin }: { cwd?: string; stdin?: string | Buffer } = {},
+): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
-  const code = await run(argv, env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, cwd);
+  const io = {
+    stdout: (t: string) => void (stdout += t),
+    stderr: (t: string) => void (stderr += t),
+    ...(stdin === undefined ? {} : { readStdin: async (max: number) => Buffer.from(stdin).subarray(0, max + 1) }),
+  };
+  const code = await run(argv, env, io, cwd);
   return { code, stdout, stderr };
 }
 

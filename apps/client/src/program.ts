@@ -7,12 +7,14 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ClientError } from "./errors.js";
 import * as init from "./commands/init.js";
+import * as pushCommand from "./commands/push.js";
 import * as resolveCommand from "./commands/resolve.js";
+import * as scanCommand from "./commands/scan.js";
 import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
 import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
-const COMMANDS: readonly CommandModule[] = [init, syncCommand, status, resolveCommand];
+const COMMANDS: readonly CommandModule[] = [init, syncCommand, pushCommand, status, resolveCommand, scanCommand];
 
 /** This package's version (its package.json sits one folder above both src/ and dist/). */
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -20,6 +22,16 @@ const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.
 const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  readStdin: async (maxBytes) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > maxBytes) break; // enough to know it is too large; the rest is never held
+    }
+    return Buffer.concat(chunks).subarray(0, maxBytes + 1);
+  },
 };
 
 export async function run(

@@ -6,10 +6,15 @@ import { UsageError } from "../errors.js";
 import type { Config } from "../state/config.js";
 import { layoutOf, type Layout } from "../state/layout.js";
 
-/** stdout carries data, stderr diagnostics. */
+/** stdout carries data, stderr diagnostics; stdin for the commands that read it (`scan --stdin`, hooks). */
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Reads standard input to its end, keeping at most `maxBytes + 1` bytes (so the caller can tell
+   * "over the limit" without holding an unbounded input). Absent: there is no standard input.
+   */
+  readStdin?(maxBytes: number): Promise<Buffer>;
 }
 
 export interface CommandContext {

@@ -25,4 +25,8 @@ export interface SyncContext {
   readonly allowMassDelete?: boolean;
   /** Changes asked for per pull request (1-1000). */
   readonly pullPageSize: number;
+  /** Queue only the entry paths this accepts (`teammem push PATH`); default: every path. */
+  readonly only?: (entryPath: string) => boolean;
+  /** Pull the server's changes first (default true; `push` does not). */
+  readonly pull?: boolean;
 }

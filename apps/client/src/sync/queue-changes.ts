@@ -5,7 +5,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { checkEntryPath } from "@teammem/protocol";
-import { scan } from "@teammem/scanner";
 import { isSkipped, type TeamScope } from "../scope.js";
 import { enqueue, type OutboxEntry } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
@@ -13,6 +12,7 @@ import { saveHeldBack, saveRejected, type HeldBack, type Rejected } from "../sta
 import type { SyncState } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
 import { checkMassDelete } from "./mass-delete.js";
+import { scanTeamFile } from "./scan-team-file.js";
 
 interface QueueOutcome {
   /** Operations written to the outbox by this call. */
@@ -49,19 +49,22 @@ export function localChanges(bases: SyncState["bases"], scope: TeamScope): Local
 }
 
 /**
- * Queues the local changes of `scope`, skipping paths in `pending` (an operation for them is
- * already queued) and files still refused by the server for the same content with a code that a
- * resend cannot fix. Saves the held-back and rejected lists.
+ * Queues the local changes of `scope` (only the paths `ctx.only` accepts, when set), skipping paths
+ * in `pending` (an operation for them is already queued) and files still refused by the server for
+ * the same content with a code that a resend cannot fix. Saves the held-back and rejected lists.
  * @throws MassDeleteRefused (nothing queued) when the deletes exceed the mass-delete thresholds.
  */
 export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: ReadonlySet<string>): Promise<QueueOutcome> {
+  const only = ctx.only;
   const previousHeld = new Map(ctx.reports.heldBack.map((h) => [h.path, h]));
   const previousRejected = new Map(ctx.reports.rejected.map((r) => [r.path, r]));
-  const heldBack: HeldBack[] = [];
-  const rejected: Rejected[] = [];
+  // Paths outside `only` are not looked at: what is known about them stays as it was.
+  const heldBack: HeldBack[] = only ? ctx.reports.heldBack.filter((h) => !only(h.path)) : [];
+  const rejected: Rejected[] = only ? ctx.reports.rejected.filter((r) => !only(r.path)) : [];
   const queued: OutboxEntry[] = [];
   const deferred: string[] = [];
   for (const change of localChanges(ctx.state.bases, scope)) {
+    if (only && !only(change.path)) continue;
     if (pending.has(change.path)) {
       deferred.push(change.path);
       const stillRejected = previousRejected.get(change.path);
@@ -71,18 +74,14 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
     if (change.content !== null) {
       // The name is sent too: a credential in a file or folder name holds the file back like one in its content.
       // (A delete only names a path the server already holds, so it is sent.)
-      const options = { fingerprintKey: ctx.scanKey.fingerprintKey };
-      const inPath = scan(change.path, options);
-      const findings = scan(change.content, options);
-      if (findings.length > 0 || inPath.length > 0) {
+      const { findings, pathFindings } = scanTeamFile(change.path, change.content, ctx.scanKey.fingerprintKey);
+      if (findings.length > 0 || pathFindings.length > 0) {
         const before = previousHeld.get(change.path);
         heldBack.push({
           path: change.path,
           sha256: change.sha256!,
-          findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
-          ...(inPath.length > 0
-            ? { pathFindings: inPath.map((f) => ({ ruleId: f.ruleId, label: f.label, column: f.column, fingerprint: f.fingerprint })) }
-            : {}),
+          findings,
+          ...(pathFindings.length > 0 ? { pathFindings } : {}),
           reported: before?.sha256 === change.sha256 && before.reported,
         });
         continue;
@@ -110,6 +109,9 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
     for (const f of h.pathFindings ?? []) ctx.warn(`held back ${displayPath(h.path)}: path holds ${f.ruleId} (${f.label})`);
     for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label})`);
   }
+  const byPath = (x: { path: string }, y: { path: string }) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0);
+  heldBack.sort(byPath); // kept entries (outside `only`) and new ones, in path order
+  rejected.sort(byPath);
   ctx.reports.heldBack = heldBack;
   ctx.reports.rejected = rejected;
   await saveHeldBack(ctx.layout, heldBack);

@@ -32,10 +32,15 @@ export interface SyncFolderOptions {
   readonly pullPageSize?: number;
   /** `--allow-mass-delete` (default false). */
   readonly allowMassDelete?: boolean;
+  /** Queue and send only the entry paths this accepts (`teammem push PATH`); default: all. */
+  readonly only?: (entryPath: string) => boolean;
+  /** Pull first (default true); `teammem push` sends without pulling. */
+  readonly pull?: boolean;
 }
 
 /**
- * Syncs the memory folder of `layout` once (pull, then push).
+ * Syncs the memory folder of `layout` once (pull, then push; with `only` and `pull: false`, pushes
+ * just those paths: `teammem push`).
  * @throws UsageError when the folder was never set up; ClientError when another command holds its
  *   lock; MassDeleteRefused as {@link sync} does. Network and server failures are not thrown: they
  *   end the run early and are in the summary's `error`.
@@ -55,6 +60,8 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       allowMassDelete: options.allowMassDelete === true,
       pullPageSize: options.pullPageSize ?? DEFAULT_PULL_PAGE_SIZE,
+      ...(options.only ? { only: options.only } : {}),
+      ...(options.pull === false ? { pull: false } : {}),
     });
   } finally {
     await release();

@@ -56,11 +56,13 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   dropResolvedConflicts(ctx);
   await saveConflicts(ctx.layout, ctx.reports.conflicts);
   await refreshScanPolicy(ctx);
-  try {
-    summary.pulled = await pullEnsuringNamespace(ctx);
-  } catch (err) {
-    if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
-    summary.error = err;
+  if (ctx.pull !== false) {
+    try {
+      summary.pulled = await pullEnsuringNamespace(ctx);
+    } catch (err) {
+      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      summary.error = err;
+    }
   }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const walked = await walkTeamScope(ctx.layout);

@@ -1,0 +1,99 @@
+/**
+ * `teammem push PATH...`: sync just these team files now, without pulling: each named file (or
+ * every file under a named folder) that differs from its base is scanned and queued, then the
+ * outbox is sent, through the same send path as `sync` (`syncFolder` with `only`). For agents'
+ * hooks that know a file was just written. Exit 0 when done (held back and rejected files are
+ * reported), 1 when the server could not be reached or refused (the change stays queued and the
+ * next sync or push sends it), 2 on usage errors (a path outside the team scope included).
+ */
+import { UsageError } from "../errors.js";
+import { teamPathOf, underEntry } from "../local/team-path.js";
+import { requireConfig } from "../state/config.js";
+import { displayPath, displayRelative, type Layout } from "../state/layout.js";
+import { syncFolder } from "../sync/sync-folder.js";
+import type { SyncSummary } from "../sync/sync.js";
+import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+
+export const name = "push";
+export const summary = "send these team files now (scanned first), without pulling";
+
+function define(command: CommonCommand) {
+  return command
+    .argument("<paths...>", "team files or folders, relative to the memory folder (team/x.md) or absolute")
+    .option("--json", "print the result as JSON");
+}
+
+export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
+  define(command).action(async (paths, options) => exit(await run(paths, options, ctx)));
+}
+
+/**
+ * The entry paths (or folders, "" for all of `team/`) `paths` name.
+ * @throws UsageError for a path that is private, outside the memory folder, or invalid.
+ */
+export function entryPrefixes(layout: Layout, paths: readonly string[]): string[] {
+  return paths.map((raw) => {
+    const where = teamPathOf(layout, raw);
+    if (where.scope === "team") return where.entryPath;
+    if (where.scope === "private")
+      throw new UsageError(`${displayRelative(where.relative)} is private (outside team/): it never leaves this machine; push names team files`);
+    if (where.scope === "invalid") throw new UsageError(`${displayRelative(raw)} is not a valid team path: ${where.reason}`);
+    throw new UsageError(`${displayRelative(raw)} is outside the memory folder ${layout.root}`);
+  });
+}
+
+/** The part of a sync summary about `prefixes`: what happened to each named file. */
+export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
+  const named = (shown: string) => prefixes.some((p) => underEntry(p === "" ? "" : displayPath(p), shown));
+  return {
+    ok: !summary.error,
+    applied: summary.pushed.applied.filter(named),
+    merged: summary.pushed.merged.filter(named),
+    conflicts: summary.pushed.conflicts.filter(named),
+    rejected: summary.pushed.rejected.filter(named),
+    heldBack: summary.heldBack
+      .filter((h) => prefixes.some((p) => underEntry(p, h.path)))
+      .map((h) => ({
+        path: displayPath(h.path),
+        findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+        ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
+      })),
+    pending: summary.pending,
+    ...(summary.error ? { error: summary.error.message } : {}),
+  };
+}
+
+async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  const layout = await layoutFor(options, ctx);
+  const config = await requireConfig(layout);
+  const prefixes = entryPrefixes(layout, paths);
+  const token = requireToken(options, ctx, config);
+  const summary = await syncFolder(layout, {
+    config,
+    token,
+    warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+    only: (entryPath) => prefixes.some((p) => underEntry(p, entryPath)),
+    pull: false,
+  });
+  const outcome = pushOutcome(summary, prefixes);
+  if (options.json) ctx.io.stdout(JSON.stringify(outcome, null, 2) + "\n");
+  else ctx.io.stdout(describe(outcome, paths));
+  if (summary.error) {
+    const queued = summary.pending ? `; ${summary.pending} change(s) stay queued and the next sync or push sends them` : "";
+    ctx.io.stderr(`teammem: ${summary.error.message}${queued}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function describe(o: ReturnType<typeof pushOutcome>, paths: readonly string[]): string {
+  const lines: string[] = [];
+  for (const p of o.applied) lines.push(`pushed ${p}: applied`);
+  for (const p of o.merged) lines.push(`pushed ${p}: merged with a teammate's edit (the merged file is written here)`);
+  for (const p of o.conflicts) lines.push(`pushed ${p}: conflict (the server kept its version; see teammem status)`);
+  for (const p of o.rejected) lines.push(`${p}: rejected by the server (see teammem status)`);
+  for (const h of o.heldBack) lines.push(`${h.path}: held back (secret found, not sent)`);
+  if (lines.length === 0 && o.ok) lines.push(`nothing to push for ${paths.map(displayRelative).join(", ")} (unchanged since the last sync, or already sent)`);
+  if (o.pending) lines.push(`pending in outbox: ${o.pending}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,136 @@
+/** `teammem scan`: the pre-write guard an agent calls before writing into the team scope (issue 13). */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
+import { run } from "../program.js";
+
+async function teammem(argv: string[], stdin?: string | Buffer, env: Record<string, string> = {}) {
+  const out = { code: 0, stdout: "", stderr: "" };
+  const io = {
+    stdout: (t: string) => void (out.stdout += t),
+    stderr: (t: string) => void (out.stderr += t),
+    ...(stdin === undefined ? {} : { readStdin: async (max: number) => Buffer.from(stdin).subarray(0, max + 1) }),
+  };
+  out.code = await run(argv, env, io, tmpdir());
+  return out;
+}
+
+async function memoryFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "teammem-scan-"));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  await mkdir(join(dir, "team"));
+  return dir;
+}
+
+const awsKeyId = () => "AKIA" + randomChars(16, 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+
+describe("teammem scan --stdin --path", () => {
+  it("exits 0 for clean content headed for the team scope", async () => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/build.md"], "# Build\n\nrun make check\n");
+    expect(r).toEqual({ code: 0, stdout: "team/build.md: no credentials found\n", stderr: "" });
+  });
+
+  it("exits 1 with file:line:rule for a credential, never printing the value", async () => {
+    const dir = await memoryFolder();
+    const secret = fakeGithubPat();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/deploy.md"], `# Deploy\nexport GITHUB_TOKEN=${secret}\n`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("team/deploy.md:2:github-pat (GitHub personal access token (classic))\n");
+    expect(r.stderr).toContain("team/deploy.md holds 1 credential(s): it must not be written to the team scope");
+    expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+
+  it("takes an absolute path inside the memory folder, as agents name files", async () => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", join(dir, "team", "sub", "x.md")], `t=${fakeGithubPat()}\n`);
+    expect([r.code, r.stdout]).toEqual([1, "team/sub/x.md:1:github-pat (GitHub personal access token (classic))\n"]);
+  });
+
+  it("refuses a credential in the file's path, showing the path redacted", async () => {
+    const dir = await memoryFolder();
+    const key = awsKeyId();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", `team/${key}/notes.md`], "clean\n");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("team/[REDACTED:aws-access-token]/notes.md: path holds aws-access-token");
+    expect(r.stdout + r.stderr).not.toContain(key);
+  });
+
+  it("lets a private file through unchecked: it never leaves the machine", async () => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "notes/private.md"], `t=${fakeGithubPat()}\n`);
+    expect([r.code, r.stdout]).toEqual([0, "notes/private.md: private (outside team/), never leaves this machine; not checked\n"]);
+  });
+
+  it("honours a teammem:allow marker as a sync does", async () => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"], `t=${fakeGithubPat()} # teammem:allow\n`);
+    expect(r.code).toBe(0);
+  });
+
+  it("prints JSON with --json", async () => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md", "--json"], `a\nb=${fakeGithubPat()}\n`);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      results: [{ path: "team/x.md", scope: "team", findings: [{ ruleId: "github-pat", label: "GitHub personal access token (classic)", line: 2, column: 3 }], pathFindings: [] }],
+    });
+  });
+
+  it.each([
+    [["--stdin"], "--stdin needs --path"],
+    [["--path", "team/x.md"], "--path goes with --stdin"],
+    [[], "nothing to scan"],
+    [["--stdin", "--path", "team/x.md", "team/y.md"], "not both"],
+    [["--stdin", "--path", "/etc/passwd"], "is outside the memory folder"],
+    [["--stdin", "--path", "team/../../x.md"], "is outside the memory folder"],
+    [["--stdin", "--path", "team/.git/config"], "is not a valid team path"],
+    [["--stdin", "--path", "team/"], "names the team folder, not a file"],
+  ])("exits 2 on %j", async (args, message) => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, ...args], "x\n");
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(message)]);
+  });
+
+  it("exits 2 for input over 8 MiB or not UTF-8, without scanning it", async () => {
+    const dir = await memoryFolder();
+    const big = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"], Buffer.alloc(8 * 1024 * 1024 + 1, 0x61));
+    expect([big.code, big.stderr]).toEqual([2, expect.stringContaining("is over 8 MiB")]);
+    const binary = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"], Buffer.from([0x61, 0xff, 0xfe]));
+    expect([binary.code, binary.stderr]).toEqual([2, expect.stringContaining("is not UTF-8 text")]);
+  });
+
+  it("exits 2 when there is no standard input to read", async () => {
+    const dir = await memoryFolder();
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("no standard input")]);
+  });
+});
+
+describe("teammem scan PATH", () => {
+  it("scans team files on disk and reports each", async () => {
+    const dir = await memoryFolder();
+    await writeFile(join(dir, "team", "ok.md"), "fine\n");
+    await writeFile(join(dir, "team", "bad.md"), `x\ny\nz=${fakeGithubPat()}\n`);
+    const r = await teammem(["scan", "--dir", dir, "team/ok.md", join(dir, "team", "bad.md")]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("team/ok.md: no credentials found\nteam/bad.md:3:github-pat (GitHub personal access token (classic))\n");
+    const missing = await teammem(["scan", "--dir", dir, "team/nope.md"]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("team/nope.md: cannot read (ENOENT)")]);
+  });
+
+  it("finds exactly what a sync holds back (one scan for both)", async () => {
+    const dir = await memoryFolder();
+    const content = `a\n${fakeGithubPat()}\nkey=${awsKeyId()}\n`;
+    await writeFile(join(dir, "team", "mixed.md"), content);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme/web"])).code).toBe(0);
+    const scanned = JSON.parse((await teammem(["scan", "--dir", dir, "team/mixed.md", "--json"])).stdout).results[0].findings;
+    await teammem(["sync", "--dir", dir, "--token", "tok"]); // server unreachable: changes are queued, held-back files recorded
+    const status = JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout);
+    expect(status.heldBack).toEqual([{ path: "team/mixed.md", findings: scanned }]);
+    expect(scanned.map((f: { ruleId: string }) => f.ruleId)).toEqual(["github-pat", "aws-access-token"]);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * `teammem scan --stdin --path team/x.md` / `teammem scan PATH...`: the pre-write guard. Scans
+ * content about to be written to (or already in) the team scope exactly as a sync would before
+ * sending it (content and path, `scanTeamFile`), so an agent can refuse to write a credential into
+ * the team scope before it reaches disk. Prints one `file:line:rule (label)` line per finding on
+ * stdout (never the value) and exits 1; exits 0 when clean, or when the path is private (outside
+ * `team/`: it never leaves the machine, so it is not checked); 2 on usage errors (no input, a path
+ * outside the memory folder or invalid, input over 8 MiB or not UTF-8).
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { UsageError } from "../errors.js";
+import { teamPathOf } from "../local/team-path.js";
+import { loadConfig } from "../state/config.js";
+import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
+import { displayPath, displayRelative, type Layout } from "../state/layout.js";
+import { scanTeamFile, type TeamFileScan } from "../sync/scan-team-file.js";
+import { layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+
+export const name = "scan";
+export const summary = "check content for credentials before it is written to team/ (exit 1 with file:line:rule)";
+
+/** Largest input scanned: the largest team file a sync reads. */
+export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
+
+function define(command: CommonCommand) {
+  return command
+    .argument("[paths...]", "team files to scan (relative to the memory folder, e.g. team/x.md, or absolute)")
+    .option("--stdin", "scan standard input as the content about to be written to --path")
+    .option("--path <path>", "with --stdin: where the content will be written, e.g. team/x.md")
+    .option("--json", "print the result as JSON");
+}
+
+export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
+  define(command).action(async (paths, options) => exit(await run(paths, options, ctx)));
+}
+
+/** What was scanned and what was found, for one path. */
+export interface ScanResult {
+  /** Shown path, relative to the memory folder (credentials in it redacted). */
+  path: string;
+  scope: "team" | "private";
+  findings: { ruleId: string; label: string; line: number; column: number }[];
+  pathFindings: { ruleId: string; label: string }[];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes `bytes` as UTF-8. @throws UsageError when too large or not UTF-8 (a sync would not send it either). */
+export function decodeTeamContent(bytes: Uint8Array, what: string): string {
+  if (bytes.length > MAX_SCAN_BYTES) throw new UsageError(`${what} is over ${MAX_SCAN_BYTES / 1024 / 1024} MiB: too large for a team file`);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new UsageError(`${what} is not UTF-8 text; team files must be UTF-8`);
+  }
+}
+
+/**
+ * Scans `content` as the team file `raw` (a path as the user gave it) of `layout`.
+ * @returns the result, with `scope: "private"` (nothing scanned) for a path outside `team/`.
+ * @throws UsageError for a path outside the memory folder or not a valid entry path.
+ */
+export function scanAt(layout: Layout, raw: string, content: string, fingerprintKey: string | undefined): ScanResult {
+  const where = teamPathOf(layout, raw);
+  if (where.scope === "outside") throw new UsageError(`${displayRelative(raw)} is outside the memory folder ${layout.root}`);
+  if (where.scope === "invalid") throw new UsageError(`${displayRelative(raw)} is not a valid team path: ${where.reason}`);
+  if (where.scope === "private") return { path: displayRelative(where.relative), scope: "private", findings: [], pathFindings: [] };
+  if (where.entryPath === "") throw new UsageError(`${displayRelative(raw)} names the team folder, not a file`);
+  const found: TeamFileScan = scanTeamFile(where.entryPath, content, fingerprintKey);
+  return {
+    path: displayPath(where.entryPath),
+    scope: "team",
+    findings: found.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    pathFindings: found.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })),
+  };
+}
+
+/** One line per finding: `team/x.md:3:github-pat (GitHub personal access token)`; never the value. */
+export function findingLines(r: ScanResult): string[] {
+  return [
+    ...r.pathFindings.map((f) => `${r.path}: path holds ${f.ruleId} (${f.label})`),
+    ...r.findings.map((f) => `${r.path}:${f.line}:${f.ruleId} (${f.label})`),
+  ];
+}
+
+async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  if (options.stdin && paths.length > 0) throw new UsageError("give either --stdin --path P or file paths, not both");
+  if (options.stdin && options.path === undefined) throw new UsageError("--stdin needs --path: where the content will be written, e.g. team/x.md");
+  if (!options.stdin && options.path !== undefined) throw new UsageError("--path goes with --stdin (to scan a file on disk, name it: teammem scan team/x.md)");
+  if (!options.stdin && paths.length === 0) throw new UsageError("nothing to scan: give file paths, or --stdin --path team/x.md");
+  const layout = await layoutFor(options, ctx);
+  // The folder's key when it is set up (the team's, once fetched), as its sync scans; else the scanner's default.
+  const config = await loadConfig(layout).catch(() => undefined);
+  const fingerprintKey = config ? scanKeyOf(config, await loadScanPolicy(layout).catch(() => undefined)).fingerprintKey : undefined;
+  const results: ScanResult[] = [];
+  if (options.stdin) {
+    if (!ctx.io.readStdin) throw new UsageError("--stdin: there is no standard input to read");
+    const content = decodeTeamContent(await ctx.io.readStdin(MAX_SCAN_BYTES), "standard input");
+    results.push(scanAt(layout, options.path!, content, fingerprintKey));
+  } else {
+    for (const raw of paths) {
+      const where = teamPathOf(layout, raw);
+      if (where.scope !== "team" || where.entryPath === "") {
+        results.push(scanAt(layout, raw, "", fingerprintKey)); // refuses or reports private, as with --stdin
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(join(layout.team, where.entryPath));
+      } catch (err) {
+        throw new UsageError(`${displayPath(where.entryPath)}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      }
+      results.push(scanAt(layout, raw, decodeTeamContent(bytes, displayPath(where.entryPath)), fingerprintKey));
+    }
+  }
+  const dirty = results.filter((r) => r.findings.length + r.pathFindings.length > 0);
+  if (options.json) ctx.io.stdout(JSON.stringify({ ok: dirty.length === 0, results }, null, 2) + "\n");
+  else {
+    for (const r of results) {
+      const lines = findingLines(r);
+      if (lines.length) ctx.io.stdout(lines.join("\n") + "\n");
+      else ctx.io.stdout(r.scope === "private" ? `${r.path}: private (outside team/), never leaves this machine; not checked\n` : `${r.path}: no credentials found\n`);
+    }
+  }
+  for (const r of dirty)
+    ctx.io.stderr(
+      `teammem: ${r.path} holds ${r.findings.length + r.pathFindings.length} credential(s): it must not be written to the team scope; ` +
+        "remove the value (keep it in a private file outside team/ or in a secret manager)\n",
+    );
+  return dirty.length ? 1 : 0;
+}

@@ -1,0 +1,39 @@
+/**
+ * The one scan of a team file before it may leave the machine: its content and its path (a
+ * credential in a file or folder name holds the file back like one in its content). The send path
+ * (`queueChanges`) and the pre-write guard (`teammem scan --stdin`) both call this, so the guard
+ * refuses exactly what a sync would hold back.
+ */
+import { scan } from "@teammem/scanner";
+
+export interface ContentFinding {
+  readonly ruleId: string;
+  readonly label: string;
+  /** 1-based line and column (UTF-16 units) in the content. */
+  readonly line: number;
+  readonly column: number;
+  /** Keyed fingerprint (hex), never the value. */
+  readonly fingerprint: string;
+}
+
+export interface PathFinding {
+  readonly ruleId: string;
+  readonly label: string;
+  /** 1-based column in the entry path. */
+  readonly column: number;
+  readonly fingerprint: string;
+}
+
+export interface TeamFileScan {
+  readonly findings: ContentFinding[];
+  readonly pathFindings: PathFinding[];
+}
+
+/** Scans the entry path `entryPath` (relative to `team/`) and `content` with the folder's fingerprint key. */
+export function scanTeamFile(entryPath: string, content: string, fingerprintKey: string | undefined): TeamFileScan {
+  const options = fingerprintKey === undefined ? {} : { fingerprintKey };
+  return {
+    findings: scan(content, options).map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
+    pathFindings: scan(entryPath, options).map((f) => ({ ruleId: f.ruleId, label: f.label, column: f.column, fingerprint: f.fingerprint })),
+  };
+}
