@@ -4,6 +4,7 @@
  * rejected operations, conflicts, server versions not applied here (not written, or kept out by a
  * local edit that was not merged), skipped paths, the last cursor.
  */
+import { checkTeamMemory, formatWarning, type MemoryWarning } from "../checks/memory-checks.js";
 import { walkTeamScope, type TeamRoot, type TeamScope } from "../scope.js";
 import { requireConfig } from "../state/config.js";
 import { listOutbox, type QueuedOperation } from "../state/outbox.js";
@@ -12,6 +13,7 @@ import { loadReports, type Reports } from "../state/reports.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
+import { contentsOf, memoryFormat } from "./check.js";
 import { layoutFor, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
 
 export const name = "status";
@@ -53,6 +55,8 @@ export interface StatusReport {
    * merged yet, with why (e.g. the local edit is held back, rejected, or the token is read-only).
    */
   newerOnServer: { path: string; version: number; reason: string }[];
+  /** Memory-aware warnings about the team files (`teammem check`); they never block a sync. */
+  warnings: MemoryWarning[];
 }
 
 export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
@@ -104,6 +108,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     newerOnServer: reports.newerOnServer
       .filter((n) => (state.bases[n.path]?.version ?? 0) < n.version)
       .map((n) => ({ path: displayPath(n.path), version: n.version, reason: whyNotApplied(n.path, reports, outbox, state, scope) })),
+    warnings: checkTeamMemory(contentsOf(scope), memoryFormat(config, options.agent)),
   };
 }
 
@@ -158,5 +163,6 @@ function formatStatus(s: StatusReport): string {
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
   if (out.length === 1) out.push("everything synced");
+  section("memory warnings (teammem check; they never block a sync)", s.warnings.map(formatWarning));
   return out.join("\n") + "\n";
 }
