@@ -7,17 +7,30 @@ import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS, rowsOf } from "@teammem/server/testing";
 import { teammem } from "../support/cli.js";
 import { setup, status, sync, type Clients } from "../support/clients.js";
+import { engineSync } from "../support/engine.js";
 import { versionsOf } from "../support/server.js";
 
-/** A and B both edit `file` on the same line; B's push becomes a conflict (B's file then holds A's version). */
-async function conflictOn({ a, b, envA, envB }: Clients, file: string): Promise<void> {
+/**
+ * A and B both edit `file` on the same line, A's push landing between B's pull and B's push: B's
+ * push becomes a server conflict record, and B's file holds both sides between conflict markers.
+ */
+async function conflictOn({ server, a, b, envA, envB }: Clients, file: string): Promise<void> {
   await writeFile(join(a, "team", file), "value: base\n");
   await sync(a, envA);
   await sync(b, envB);
-  await writeFile(join(a, "team", file), "value: from A\n");
   await writeFile(join(b, "team", file), "value: from B\n");
-  await sync(a, envA);
-  expect((await sync(b, envB)).stderr).toContain(`conflict on team/${file}`);
+  const raced = await engineSync(b, await server.token("bob"), {
+    wrap: (api) => ({
+      ...api,
+      batch: async (request) => {
+        await writeFile(join(a, "team", file), "value: from A\n");
+        expect((await sync(a, envA)).code).toBe(0);
+        return api.batch(request);
+      },
+    }),
+  });
+  expect(raced.pushed.conflicts).toEqual([`team/${file}`]);
+  expect(await readFile(join(b, "team", file), "utf8")).toContain("<<<<<<< yours (local)\nvalue: from B\n");
 }
 
 const openConflicts = async (clients: Clients, path: string) =>
@@ -30,6 +43,8 @@ describe.each(DATABASE_KINDS)("teammem resolve on %s", (kind) => {
     await conflictOn(clients, "style.md");
     const [conflict] = (await status(b)).conflicts;
     expect(existsSync(join(b, conflict.copy))).toBe(true);
+    expect(await openConflicts(clients, "style.md")).toBe(1);
+    expect((await teammem(["resolve", "team/style.md", "--dir", b], envB)).stderr).toContain("team/style.md still has conflict markers (line 1)");
     expect(await openConflicts(clients, "style.md")).toBe(1);
 
     await writeFile(join(b, "team", "style.md"), "value: agreed by A and B\n");

@@ -107,7 +107,8 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     expect((await sync(a, envA)).code).toBe(0);
     const syncB = await teammem(["sync", "--dir", b, "--json"], envB);
     expect(syncB.code).toBe(0);
-    expect(JSON.parse(syncB.stdout).pushed.merged).toEqual(["team/notes.md"]);
+    // B merged A's edit into its file at pull, then pushed the merge as a fast-forward.
+    expect(JSON.parse(syncB.stdout)).toMatchObject({ pulled: { merged: ["team/notes.md"] }, pushed: { applied: ["team/notes.md"] } });
     await sync(a, envA);
     const merged = lines.map((l) => (l === "one" ? "one (edited by A)" : l === "five" ? "five (edited by B)" : l)).join("\n");
     expect(await readFile(join(a, "team", "notes.md"), "utf8")).toBe(merged);
@@ -116,7 +117,7 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     expect((await status(b)).modified).toEqual([]);
   });
 
-  it("keeps the server's version on overlapping edits and saves the local side as a conflict copy", async () => {
+  it("writes overlapping edits into the file between conflict markers and keeps the local side whole as a copy", async () => {
     const { server, a, b, envA, envB } = await setup(kind);
     await writeFile(join(a, "team", "style.md"), "indent: 2 spaces\n");
     await sync(a, envA);
@@ -126,17 +127,19 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     await sync(a, envA);
     const syncB = await sync(b, envB);
     expect(syncB.code).toBe(0);
-    expect(syncB.stderr).toContain("conflict on team/style.md");
-    expect(await readFile(join(b, "team", "style.md"), "utf8")).toBe("indent: tabs\n");
+    expect(syncB.stdout).toContain("team/style.md: your edit and alice's edit (v2) changed the same lines");
+    expect(await readFile(join(b, "team", "style.md"), "utf8")).toContain("<<<<<<< yours (local)\nindent: 4 spaces\n");
     const { conflicts } = await status(b);
-    expect(conflicts).toEqual([expect.objectContaining({ path: "team/style.md", headVersion: 2 })]);
+    expect(conflicts).toEqual([expect.objectContaining({ path: "team/style.md", headVersion: 2, state: "markers" })]);
     expect(conflicts[0].copy).toMatch(/^\.teammem\/conflicts\//);
     expect(await readFile(join(b, conflicts[0].copy), "utf8")).toBe("indent: 4 spaces\n");
-    expect(await dumpAllRows(server.database)).toContain("indent: 4 spaces"); // kept server-side as a conflict record
-    // Deleting the copy clears it from status at the next sync.
-    await rm(join(b, conflicts[0].copy));
+    expect(await dumpAllRows(server.database)).not.toContain("indent: 4 spaces"); // nothing sent while the markers are there
+    // Removing the markers settles it: the file is sent and the copy goes.
+    await writeFile(join(b, "team", "style.md"), "indent: 4 spaces\n");
     await sync(b, envB);
     expect((await status(b)).conflicts).toEqual([]);
+    expect(existsSync(join(b, conflicts[0].copy))).toBe(false);
+    expect(await dumpAllRows(server.database)).toContain("indent: 4 spaces");
   });
 
   it("never sends what a symlink in team/ points at, and lists the symlink as skipped", async () => {

@@ -43,6 +43,19 @@ export async function setup(kind: DatabaseKind, limits?: Parameters<typeof start
   return { server, a, b, envA, envB: {} };
 }
 
+/** A third (fourth...) teammate: `user`'s folder beside A's, initialised on the same namespace, and its env. */
+export async function addClient(clients: Clients, user: string): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = join(clients.a, "..", user);
+  const env = { TEAMMEM_TOKEN: await clients.server.token(user) };
+  expect(await teammem(["init", "--dir", dir, "--server", clients.server.url, "--namespace", "acme-web"], env)).toMatchObject({ code: 0 });
+  return { dir, env };
+}
+
 export const sync = (dir: string, env: Record<string, string>) => teammem(["sync", "--dir", dir], env);
+/** `teammem sync --json`, parsed (with the exit code and stderr). */
+export const syncJson = async (dir: string, env: Record<string, string>) => {
+  const r = await teammem(["sync", "--dir", dir, "--json"], env);
+  return { code: r.code, stderr: r.stderr, json: JSON.parse(r.stdout) };
+};
 export const status = async (dir: string) => JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout);
 

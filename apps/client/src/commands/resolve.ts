@@ -1,31 +1,37 @@
 /**
- * `teammem resolve <path> [--take file|mine|theirs]`: resolves the open conflict record(s) the
- * server keeps for one team file, by writing the resolution as the file's new head version:
- * - `file` (default): the file as it is now in team/ (absent: the entry is deleted);
- * - `mine`: the side saved in `.teammem/conflicts/` (or the conflict record's content);
+ * `teammem resolve <path> [--take file|mine|theirs]`: settles the conflict of one team file, both
+ * kinds: the server's open conflict record(s) (a push it could not merge) and conflict markers
+ * written into the file by a merge at pull. The resolution is
+ * - `file` (default): the file as it is now in team/ (absent: the entry is deleted); refused
+ *   while conflict markers are still in it;
+ * - `mine`: your side, saved whole in `.teammem/conflicts/` (or the server record's content);
  * - `theirs`: the server's current version.
- * The local file ends up equal to the resolution, the local conflict copies are removed and
- * `status` no longer lists the conflict. The resolution is scanned first like every upload.
- * Exit 1 when the server refuses (e.g. it has a newer version: sync, check, resolve again).
+ * With server records, the resolution is written on the server as the file's new head version
+ * (scanned first like every upload); without, the next sync sends it. The local file ends up equal
+ * to the resolution, the local conflict copies are removed and `status` no longer lists the
+ * conflict. Exit 1 when the server refuses (e.g. it has a newer version: sync, check, resolve again).
  */
 import { randomUUID } from "node:crypto";
-import { readFile, rm, rmdir } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { checkEntryPath, type ConflictRecord } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
-import { ClientError, ServerError, UsageError } from "../errors.js";
-import { createApi } from "../http/api.js";
+import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
+import { createApi, type Api } from "../http/api.js";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
+import { firstMarkerLine } from "../merge/markers.js";
+import { storeBaseContent } from "../state/base-store.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { acquireLock } from "../state/lock.js";
 import { loadReports, saveConflicts, type Conflict } from "../state/reports.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
+import { removeConflictCopy } from "../sync/settle-conflicts.js";
 import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "resolve";
-export const summary = "resolve the server's open conflict(s) on a team file (default: the file as it is now wins)";
+export const summary = "settle the conflict on a team file: server records and conflict markers (default: the file as it is now wins)";
 
 const SIDES = ["file", "mine", "theirs"] as const;
 type Side = (typeof SIDES)[number];
@@ -55,6 +61,16 @@ function entryPathOf(raw: string, layout: Layout, cwd: string): string {
   return check.path;
 }
 
+/** The server's open conflict records of `path`; none when offline and every local conflict of the path is local only. */
+async function openRecords(api: Api, path: string, local: readonly Conflict[]): Promise<ConflictRecord[]> {
+  try {
+    return (await api.openConflicts()).conflicts.filter((c) => c.path === path);
+  } catch (err) {
+    if (err instanceof NetworkError && local.length > 0 && local.every((c) => c.conflictId === null)) return [];
+    throw err;
+  }
+}
+
 async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const take = options.take;
   const layout = await layoutFor(options, ctx);
@@ -69,8 +85,8 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     const state = await loadSyncState(layout);
     const reports = await loadReports(layout);
     const local = reports.conflicts.filter((c) => c.path === path);
-    const records = (await api.openConflicts()).conflicts.filter((c) => c.path === path);
-    if (records.length === 0) {
+    const records = await openRecords(api, path, local);
+    if (records.length === 0 && !local.some((c) => c.conflictId === null)) {
       if (local.length === 0) throw new ClientError(`no open conflict for ${shown} (teammem status lists the conflicts)`);
       await dropLocal(layout, reports.conflicts, local);
       await saveConflicts(layout, reports.conflicts);
@@ -108,14 +124,20 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
       if (content === null) await removeTeamFile(layout, path);
       else await writeTeamFile(layout, path, content);
     }
-    if (written) advanceBase(state, path, written);
+    if (written) {
+      if (content !== null) await storeBaseContent(layout, content);
+      advanceBase(state, path, written);
+    }
     await saveSyncState(layout, state);
     await dropLocal(layout, reports.conflicts, local);
     await saveConflicts(layout, reports.conflicts);
+    const how = take === "file" ? "the file as it is" : take;
     ctx.io.stdout(
-      `resolved ${records.length} conflict${records.length === 1 ? "" : "s"} on ${shown} with ${take === "file" ? "the file as it is" : take}` +
-        (written ? `: server version ${written.version}${written.sha256 === null ? " (deleted)" : ""}` : "") +
-        "\n",
+      records.length > 0
+        ? `resolved ${records.length} conflict${records.length === 1 ? "" : "s"} on ${shown} with ${how}` +
+            (written ? `: server version ${written.version}${written.sha256 === null ? " (deleted)" : ""}` : "") +
+            "\n"
+        : `resolved the conflict on ${shown} with ${how}; the next sync sends it\n`,
     );
     return 0;
   } finally {
@@ -130,7 +152,7 @@ async function resolution(
   path: string,
   local: readonly Conflict[],
   records: readonly ConflictRecord[],
-  api: ReturnType<typeof createApi>,
+  api: Api,
   clientId: string,
 ): Promise<string | null> {
   if (take === "theirs") {
@@ -146,29 +168,23 @@ async function resolution(
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       }
     }
-    const mine = [...records].reverse().find((r) => r.clientId === clientId) ?? records[records.length - 1]!;
+    const mine = [...records].reverse().find((r) => r.clientId === clientId) ?? records[records.length - 1];
+    if (!mine) throw new ClientError(`not resolved: your side of the conflict on ${displayPath(path)} is no longer saved; edit the file and resolve with --take file`);
     return mine.deleted ? null : mine.content;
   }
   const file = await readTeamFile(layout, path);
   if (file.kind === "unsafe") throw new ClientError(`cannot read ${displayPath(path)}: ${file.reason}`);
+  const marker = file.kind === "file" ? firstMarkerLine(file.content) : null;
+  if (marker !== null)
+    throw new ClientError(
+      `not resolved: ${displayPath(path)} still has conflict markers (line ${marker}); keep what you want and remove the <<<<<<< ||||||| ======= >>>>>>> lines, ` +
+        "or resolve with --take mine or --take theirs",
+    );
   return file.kind === "file" ? file.content : null;
 }
 
-/** Removes the local conflict copies of `drop` (and their folders when empty) and their records from `all`. */
+/** Removes the local conflict copies of `drop` and their records from `all`. */
 async function dropLocal(layout: Layout, all: Conflict[], drop: readonly Conflict[]): Promise<void> {
-  for (const c of drop) {
-    if (c.copy === null) continue;
-    const file = join(layout.root, c.copy);
-    if (!file.startsWith(layout.conflictCopies + sep)) continue; // only ever inside .teammem/conflicts/
-    await rm(file, { force: true });
-    for (let dir = dirname(file); dir.startsWith(layout.conflictCopies + sep); dir = dirname(dir)) {
-      try {
-        await rmdir(dir);
-      } catch {
-        break;
-      }
-    }
-  }
-  const ids = new Set(drop.map((c) => c.conflictId));
-  all.splice(0, all.length, ...all.filter((c) => !ids.has(c.conflictId)));
+  for (const c of drop) await removeConflictCopy(layout, c);
+  all.splice(0, all.length, ...all.filter((c) => !drop.includes(c)));
 }

@@ -14,6 +14,7 @@ import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
 import { contentsOf, memoryFormat } from "./check.js";
+import { markersLeftIn } from "../sync/settle-conflicts.js";
 import { layoutFor, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
 
 export const name = "status";
@@ -46,7 +47,27 @@ export interface StatusReport {
     pathFindings?: { ruleId: string; label: string }[];
   }[];
   rejected: { path: string; code: string; message: string; retry: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
-  conflicts: { path: string; conflictId: string; headVersion: number; copy: string | null; at: string }[];
+  /**
+   * `conflictId`: the server's record (null: found by this client's merge at pull); `author` wrote
+   * the server version `headVersion`; `markersAt`: line of the first conflict marker still in the
+   * file (null: none; the file is then sent, and the record closed, by the next sync).
+   */
+  conflicts: {
+    path: string;
+    conflictId: string | null;
+    headVersion: number;
+    author: string;
+    copy: string | null;
+    at: string;
+    /**
+     * `markers`: conflict markers are in the file (from line `markersAt`): not sent until they are
+     * gone; `settled`: merged here or markers removed: the next sync sends the file and closes the
+     * server's record; `kept-copy`: the server kept its version, yours is in `copy` (or your delete
+     * was recorded) until `teammem resolve` or the copy is deleted.
+     */
+    state: "markers" | "settled" | "kept-copy";
+    markersAt: number | null;
+  }[];
   skipped: { path: string; reason: string }[];
   /** Server versions that could not be written here (a folder or symlink in the way); retried every sync. */
   notWritten: { path: string; version: number; reason: string; at: string }[];
@@ -68,10 +89,13 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     listOutbox(layout),
     walkTeamScope(layout),
   ]);
+  const markersAt = new Map<string, number | null>();
+  for (const c of reports.conflicts) markersAt.set(c.path, markersAt.get(c.path) ?? (await markersLeftIn(layout, c)));
   const known = new Set([
     ...outbox.map((q) => q.entry.operation.path),
     ...reports.heldBack.map((h) => h.path),
     ...reports.rejected.map((r) => r.path),
+    ...[...markersAt].flatMap(([path, line]) => (line === null ? [] : [path])),
   ]);
   return {
     server: config.server,
@@ -102,7 +126,16 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
       retry: r.retry,
       ...(r.findings ? { findings: r.findings.map((f) => ({ ruleId: f.ruleId, line: f.line, column: f.column })) } : {}),
     })),
-    conflicts: reports.conflicts.map((c) => ({ ...c, path: displayPath(c.path), copy: c.copy === null ? null : displayRelative(c.copy) })),
+    conflicts: reports.conflicts.map((c) => ({
+      path: displayPath(c.path),
+      conflictId: c.conflictId,
+      headVersion: c.headVersion,
+      author: c.author ?? "",
+      copy: c.copy === null ? null : displayRelative(c.copy),
+      at: c.at,
+      state: c.markers === undefined ? "kept-copy" : markersAt.get(c.path) != null ? "markers" : "settled",
+      markersAt: markersAt.get(c.path) ?? null,
+    })),
     skipped: scope.skipped,
     notWritten: reports.notWritten.map((n) => ({ ...n, path: displayPath(n.path) })),
     newerOnServer: reports.newerOnServer
@@ -120,6 +153,7 @@ function whyNotApplied(path: string, reports: Reports, outbox: QueuedOperation[]
   if (rejected?.code === "forbidden") return `your token is read-only (reader): your local edit is not sent; ${revert}`;
   if (rejected) return `your local edit was rejected (${rejected.code}); change it, or ${revert}`;
   if (outbox.some((q) => q.entry.operation.path === path)) return "your local edit is queued; the server merges it when it is sent";
+  if (reports.conflicts.some((c) => c.path === path && c.markers === true)) return "the file still has conflict markers; settle them first, then sync";
   const local = scope.files.get(path)?.sha256 ?? null;
   if (local === (state.bases[path]?.sha256 ?? null)) return "applied by the next sync";
   return "changed locally; the next sync sends it and the server merges it";
@@ -150,8 +184,14 @@ function formatStatus(s: StatusReport): string {
     s.rejected.map((r) => `${r.path} ${r.code}: ${r.message}${r.retry ? " (will retry)" : " (not resent until the file changes)"}`),
   );
   section(
-    "conflicts (server kept its version; reconcile team/<file>, then teammem resolve team/<file>)",
-    s.conflicts.map((c) => `${c.path}: server version ${c.headVersion}${c.copy ? `; yours: ${c.copy}` : "; your delete was recorded"}`),
+    "conflicts (keep what you want between the <<<<<<< ||||||| ======= >>>>>>> lines and remove them, then sync; or teammem resolve team/<file> --take mine|theirs)",
+    s.conflicts.map((c) => {
+      const theirs = `${c.author ? `${c.author}'s` : "the server's"} version ${c.headVersion}`;
+      const close = c.conflictId ? " and closes the server's conflict record" : "";
+      if (c.state === "markers") return `${c.path}: conflict markers from line ${c.markersAt} (yours and ${theirs}); not sent until they are gone`;
+      if (c.state === "settled") return `${c.path}: settled with ${theirs}; the next sync sends it${close}`;
+      return `${c.path}: ${theirs} kept; ${c.copy ? `yours: ${c.copy}` : "your delete was recorded"}`;
+    }),
   );
   section(
     "not written (the server's version could not be written here; fix the cause and sync again)",

@@ -6,6 +6,7 @@
 import { NetworkError, ServerError } from "../errors.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath } from "../state/layout.js";
+import { describeEvent } from "../sync/events.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
 import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
@@ -76,19 +77,30 @@ function toJson(s: SyncSummary) {
     })),
     skipped: s.skipped,
     newerOnServer: s.newerOnServer,
+    events: s.events,
+    unresolved: s.unresolved,
     pending: s.pending,
     cursor: s.cursor,
   };
 }
 
+/** Events printed one per line before the rest are counted (all of them are in --json). */
+const MAX_EVENT_LINES = 50;
+
 function describe(s: SyncSummary): string {
   const lines = [
     `pulled ${s.pulled.changes} change(s): ${s.pulled.written.length} written, ${s.pulled.deleted.length} deleted` +
+      (s.pulled.merged.length ? `, ${s.pulled.merged.length} merged with your edits` : "") +
+      (s.pulled.conflicts.length ? `, ${s.pulled.conflicts.length} with conflict markers` : "") +
       (s.pulled.keptLocal.length ? `, ${s.pulled.keptLocal.length} kept (changed locally too; merged on push)` : "") +
       (s.pulled.notWritten.length ? `, ${s.pulled.notWritten.length} not written (see teammem status)` : ""),
     `pushed: ${s.pushed.applied.length} applied, ${s.pushed.merged.length} merged, ` +
       `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
   ];
+  for (const e of s.events.slice(0, MAX_EVENT_LINES)) lines.push(describeEvent(e));
+  if (s.events.length > MAX_EVENT_LINES) lines.push(`... and ${s.events.length - MAX_EVENT_LINES} more file change(s) (sync --json lists them all)`);
+  if (s.unresolved.length)
+    lines.push(`not sent, conflict markers still in: ${s.unresolved.map((u) => `${u.path} (line ${u.line})`).join(", ")}; remove them (or teammem resolve)`);
   if (s.heldBack.length) lines.push(`held back (secret found, not sent): ${s.heldBack.map((h) => displayPath(h.path)).join(", ")}`);
   if (s.newerOnServer.length)
     lines.push(`newer on the server, not applied here (your local edit was not merged; see teammem status): ${s.newerOnServer.join(", ")}`);

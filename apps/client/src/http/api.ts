@@ -16,6 +16,7 @@ import {
   ERRORS,
   NamespaceResponse,
   ScanPolicyResponse,
+  VersionResponse,
   type BatchRequest,
   type BlockReport,
   type ResolveConflictRequest,
@@ -47,6 +48,8 @@ export interface Api {
   batch(request: BatchRequest): Promise<BatchResponse>;
   /** The head of one entry (404 not_found: never existed). */
   entry(path: string): Promise<EntryResponse>;
+  /** Version `version` of one entry, with its content (null for a tombstone; 404 not_found: no such version). */
+  version(path: string, version: number): Promise<VersionResponse>;
   /** Open conflict records of the namespace, oldest first. */
   openConflicts(): Promise<ConflictsResponse>;
   /** Resolves one conflict record by writing `request`'s content (or delete) as the new head. */
@@ -102,6 +105,7 @@ export function createApi(options: ApiOptions): Api {
     changes: (since, limit) => call("GET", `${base}/changes?since=${since}&limit=${limit}`, "GET changes", ChangesResponse),
     batch: (request) => call("POST", `${base}/batch`, "POST batch", BatchResponse, request),
     entry: (path) => call("GET", `${base}/entry?path=${encodeURIComponent(path)}`, "GET entry", EntryResponse),
+    version: (path, version) => call("GET", `${base}/version?path=${encodeURIComponent(path)}&version=${version}`, "GET version", VersionResponse),
     openConflicts: () => call("GET", `${base}/conflicts?status=open`, "GET conflicts", ConflictsResponse),
     resolveConflict: (id, request) =>
       call("POST", `${base}/conflicts/${encodeURIComponent(id)}/resolve`, "POST resolve", AppliedResult, request),

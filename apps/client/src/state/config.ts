@@ -4,6 +4,7 @@ import { z } from "zod";
 import { NamespaceName } from "@teammem/protocol";
 import { AGENTS } from "../agents/agent-folders.js";
 import { UsageError } from "../errors.js";
+import { MergeRule } from "../merge/policy.js";
 import { readJson, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
@@ -22,6 +23,8 @@ export const Config = z.object({
   agent: z.enum(AGENTS).optional(),
   /** For `claude-code`: the folder Claude Code keys this memory folder by (the repository's main worktree). */
   projectRoot: z.string().min(1).optional(),
+  /** Merge policy rules, first match wins, checked before the default (`*.md` → union); see merge/policy.ts. */
+  merge: z.array(MergeRule).max(1000).optional(),
 });
 export type Config = z.infer<typeof Config>;
 

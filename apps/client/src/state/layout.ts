@@ -17,6 +17,7 @@
  *   not-written.json              pulled versions that could not be written locally (and why)
  *   newer-on-server.json          pulled versions not applied because the local file was changed
  *   conflicts/<conflictId>/<path> our side of each conflict
+ *   bases/<sha256>                content of the versions the bases point at (a cache for merges and renames)
  *   command.lock/                 lock of the running command (proper-lockfile)
  * ```
  */
@@ -41,6 +42,7 @@ export interface Layout {
   readonly notWritten: string;
   readonly newerOnServer: string;
   readonly conflictCopies: string;
+  readonly baseContents: string;
   readonly lock: string;
 }
 
@@ -63,6 +65,7 @@ export function layoutOf(root: string): Layout {
     notWritten: join(state, "not-written.json"),
     newerOnServer: join(state, "newer-on-server.json"),
     conflictCopies: join(state, "conflicts"),
+    baseContents: join(state, "bases"),
     lock: join(state, "command.lock"),
   };
 }

@@ -62,11 +62,19 @@ export type Rejected = z.infer<typeof Rejected>;
 
 export const Conflict = z.object({
   path: z.string(),
-  conflictId: z.string(),
+  /** The server's conflict record (a push it could not merge); null for a conflict found by this client's own merge at pull. */
+  conflictId: z.string().nullable(),
   headVersion: Version,
   /** Our side of the conflict, relative to the memory folder (inside `.teammem/conflicts/`). */
   copy: z.string().nullable(),
   at: z.string(),
+  /** Author of the server version (`headVersion`). */
+  author: z.string().optional(),
+  /**
+   * Whether conflict markers were written into the working file: it is not pushed while they are
+   * there. Absent for conflicts recorded by older clients (listed until their copy is deleted).
+   */
+  markers: z.boolean().optional(),
 });
 export type Conflict = z.infer<typeof Conflict>;
 

@@ -1,43 +1,23 @@
 /**
  * What the client does with the server's result for one queued operation. The base moves only
- * when the local file matches what the server now holds; a file edited again since it was sent
- * keeps its old base, so the next push lets the server merge that edit too.
+ * when the local file matches what the server now holds, or once the server's version is merged
+ * into it: a `merged` result is written (or, when the file was edited again since it was sent,
+ * merged into it); a `conflict` result is merged into the working file like a pulled change
+ * (`merge-local.ts`): conflict markers when the edits overlap, your side saved whole in
+ * `.teammem/conflicts/`, and the server's record is closed once the file is settled and synced.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
 import { ERRORS, type OperationResult } from "@teammem/protocol";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
-import { writeFileAtomic } from "../state/atomic.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import type { QueuedOperation } from "../state/outbox.js";
-import { advanceBase } from "../state/sync-state.js";
+import { moveBase, versionText } from "./bases.js";
 import type { SyncContext } from "./context.js";
+import { mergeIntoWorkingFile, saveConflictCopy, type ServerVersion } from "./merge-local.js";
 
-/** Whether the local file of `path` holds `sha256` (null: absent). Unsafe files match nothing. */
-async function localIs(ctx: SyncContext, path: string, ...candidates: (string | null)[]): Promise<boolean> {
-  const local = await readTeamFile(ctx.layout, path);
-  if (local.kind === "unsafe") return false;
-  return candidates.includes(local.kind === "file" ? local.sha256 : null);
-}
-
-/** Writes (or, for null, deletes) the team file; a local path that became unsafe is only reported. */
-async function putLocal(ctx: SyncContext, path: string, content: string | null): Promise<boolean> {
-  try {
-    if (content === null) await removeTeamFile(ctx.layout, path);
-    else await writeTeamFile(ctx.layout, path, content);
-    return true;
-  } catch (err) {
-    if (err instanceof UnsafeLocalPath) {
-      ctx.warn(`${displayPath(path)}: not updated: ${err.reason}`);
-      return false;
-    }
-    throw err;
-  }
-}
-
-/** A folder name made only of safe characters, from a server-chosen id. */
-function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128) || "conflict";
+/** A local path that became unsafe is only reported (the next sync tries again). */
+function unsafe(ctx: SyncContext, path: string, err: unknown): void {
+  if (!(err instanceof UnsafeLocalPath)) throw err;
+  ctx.warn(`${displayPath(path)}: not updated: ${err.reason}`);
 }
 
 /**
@@ -45,39 +25,18 @@ function safeName(id: string): string {
  * saves state and reports, then removes the operation from the outbox.
  */
 export async function applyResult(ctx: SyncContext, op: QueuedOperation, result: OperationResult): Promise<void> {
-  const { path } = op.entry.operation;
+  const operation = op.entry.operation;
+  const { path } = operation;
   const sent = op.entry.sha256;
+  const sentContent = "content" in operation ? operation.content : null;
   switch (result.status) {
     case "applied":
-      advanceBase(ctx.state, path, { version: result.version, sha256: result.deleted ? null : result.sha256 });
+      await moveBase(ctx, path, { version: result.version, sha256: result.deleted ? null : result.sha256 }, result.deleted ? null : sentContent);
       return;
     case "merged":
-      if (await localIs(ctx, path, sent, result.sha256)) {
-        if (await putLocal(ctx, path, result.content))
-          advanceBase(ctx.state, path, { version: result.version, sha256: result.sha256 });
-      }
-      return;
-    case "conflict": {
-      let copy: string | null = null;
-      const operation = op.entry.operation;
-      if ("content" in operation) {
-        const file = join(ctx.layout.conflictCopies, safeName(result.conflictId), path);
-        await mkdir(dirname(file), { recursive: true });
-        await writeFileAtomic(file, operation.content);
-        copy = relative(ctx.layout.root, file);
-      }
-      if (await localIs(ctx, path, sent, result.headSha256)) {
-        if (await putLocal(ctx, path, result.headContent))
-          advanceBase(ctx.state, path, { version: result.headVersion, sha256: result.headSha256 });
-      }
-      ctx.reports.conflicts = ctx.reports.conflicts.filter((c) => c.conflictId !== result.conflictId);
-      ctx.reports.conflicts.push({ path, conflictId: result.conflictId, headVersion: result.headVersion, copy, at: new Date().toISOString() });
-      ctx.warn(
-        `conflict on ${displayPath(path)}: the server kept version ${result.headVersion}` +
-          (copy ? `; your version is saved in ${displayRelative(copy)}` : "; your delete was recorded on the server"),
-      );
-      return;
-    }
+      return applyMerged(ctx, path, sent, sentContent, operation.baseVersion, { version: result.version, sha256: result.sha256, content: result.content, author: result.headAuthor ?? "" });
+    case "conflict":
+      return applyConflict(ctx, path, sent, sentContent, operation.baseVersion, result);
     case "rejected":
       ctx.reports.rejected = ctx.reports.rejected.filter((r) => r.path !== path);
       ctx.reports.rejected.push({
@@ -92,5 +51,87 @@ export async function applyResult(ctx: SyncContext, op: QueuedOperation, result:
       });
       ctx.warn(`rejected ${displayPath(path)}: ${result.code}: ${result.message}`);
       return;
+  }
+}
+
+/** The server merged the sent edit with a teammate's: write the merge (or merge it into a file edited again since). */
+async function applyMerged(ctx: SyncContext, path: string, sent: string | null, sentContent: string | null, baseVersion: number, merged: ServerVersion): Promise<void> {
+  const local = await readTeamFile(ctx.layout, path);
+  if (local.kind === "unsafe") return;
+  const localSha = local.kind === "file" ? local.sha256 : null;
+  const event = { path: displayPath(path), author: merged.author, version: merged.version };
+  try {
+    if (localSha === merged.sha256) {
+      await moveBase(ctx, path, merged, merged.content);
+    } else if (localSha === sent) {
+      await writeTeamFile(ctx.layout, path, merged.content!);
+      await moveBase(ctx, path, merged, merged.content);
+      ctx.events.push({ type: "merged", ...event, union: false });
+    } else if (sentContent !== null) {
+      // Edited again since it was sent: what was sent is the common ancestor of the merge and the file.
+      await mergeIntoWorkingFile(ctx, {
+        path,
+        local: { content: local.kind === "file" ? local.content : null, sha256: localSha },
+        server: merged,
+        base: { text: sentContent, version: baseVersion },
+      });
+    }
+  } catch (err) {
+    unsafe(ctx, path, err);
+  }
+}
+
+/**
+ * The server kept its head and recorded the sent edit as a conflict: merge the head into the
+ * working file. When the file is still what was sent, the conflict is shown even if the texts
+ * merge cleanly here (the server refused its merge: too large, or it would hold a credential).
+ */
+async function applyConflict(
+  ctx: SyncContext,
+  path: string,
+  sent: string | null,
+  sentContent: string | null,
+  baseVersion: number,
+  result: Extract<OperationResult, { status: "conflict" }>,
+): Promise<void> {
+  const local = await readTeamFile(ctx.layout, path);
+  const base = ctx.state.bases[path];
+  const text = await versionText(ctx, path, baseVersion, base?.version === baseVersion ? base.sha256 : undefined);
+  const head: ServerVersion = { version: result.headVersion, sha256: result.headSha256, content: result.headContent, author: result.headAuthor ?? "" };
+  if (local.kind === "unsafe" || text === undefined) {
+    // Nothing can be merged here now: the server's version replaces the file if it is still what
+    // was sent, and your side is saved in .teammem/conflicts/ (listed until resolved or deleted).
+    const copy = sentContent === null ? null : await saveConflictCopy(ctx, result.conflictId, path, sentContent);
+    const localSha = local.kind === "file" ? local.sha256 : local.kind === "absent" ? null : undefined;
+    if (localSha === sent || localSha === result.headSha256) {
+      try {
+        if (result.headContent === null) await removeTeamFile(ctx.layout, path);
+        else await writeTeamFile(ctx.layout, path, result.headContent);
+        await moveBase(ctx, path, head, head.content);
+      } catch (err) {
+        unsafe(ctx, path, err);
+      }
+    }
+    ctx.reports.conflicts = ctx.reports.conflicts.filter((c) => c.conflictId !== result.conflictId);
+    ctx.reports.conflicts.push({ path, conflictId: result.conflictId, headVersion: result.headVersion, copy, at: new Date().toISOString(), author: head.author });
+    ctx.warn(
+      `conflict on ${displayPath(path)}: the server kept version ${result.headVersion}` +
+        (copy ? `; your version is saved in ${displayRelative(copy)}` : "; your delete was recorded on the server"),
+    );
+    return;
+  }
+  const localSha = local.kind === "file" ? local.sha256 : null;
+  try {
+    await mergeIntoWorkingFile(ctx, {
+      path,
+      local: { content: local.kind === "file" ? local.content : null, sha256: localSha },
+      server: head,
+      base: { text, version: baseVersion },
+      conflictId: result.conflictId,
+      forceConflict: localSha === sent,
+      mine: sentContent,
+    });
+  } catch (err) {
+    unsafe(ctx, path, err);
   }
 }

@@ -1,9 +1,11 @@
+import type { MergePolicy } from "@teammem/protocol";
 import type { Api } from "../http/api.js";
 import type { Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
 import type { Reports } from "../state/reports.js";
 import type { ScanKey } from "../state/scan-policy.js";
 import type { SyncState } from "../state/sync-state.js";
+import type { SyncEvent } from "./events.js";
 
 /**
  * Everything one sync run works on. `state` and `reports` are in-memory copies that the steps
@@ -29,4 +31,8 @@ export interface SyncContext {
   readonly only?: (entryPath: string) => boolean;
   /** Pull the server's changes first (default true; `push` does not). */
   readonly pull?: boolean;
+  /** The merge policy of an entry path (config rules, then the defaults). */
+  readonly mergePolicy: (entryPath: string) => MergePolicy;
+  /** What this run did to files that changes what the user last saw; printed by the summary. */
+  readonly events: SyncEvent[];
 }

@@ -1,23 +1,29 @@
 /**
  * Pull: applies the server's changes since the stored cursor to the team scope.
- * A change is written (or, for a tombstone, deleted) only when the local file is still at its base
- * (or absent without a base); a file changed locally since its base is left alone, and the push
- * sends it with the old base so the server three-way merges. The cursor and bases are stored only
- * after the files of a page are on disk, so a crash replays the page harmlessly.
+ * A file still at its base (or absent without a base) is replaced (or, for a tombstone, deleted).
+ * A file changed here too is merged locally (`merge-local.ts`): the merge, or conflict markers, is
+ * written and the base moves to the server version, so the push of the result is a fast-forward; an
+ * operation still queued for that path is dropped (its content is in the file now). Every outcome
+ * is an event of the summary. The cursor and bases are stored only after the files of a page are
+ * on disk, so a crash replays the page harmlessly.
  * A change that cannot be written (a folder or a symlink in the way) is recorded as "not written"
  * (`status` shows it) and retried at every later pull from the entry's current head.
- * A change kept out because the local file changed is recorded as "newer on server" until the base
- * reaches its version: normally the push merges it, but when the local edit is not sent (held back,
- * rejected, read-only token) and is later reverted, the next pull fetches the entry's head and
- * writes it (the local file equals its base again, so nothing local is lost).
+ * A change is kept out ("newer on server", until the base reaches its version) when the local file
+ * still has conflict markers of an earlier conflict, or when the base text is not available to
+ * merge with: the push then lets the server merge; if the local edit is never sent (held back,
+ * rejected, read-only token) and is reverted, the next pull fetches the entry's head and writes it.
  */
 import { checkEntryPath, sha256Hex, type Change } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
+import { firstMarkerLine } from "../merge/markers.js";
 import { displayPath } from "../state/layout.js";
-import { saveNewerOnServer, saveNotWritten } from "../state/reports.js";
-import { advanceBase, saveSyncState } from "../state/sync-state.js";
+import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
+import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
+import { saveSyncState } from "../state/sync-state.js";
+import { baseText, moveBase } from "./bases.js";
 import type { SyncContext } from "./context.js";
+import { mergeIntoWorkingFile } from "./merge-local.js";
 
 export interface PullOutcome {
   /** Changes received from the server. */
@@ -25,36 +31,52 @@ export interface PullOutcome {
   /** Display paths written or deleted locally. */
   written: string[];
   deleted: string[];
-  /** Display paths changed on the server and locally: kept as they are, merged by the push. */
+  /** Display paths changed on the server and here, merged into the working file (cleanly, or with conflict markers: see `conflicts`). */
+  merged: string[];
+  /** Display paths whose merge left conflict markers in the working file. */
+  conflicts: string[];
+  /** Display paths changed on the server and here but not merged now (see the module comment): the push lets the server merge. */
   keptLocal: string[];
   /** Display paths whose server version could not be written here (see `status`). */
   notWritten: string[];
 }
 
-type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content">;
+/** A server version to apply; `author` is unknown ("") for a head read outside the change feed. */
+type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content"> & { readonly author?: string };
+
+/** One pull's working set: its outcome and the outbox's operations by path (dropped when a merge takes them in). */
+interface PullRun {
+  readonly outcome: PullOutcome;
+  readonly queued: Map<string, QueuedOperation>;
+}
+
+export function emptyPullOutcome(): PullOutcome {
+  return { changes: 0, written: [], deleted: [], merged: [], conflicts: [], keptLocal: [], notWritten: [] };
+}
 
 export async function pull(ctx: SyncContext): Promise<PullOutcome> {
-  const outcome: PullOutcome = { changes: 0, written: [], deleted: [], keptLocal: [], notWritten: [] };
+  const run: PullRun = { outcome: emptyPullOutcome(), queued: new Map((await listOutbox(ctx.layout)).map((q) => [q.entry.operation.path, q])) };
   const touched = new Set<string>();
   for (;;) {
     const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
     for (const change of page.changes) {
-      outcome.changes++;
+      run.outcome.changes++;
       touched.add(change.path);
-      await applyChange(ctx, change, outcome);
+      await applyChange(ctx, change, run);
     }
     // Cursors only move forward: a reply that would move ours back (or not at all) ends the pull.
     const advanced = page.nextCursor > ctx.state.cursor;
     if (advanced) ctx.state.cursor = page.nextCursor;
-    // Kept-out versions are stored before the cursor moves past them.
+    // Kept-out versions and conflicts are stored before the cursor moves past them.
     await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
+    await saveConflicts(ctx.layout, ctx.reports.conflicts);
     await saveSyncState(ctx.layout, ctx.state);
     await saveNotWritten(ctx.layout, ctx.reports.notWritten);
     if (!page.hasMore || page.changes.length === 0 || !advanced) break;
   }
-  await retryNotWritten(ctx, touched, outcome);
-  await retryNewerOnServer(ctx, touched, outcome);
-  return outcome;
+  await retryNotWritten(ctx, touched, run);
+  await retryNewerOnServer(ctx, touched, run);
+  return run.outcome;
 }
 
 /**
@@ -70,7 +92,7 @@ export function dropCaughtUp(ctx: SyncContext): void {
  * file is back at its base (the local edit was reverted, or never sent), fetches the entry's head
  * and applies it like a pulled change. A file still changed locally is left alone (its push merges).
  */
-async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>, outcome: PullOutcome): Promise<void> {
+async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>, run: PullRun): Promise<void> {
   dropCaughtUp(ctx);
   for (const entry of ctx.reports.newerOnServer.filter((n) => !touched.has(n.path))) {
     const local = await readTeamFile(ctx.layout, entry.path);
@@ -87,7 +109,7 @@ async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>
       }
       throw err;
     }
-    await applyChange(ctx, head, outcome);
+    await applyChange(ctx, head, run);
   }
   dropCaughtUp(ctx);
   await saveSyncState(ctx.layout, ctx.state);
@@ -104,7 +126,7 @@ function keptOut(ctx: SyncContext, change: Incoming, sha256: string | null): voi
 }
 
 /** Tries again the entries not written before (and not just pulled) from their current head on the server. */
-async function retryNotWritten(ctx: SyncContext, touched: ReadonlySet<string>, outcome: PullOutcome): Promise<void> {
+async function retryNotWritten(ctx: SyncContext, touched: ReadonlySet<string>, run: PullRun): Promise<void> {
   const retry = ctx.reports.notWritten.filter((n) => !touched.has(n.path));
   if (retry.length === 0) return;
   for (const entry of retry) {
@@ -118,7 +140,7 @@ async function retryNotWritten(ctx: SyncContext, touched: ReadonlySet<string>, o
       }
       throw err;
     }
-    await applyChange(ctx, head, outcome);
+    await applyChange(ctx, head, run);
   }
   await saveSyncState(ctx.layout, ctx.state);
   await saveNotWritten(ctx.layout, ctx.reports.notWritten);
@@ -138,7 +160,13 @@ function notWritten(ctx: SyncContext, change: Incoming, reason: string, outcome:
   if (!before || before.reason !== reason) ctx.warn(`${shown}: not updated from the server: ${reason}`);
 }
 
-async function applyChange(ctx: SyncContext, change: Incoming, outcome: PullOutcome): Promise<void> {
+/** Whether the working file `content` of `path` still has markers of a conflict written into it. */
+function hasUnresolvedMarkers(ctx: SyncContext, path: string, content: string | null): boolean {
+  return content !== null && ctx.reports.conflicts.some((c) => c.path === path && c.markers === true) && firstMarkerLine(content) !== null;
+}
+
+async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Promise<void> {
+  const { outcome } = run;
   const check = checkEntryPath(change.path);
   if (!check.ok || check.path !== change.path) {
     ctx.warn(`skipped a server change with an invalid path (${check.ok ? "not NFC-normalised" : check.message})`);
@@ -164,14 +192,15 @@ async function applyChange(ctx: SyncContext, change: Incoming, outcome: PullOutc
   }
   forget(ctx, path);
   const localSha = local.kind === "file" ? local.sha256 : null;
+  const localContent = local.kind === "file" ? local.content : null;
   const next = { version: change.version, sha256: incomingSha };
+  const author = change.author ?? "";
   if (localSha === incomingSha) {
-    advanceBase(ctx.state, path, next);
+    await moveBase(ctx, path, next, incoming);
     return;
   }
   if (localSha !== (base?.sha256 ?? null)) {
-    if (!outcome.keptLocal.includes(shown)) outcome.keptLocal.push(shown);
-    keptOut(ctx, change, incomingSha);
+    await mergeChange(ctx, run, change, { content: localContent, sha256: localSha });
     return;
   }
   try {
@@ -189,5 +218,44 @@ async function applyChange(ctx: SyncContext, change: Incoming, outcome: PullOutc
     }
     throw err;
   }
-  advanceBase(ctx.state, path, next);
+  await moveBase(ctx, path, next, incoming);
+  const type = incoming === null ? "deleted" : localSha === null ? "created" : "updated";
+  ctx.events.push({ type, path: shown, author, version: change.version });
+}
+
+/** A change of a file changed here too: merged into the working file, or kept out (see the module comment). */
+async function mergeChange(ctx: SyncContext, run: PullRun, change: Incoming, local: { content: string | null; sha256: string | null }): Promise<void> {
+  const { outcome } = run;
+  const path = change.path;
+  const shown = displayPath(path);
+  const incoming = change.deleted ? null : change.content;
+  const keep = () => {
+    if (!outcome.keptLocal.includes(shown)) outcome.keptLocal.push(shown);
+    keptOut(ctx, change, change.deleted ? null : change.sha256);
+  };
+  if (hasUnresolvedMarkers(ctx, path, local.content)) return keep();
+  const base = ctx.state.bases[path];
+  const text = incoming === null || local.content === null ? "" : await baseText(ctx, path);
+  if (text === undefined) return keep();
+  let merged;
+  try {
+    merged = await mergeIntoWorkingFile(ctx, {
+      path,
+      local,
+      server: { version: change.version, sha256: change.deleted ? null : change.sha256, content: incoming, author: change.author ?? "" },
+      base: { text, version: base?.sha256 ? base.version : 0 },
+    });
+  } catch (err) {
+    if (err instanceof UnsafeLocalPath) return notWritten(ctx, change, err.reason, outcome);
+    throw err;
+  }
+  if (merged === "changed") return keep();
+  if (merged === "conflict") outcome.conflicts.push(shown);
+  else if (merged === "written") outcome.merged.push(shown);
+  // An operation queued for the path holds what the file held before; the file (merged) supersedes it.
+  const queued = run.queued.get(path);
+  if (queued) {
+    await dequeue(queued);
+    run.queued.delete(path);
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { checkEntryPath } from "@teammem/protocol";
+import { firstMarkerLine } from "../merge/markers.js";
 import { isSkipped, type TeamScope } from "../scope.js";
 import { enqueue, type OutboxEntry } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
@@ -63,8 +64,11 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   const rejected: Rejected[] = only ? ctx.reports.rejected.filter((r) => !only(r.path)) : [];
   const queued: OutboxEntry[] = [];
   const deferred: string[] = [];
+  const withMarkers = new Set(ctx.reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
   for (const change of localChanges(ctx.state.bases, scope)) {
     if (only && !only(change.path)) continue;
+    // Conflict markers still in the file: not sent until they are gone (the summary and status list it).
+    if (change.content !== null && withMarkers.has(change.path) && firstMarkerLine(change.content) !== null) continue;
     if (pending.has(change.path)) {
       deferred.push(change.path);
       const stillRejected = previousRejected.get(change.path);
@@ -97,7 +101,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
       operation:
         change.content === null
           ? { opId, path: change.path, baseVersion: change.baseVersion, delete: true }
-          : { opId, path: change.path, baseVersion: change.baseVersion, content: change.content },
+          : { opId, path: change.path, baseVersion: change.baseVersion, content: change.content, merge: ctx.mergePolicy(change.path) },
       sha256: change.sha256,
       queuedAt: new Date().toISOString(),
     });

@@ -4,6 +4,7 @@
  * command line (the CLI's `sync` command is one).
  */
 import { createApi, type Api } from "../http/api.js";
+import { mergePolicies } from "../merge/policy.js";
 import { requireConfig, type Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
 import { acquireLock } from "../state/lock.js";
@@ -62,6 +63,8 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       pullPageSize: options.pullPageSize ?? DEFAULT_PULL_PAGE_SIZE,
       ...(options.only ? { only: options.only } : {}),
       ...(options.pull === false ? { pull: false } : {}),
+      mergePolicy: mergePolicies(config.merge),
+      events: [],
     });
   } finally {
     await release();

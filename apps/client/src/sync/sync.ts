@@ -3,20 +3,21 @@
  * then block reports for newly held-back files. Local changes are queued even when the server is
  * unreachable, so nothing is lost and the next sync sends them.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { redact } from "@teammem/scanner";
 import { NetworkError, ServerError } from "../errors.js";
 import { teamRootOf, walkTeamScope, type SkippedPath, type TeamScope } from "../scope.js";
+import { pruneBaseContents } from "../state/base-store.js";
 import { listOutbox } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
-import { saveConflicts, saveHeldBack, saveNewerOnServer, type HeldBack } from "../state/reports.js";
+import { saveHeldBack, saveNewerOnServer, type HeldBack } from "../state/reports.js";
 import type { SyncContext } from "./context.js";
+import type { SyncEvent } from "./events.js";
 import { flushOutbox, type FlushOutcome } from "./flush.js";
 import { checkTeamRoot } from "./mass-delete.js";
-import { dropCaughtUp, pull, type PullOutcome } from "./pull.js";
+import { dropCaughtUp, emptyPullOutcome, pull, type PullOutcome } from "./pull.js";
 import { queueChanges } from "./queue-changes.js";
 import { refreshScanPolicy } from "./scan-policy.js";
+import { closeSettledConflicts, dropSettledConflicts, markersLeftIn } from "./settle-conflicts.js";
 
 export interface SyncSummary {
   pulled: PullOutcome;
@@ -26,6 +27,10 @@ export interface SyncSummary {
   skipped: SkippedPath[];
   /** Display paths with a server version not applied here (the local edit kept it out and was not merged yet). */
   newerOnServer: string[];
+  /** What this run did to files that changes what the user last saw (merges, overrides, renames, conflicts, teammates' versions), in order. */
+  events: SyncEvent[];
+  /** Files not sent because conflict markers are still in them: display path and the line of the first marker. */
+  unresolved: { path: string; line: number }[];
   /** Operations still in the outbox at the end. */
   pending: number;
   cursor: number;
@@ -45,16 +50,17 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   const allowMassDelete = ctx.allowMassDelete ?? false;
   checkTeamRoot(ctx.layout, await teamRootOf(ctx.layout), ctx.state, allowMassDelete);
   const summary: SyncSummary = {
-    pulled: { changes: 0, written: [], deleted: [], keptLocal: [], notWritten: [] },
+    pulled: emptyPullOutcome(),
     pushed: { applied: [], merged: [], conflicts: [], rejected: [] },
     heldBack: [],
     skipped: [],
     newerOnServer: [],
+    events: ctx.events,
+    unresolved: [],
     pending: 0,
     cursor: ctx.state.cursor,
   };
-  dropResolvedConflicts(ctx);
-  await saveConflicts(ctx.layout, ctx.reports.conflicts);
+  await dropSettledConflicts(ctx);
   await refreshScanPolicy(ctx);
   if (ctx.pull !== false) {
     try {
@@ -81,7 +87,15 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     }
     if (queued.deferred.length === 0) break;
   }
-  if (!summary.error) await sendBlockReports(ctx);
+  if (!summary.error) {
+    await closeSettledConflicts(ctx);
+    await sendBlockReports(ctx);
+  }
+  for (const c of ctx.reports.conflicts) {
+    const line = await markersLeftIn(ctx.layout, c);
+    if (line !== null) summary.unresolved.push({ path: displayPath(c.path), line });
+  }
+  await pruneBaseContents(ctx.layout, ctx.state);
   // A local edit the server merged moved the base past the kept-out version.
   dropCaughtUp(ctx);
   await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
@@ -109,11 +123,6 @@ function collect(summary: SyncSummary, flushed: FlushOutcome): void {
     else if (r.status === "conflict") summary.pushed.conflicts.push(shown);
     else summary.pushed.rejected.push(shown);
   }
-}
-
-/** A conflict stays listed until its local copy is deleted (delete conflicts: until the next sync). */
-function dropResolvedConflicts(ctx: SyncContext): void {
-  ctx.reports.conflicts = ctx.reports.conflicts.filter((c) => c.copy !== null && existsSync(join(ctx.layout.root, c.copy)));
 }
 
 /** Tells the server about each held-back file once per content; failures are retried next sync. */

@@ -1,0 +1,109 @@
+/**
+ * What a sync did to the files of `team/` that the user may not expect: every outcome that
+ * changes what they last saw (a teammate's version written, a merge, an override, a rename, a
+ * conflict). The summary prints one line per event; `--json` carries the list as is.
+ * Paths are display paths (`team/...`, credentials redacted); `author` is the teammate's name as
+ * the server recorded it ("" when unknown); `version` the server version involved.
+ */
+
+/** A teammate's version written to a file that was unchanged here (created, updated or deleted). */
+interface TeammateChange {
+  readonly type: "created" | "updated" | "deleted";
+  readonly path: string;
+  readonly author: string;
+  readonly version: number;
+}
+
+/** Your local edit and a teammate's version were merged into the file (by this client at pull, or by the server at push). */
+interface Merged {
+  readonly type: "merged";
+  readonly path: string;
+  readonly author: string;
+  readonly version: number;
+  /** Concurrent insertions at one point were kept both (policy union). */
+  readonly union: boolean;
+}
+
+/** Overlapping edits: both texts are in the file between conflict markers (`copy`: your side saved whole). */
+interface Conflicted {
+  readonly type: "conflict";
+  readonly path: string;
+  readonly author: string;
+  readonly version: number;
+  /** Your version as it was, relative to the memory folder (`.teammem/conflicts/...`). */
+  readonly copy: string | null;
+}
+
+/** Your delete was not applied: a teammate edited the file meanwhile, their version is written back. */
+interface DeleteOverridden {
+  readonly type: "delete-overridden";
+  readonly path: string;
+  readonly author: string;
+  readonly version: number;
+}
+
+/** A teammate deleted the file while you edited it: your edit keeps it (sent as a new version). */
+interface EditKept {
+  readonly type: "edit-kept";
+  readonly path: string;
+  readonly author: string;
+  readonly version: number;
+}
+
+/** A teammate renamed a file; `followed`: your edit of the old path moved with it (merged there). */
+interface Renamed {
+  readonly type: "renamed";
+  readonly from: string;
+  readonly to: string;
+  readonly author: string;
+  readonly version: number;
+  readonly followed: boolean;
+}
+
+/** Your delete + create of (nearly) the same content went to the server as one rename. */
+interface RenameSent {
+  readonly type: "rename-sent";
+  readonly from: string;
+  readonly to: string;
+  readonly version: number;
+}
+
+/** A conflict was settled here (markers removed, file synced): the server's conflict record is closed. */
+interface ConflictClosed {
+  readonly type: "conflict-closed";
+  readonly path: string;
+  readonly version: number;
+}
+
+export type SyncEvent = TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
+
+const who = (author: string) => author || "a teammate";
+const whose = (author: string) => (author ? `${author}'s` : "a teammate's");
+
+/** The line the summary prints for `event`. */
+export function describeEvent(e: SyncEvent): string {
+  switch (e.type) {
+    case "created":
+    case "updated":
+    case "deleted":
+      return `${e.path} ${e.type} by ${who(e.author)} (v${e.version})`;
+    case "merged":
+      return `${e.path}: your edit merged with ${whose(e.author)} edit (v${e.version})${e.union ? "; lines added on both sides kept both" : ""}`;
+    case "conflict":
+      return (
+        `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) changed the same lines: both are in the file between ` +
+        `<<<<<<< and >>>>>>> markers; keep what you want and remove the markers, then sync (or teammem resolve ${e.path} --take mine|theirs)` +
+        (e.copy ? `; your version as it was: ${e.copy}` : "")
+      );
+    case "delete-overridden":
+      return `your delete of ${e.path} was overridden by ${whose(e.author)} edit (v${e.version})`;
+    case "edit-kept":
+      return `${who(e.author)} deleted ${e.path} (v${e.version}); your edit keeps it (sent as a new version)`;
+    case "renamed":
+      return `${e.from} was renamed to ${e.to} by ${who(e.author)}${e.followed ? "; your edit of it moved there too" : ""}`;
+    case "rename-sent":
+      return `${e.from} renamed to ${e.to} (v${e.version})`;
+    case "conflict-closed":
+      return `conflict on ${e.path} settled; the server's conflict record is closed (v${e.version})`;
+  }
+}
