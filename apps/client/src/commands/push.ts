@@ -10,6 +10,7 @@ import { UsageError } from "../errors.js";
 import { teamPathOf, underEntry } from "../local/team-path.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
+import { describeEvent } from "../sync/events.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
 import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
@@ -58,6 +59,10 @@ export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
         findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
         ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
       })),
+    /** Merges, conflicts and overrides of the named files (see sync's events). */
+    events: summary.events.filter((e) => ("path" in e ? named(e.path) : named(e.from) || named(e.to))),
+    /** Named files not sent because conflict markers are still in them. */
+    unresolved: summary.unresolved.filter((u) => named(u.path)),
     pending: summary.pending,
     ...(summary.error ? { error: summary.error.message } : {}),
   };
@@ -91,6 +96,8 @@ function describe(o: ReturnType<typeof pushOutcome>, paths: readonly string[]): 
   for (const p of o.applied) lines.push(`pushed ${p}: applied`);
   for (const p of o.merged) lines.push(`pushed ${p}: merged with a teammate's edit (the merged file is written here)`);
   for (const p of o.conflicts) lines.push(`pushed ${p}: conflict (the server kept its version; see teammem status)`);
+  for (const e of o.events) lines.push(describeEvent(e));
+  for (const u of o.unresolved) lines.push(`${u.path}: not sent, conflict markers still in it (line ${u.line}); remove them (or teammem resolve)`);
   for (const p of o.rejected) lines.push(`${p}: rejected by the server (see teammem status)`);
   for (const h of o.heldBack) lines.push(`${h.path}: held back (secret found, not sent)`);
   if (lines.length === 0 && o.ok) lines.push(`nothing to push for ${paths.map(displayRelative).join(", ")} (unchanged since the last sync, or already sent)`);

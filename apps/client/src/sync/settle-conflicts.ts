@@ -63,7 +63,7 @@ export async function dropSettledConflicts(ctx: SyncContext): Promise<void> {
 export async function closeSettledConflicts(ctx: SyncContext): Promise<void> {
   let changed = false;
   for (const c of [...ctx.reports.conflicts]) {
-    if (c.conflictId === null || c.markers === undefined) continue;
+    if (c.conflictId === null || c.markers === undefined || (ctx.only && !ctx.only(c.path))) continue;
     const file = await readTeamFile(ctx.layout, c.path);
     if (file.kind === "unsafe" || (file.kind === "file" && firstMarkerLine(file.content) !== null)) continue;
     const base = ctx.state.bases[c.path];
