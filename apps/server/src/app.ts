@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { Db } from "./db/database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loggerOptions } from "./logging.js";
+import audit, { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from "./plugins/audit.js";
 import auth from "./plugins/auth.js";
 import docs from "./plugins/docs.js";
 import errors from "./plugins/errors.js";
@@ -25,6 +26,10 @@ export interface AppOptions {
   tokenCacheMs?: number;
   /** How long a team's fingerprint key is cached per instance, in ms (a rotation elsewhere shows within it). Default 5000. */
   policyCacheMs?: number;
+  /** Audit retention and `auth_denied` counting (defaults: DEFAULT_AUDIT_OPTIONS: 365 days, hourly, 60 s windows). */
+  audit?: Partial<AuditOptions>;
+  /** Rows per query of an audit export (default 1000). */
+  auditExportBatchSize?: number;
 }
 
 /** Builds the server without listening. Reads no env; call once per test. */
@@ -44,12 +49,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
   await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
+  await app.register(audit, { ...DEFAULT_AUDIT_OPTIONS, ...opts.audit });
   await app.register(teamPolicy, opts.policyCacheMs !== undefined ? { cacheMs: opts.policyCacheMs } : {});
   await app.register(rateLimit, { max: limits.rateLimitMax, windowMs: limits.rateLimitWindowMs });
   await app.register(docs); // before the routes, so they are described
 
   app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
-  await app.register(adminRoutes, { prefix: "/v1/admin", jwtSecret: opts.jwtSecret });
+  await app.register(adminRoutes, {
+    prefix: "/v1/admin",
+    jwtSecret: opts.jwtSecret,
+    ...(opts.auditExportBatchSize !== undefined ? { exportBatchSize: opts.auditExportBatchSize } : {}),
+  });
   await app.register(namespaceRoutes, { prefix: "/v1/namespaces" });
   await app.register(teamRoutes, { prefix: "/v1/team" });
   return app;

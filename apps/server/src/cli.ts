@@ -5,7 +5,7 @@
  * use by another process (a running server: stop it or use its admin API).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { recordAdminEvent } from "./admin/audit.js";
+import { CLI_ACTOR, recordAuditEvent } from "./audit/events.js";
 import { ensureMember, ensureTeam, findTeam } from "./admin/teams.js";
 import { issueToken, revokeToken } from "./admin/tokens.js";
 import { ROLES, type Role } from "./auth/auth-context.js";
@@ -149,7 +149,7 @@ function buildProgram(): Command {
           role: "admin",
           ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
         });
-        await recordAdminEvent(store.database.db, { teamId, kind: "token_issued", tokenId: issued.tokenId, actorName: "cli" });
+        await recordAuditEvent(store.database.db, { teamId, actor: CLI_ACTOR, kind: "token_issued", tokenId: issued.tokenId, targetUser: o.admin, role: "admin" });
         err(`created team "${name}" with admin "${o.admin}" (token id ${issued.tokenId})`);
         out(issued.token);
       });
@@ -175,7 +175,7 @@ function buildProgram(): Command {
           ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
         });
         const teamId = (await findTeam(store.database.db, o.team))!;
-        await recordAdminEvent(store.database.db, { teamId, kind: "token_issued", tokenId: issued.tokenId, actorName: "cli" });
+        await recordAuditEvent(store.database.db, { teamId, actor: CLI_ACTOR, kind: "token_issued", tokenId: issued.tokenId, targetUser: o.user, role: o.role });
         err(`issued token ${issued.tokenId} for ${o.user} (${o.role}) in team ${o.team}`);
         out(issued.token);
       });
@@ -193,7 +193,7 @@ function buildProgram(): Command {
       await withStore(o.dataDir, "token revoke", api, async (store) => {
         const revoked = await revokeToken(store.database.db, tokenId);
         if (!revoked) throw new Error(`no token with id ${tokenId}`);
-        await recordAdminEvent(store.database.db, { teamId: revoked.teamId, kind: "token_revoked", tokenId, actorName: "cli" });
+        await recordAuditEvent(store.database.db, { teamId: revoked.teamId, actor: CLI_ACTOR, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
         out(`revoked token ${tokenId} (${revoked.user}) at ${revoked.revokedAt.toISOString()}`);
       });
     });

@@ -33,6 +33,8 @@ export const ServerEnv = z.object({
   TEAMMEM_MAX_OPERATIONS_PER_BATCH: optionalInt,
   TEAMMEM_RATE_LIMIT_MAX: optionalInt,
   TEAMMEM_RATE_LIMIT_WINDOW_MS: optionalInt,
+  /** Audit events older than this many days are deleted (hourly); 0 keeps them forever. Default 365. */
+  TEAMMEM_AUDIT_RETENTION_DAYS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(36500).optional()),
 });
 export type ServerEnv = z.infer<typeof ServerEnv>;
 
@@ -145,6 +147,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       db: store.database.db,
       jwtSecret: store.secrets.jwtSecret,
       limits: limitsFromEnv(opts.env),
+      ...(opts.env.TEAMMEM_AUDIT_RETENTION_DAYS !== undefined ? { audit: { retentionDays: opts.env.TEAMMEM_AUDIT_RETENTION_DAYS } } : {}),
       logger: { level: opts.env.LOG_LEVEL, stream: process.stderr },
     });
     let address: string;

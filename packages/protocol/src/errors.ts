@@ -37,6 +37,7 @@ export const ERRORS = {
   path_type_conflict: { http: 409, close: 4409, retry: false },
   already_exists: { http: 409, close: 4409, retry: false },
   last_admin_token: { http: 409, close: 4409, retry: false },
+  last_admin: { http: 409, close: 4409, retry: false },
   fingerprint_key_stale: { http: 409, close: 4409, retry: false },
   stale_cursor: { http: 409, close: 4002, retry: false },
   body_too_large: { http: 413, close: 1009, retry: false },

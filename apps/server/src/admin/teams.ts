@@ -1,7 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/database.js";
 import { memberships, principals, teams } from "../db/schema.js";
 import type { Role } from "../auth/auth-context.js";
+import { Refusal } from "../errors/refusal.js";
 
 /** Creates team `name` if absent. @returns its id. */
 export async function ensureTeam(db: Db | Tx, name: string): Promise<string> {
@@ -48,4 +49,46 @@ export async function listMembers(db: Db | Tx, teamId: string): Promise<{ user: 
     .where(eq(memberships.teamId, teamId))
     .orderBy(asc(principals.name));
   return rows.map((r) => ({ ...r, role: r.role as Role }));
+}
+
+/**
+ * Sets member `user`'s role in team `teamId`, in one transaction that locks the team's admin
+ * memberships first (two admins demoting each other cannot both succeed).
+ * @returns the role before and after, or null when `user` is not a member of the team.
+ * @throws Refusal last_admin (409) when it would leave the team without an admin.
+ */
+export async function setMemberRole(db: Db, teamId: string, user: string, role: Role): Promise<{ previousRole: Role; role: Role } | null> {
+  return db.transaction(async (tx) => {
+    const admins = await tx
+      .select({ principalId: memberships.principalId })
+      .from(memberships)
+      .where(and(eq(memberships.teamId, teamId), eq(memberships.role, "admin")))
+      .for("update");
+    const [member] = await tx
+      .select({ principalId: memberships.principalId, role: memberships.role })
+      .from(memberships)
+      .innerJoin(principals, eq(principals.id, memberships.principalId))
+      .where(and(eq(memberships.teamId, teamId), eq(principals.name, user)));
+    if (!member) return null;
+    const previousRole = member.role as Role;
+    if (previousRole === "admin" && role !== "admin" && admins.length === 1) {
+      throw new Refusal("last_admin", `${user} is the team's only admin; make another member admin first`, { user });
+    }
+    if (previousRole !== role) {
+      await tx.update(memberships).set({ role }).where(and(eq(memberships.teamId, teamId), eq(memberships.principalId, member.principalId)));
+    }
+    return { previousRole, role };
+  });
+}
+
+/** Every team (or only team `teamId`) with its member count, by name. */
+export async function listTeams(db: Db | Tx, teamId?: string): Promise<{ id: string; name: string; createdAt: Date; members: number }[]> {
+  const rows = await db
+    .select({ id: teams.id, name: teams.name, createdAt: teams.createdAt, members: sql<number>`count(${memberships.principalId})` })
+    .from(teams)
+    .leftJoin(memberships, eq(memberships.teamId, teams.id))
+    .where(teamId !== undefined ? eq(teams.id, teamId) : undefined)
+    .groupBy(teams.id)
+    .orderBy(asc(teams.name));
+  return rows.map((r) => ({ ...r, members: Number(r.members) }));
 }

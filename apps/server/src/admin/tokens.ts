@@ -71,21 +71,21 @@ export async function listTokens(db: Db | Tx, teamId: string): Promise<TokenRow[
 /**
  * Revokes token `tokenId`; revoking a revoked token keeps its first revocation time.
  * @param teamId when given, only a token of that team is found (another team's token is "not found").
- * @returns the token's team, principal and revocation time, or null if there is no such token.
+ * @returns the token's team, principal, role and revocation time, or null if there is no such token.
  */
 export async function revokeToken(
   db: Db | Tx,
   tokenId: string,
   teamId?: string,
-): Promise<{ teamId: string; principalId: string; user: string; revokedAt: Date } | null> {
+): Promise<{ teamId: string; principalId: string; user: string; role: Role; revokedAt: Date } | null> {
   const where = teamId ? and(eq(tokens.id, tokenId), eq(tokens.teamId, teamId)) : eq(tokens.id, tokenId);
   await db.update(tokens).set({ revokedAt: sql`coalesce(${tokens.revokedAt}, now())` }).where(where);
   const [row] = await db
-    .select({ teamId: tokens.teamId, principalId: tokens.principalId, user: principals.name, revokedAt: tokens.revokedAt })
+    .select({ teamId: tokens.teamId, principalId: tokens.principalId, user: principals.name, role: tokens.role, revokedAt: tokens.revokedAt })
     .from(tokens)
     .innerJoin(principals, eq(principals.id, tokens.principalId))
     .where(where);
-  return row ? { teamId: row.teamId, principalId: row.principalId, user: row.user, revokedAt: row.revokedAt! } : null;
+  return row ? { teamId: row.teamId, principalId: row.principalId, user: row.user, role: row.role as Role, revokedAt: row.revokedAt! } : null;
 }
 
 /** True if an admin token was ever issued on this database (revoked ones count). */

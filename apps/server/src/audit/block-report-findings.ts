@@ -4,10 +4,9 @@
  * known rule id (no label for a custom rule). The client's own label is free text and never stored.
  */
 import { RULES } from "@teammem/scanner";
-import type { BlockReport } from "@teammem/protocol";
+import type { AuditFinding, BlockReport } from "@teammem/protocol";
 import { Refusal } from "../errors/refusal.js";
 import { findSecretsInName } from "../secrets/names.js";
-import type { AuditFinding } from "./record.js";
 
 const CATALOG_LABELS: ReadonlyMap<string, string> = new Map(RULES.map((r) => [r.id, r.label]));
 

@@ -4,6 +4,7 @@
  * snake_case in SQL, camelCase in TypeScript, timestamptz for time.
  */
 
+import type { AuditEventKind, AuditFinding, BypassPolicy, BypassReason } from "@teammem/protocol";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -19,6 +20,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+
+type Role = "admin" | "member" | "reader";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -203,24 +206,49 @@ export const operations = pgTable(
   (t) => [primaryKey({ columns: [t.namespaceId, t.opId] })],
 );
 
-/** Audit log: metadata of rejected uploads and client-side blocks. Never content or secret values. */
+/**
+ * The audit log: typed metadata of every security-relevant action, never content, token or secret
+ * values. Written and read only by audit/ (its `AuditEventInput` union says which fields each kind
+ * sets). Append-only: a trigger (migration 0004) refuses UPDATE, DELETE and TRUNCATE, except the
+ * deletes of `teammem_purge_audit_events(cutoff)`, the retention job's one door.
+ * `team_id` null: a refused request that named no team (e.g. a forged token).
+ */
 export const auditEvents = pgTable(
   "audit_events",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    teamId: uuid("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    /** upload_rejected | client_blocked | token_issued | token_revoked ... */
-    kind: text("kind").notNull(),
+    teamId: uuid("team_id").references(() => teams.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<AuditEventKind>().notNull(),
+    /** Who acted: a principal (no foreign key: the log outlives rows), or null for cli/policy/server. */
+    actorId: uuid("actor_id"),
+    actorName: text("actor_name"),
     namespace: text("namespace"),
     path: text("path"),
-    code: text("code"),
-    principalId: uuid("principal_id"),
-    principalName: text("principal_name"),
     clientId: text("client_id"),
-    /** [{ ruleId, line, column, fingerprint? }] */
-    findings: jsonb("findings"),
+    code: text("code"),
+    findings: jsonb("findings").$type<AuditFinding[]>(),
+    fingerprintKeyId: integer("fingerprint_key_id"),
+    tokenId: uuid("token_id"),
+    targetUser: text("target_user"),
+    role: text("role").$type<Role>(),
+    previousRole: text("previous_role").$type<Role>(),
+    version: integer("version"),
+    resultVersion: integer("result_version"),
+    conflictId: uuid("conflict_id"),
+    bypassId: uuid("bypass_id"),
+    reason: text("reason").$type<BypassReason>(),
+    reasonText: text("reason_text"),
+    note: text("note"),
+    policy: text("policy").$type<BypassPolicy>(),
+    count: integer("count"),
+    remoteAddress: text("remote_address"),
+    periodStart: timestamp("period_start", { withTimezone: true }),
+    periodEnd: timestamp("period_end", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_events_team_created").on(t.teamId, t.createdAt)],
+  (t) => [
+    index("audit_events_team_id").on(t.teamId, t.id),
+    index("audit_events_created").on(t.createdAt),
+    index("audit_events_findings").using("gin", t.findings.op("jsonb_path_ops")),
+  ],
 );
-

@@ -20,6 +20,8 @@ interface TokenRecord {
   principalId: string;
   principalName: string;
   role: Role;
+  /** The member's current role in the team (null: no longer a member). */
+  memberRole: Role | null;
   revoked: boolean;
   expiresAtMs: number | null;
   /** false when the principal's membership in the team was removed. */
@@ -29,6 +31,8 @@ interface TokenRecord {
 export interface TokenCache {
   /** Drops a token id so the next request re-reads it (e.g. right after revoking it). */
   invalidate(tokenId: string): void;
+  /** Drops every cached token (e.g. right after a member's role changed). */
+  clear(): void;
 }
 
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
@@ -47,7 +51,8 @@ const MAX_CACHED = 10_000;
  * - that row is not revoked and the principal is still a member of the team → else `token_revoked`.
  * The row is re-read at most every `tokenCacheMs` per app instance, so a revocation made by another
  * process (CLI, another instance) takes effect within that time; one made through this instance's
- * admin API at once. The role acted with is the token's role as stored at issue time.
+ * admin API at once. The role acted with is the lower of the token's role (as stored at issue
+ * time) and the member's current role, so lowering a member's role takes effect on every token.
  * Errors: `unauthorized` (missing, malformed, bad signature, unknown id), `token_expired`, `token_revoked`.
  */
 async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
@@ -86,6 +91,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
           principalId: row.principalId,
           principalName: row.principalName,
           role: row.role as Role,
+          memberRole: (row.memberRole as Role | null) ?? null,
           revoked: row.revokedAt !== null,
           expiresAtMs: row.expiresAt ? row.expiresAt.getTime() : null,
           member: row.memberRole !== null,
@@ -107,7 +113,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     return claims;
   };
   app.decorate("verifyBearer", verifyBearer);
-  app.decorate("tokenCache", { invalidate: (tokenId: string) => void cache.delete(tokenId) } satisfies TokenCache);
+  app.decorate("tokenCache", { invalidate: (tokenId: string) => void cache.delete(tokenId), clear: () => cache.clear() } satisfies TokenCache);
   app.decorateRequest("auth", null as unknown as FastifyRequest["auth"]);
   app.decorate("authenticate", async (request: FastifyRequest) => {
     let claims: TokenClaims;
@@ -133,7 +139,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       teamName: record.teamName,
       principalId: record.principalId,
       principalName: record.principalName,
-      role: record.role,
+      role: RANK[record.memberRole!] < RANK[record.role] ? record.memberRole! : record.role,
       tokenId: claims.jti,
     };
   });

@@ -6,7 +6,7 @@
  * stored cannot be found).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { recordAuditEvent } from "../audit/record.js";
+import { recordAuditEvent } from "../audit/events.js";
 import { Refusal } from "../errors/refusal.js";
 import { findSecretsInName, redactSecrets, ruleList } from "./names.js";
 
@@ -23,20 +23,20 @@ export async function refuseSecretNames(request: FastifyRequest, _reply: Fastify
     ["clientId", clientId],
     ...opIds.map((opId): [string, unknown] => ["opId", opId]),
   ];
-  const { key } = await app.teamPolicy.fingerprintKey(request.auth.teamId);
+  const { key, id: fingerprintKeyId } = await app.teamPolicy.fingerprintKey(request.auth.teamId);
   for (const [field, value] of fields) {
     if (typeof value !== "string") continue;
     const found = findSecretsInName(value, key);
     if (found.length === 0) continue;
     await recordAuditEvent(app.db, {
       teamId: request.auth.teamId,
+      actor: { id: request.auth.principalId, name: request.auth.principalName },
       kind: "upload_rejected",
       namespace: typeof namespace === "string" ? redactSecrets(namespace) : null,
-      code: "secret_detected",
-      principalId: request.auth.principalId,
-      principalName: request.auth.principalName,
+      path: null,
       clientId: typeof clientId === "string" ? redactSecrets(clientId) : null,
       findings: found,
+      fingerprintKeyId,
     });
     throw new Refusal("secret_detected", `the ${field} holds a credential (${ruleList(found)}); choose another ${field}`, {
       field,

@@ -5,6 +5,7 @@
  */
 import { mergeText, pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
+import { recordAuditEvent } from "../audit/events.js";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts } from "../db/schema.js";
 import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
@@ -147,6 +148,16 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
         cursor,
       })
       .returning({ id: conflicts.id });
+    await recordAuditEvent(tx, {
+      teamId: ctx.namespace.teamId,
+      actor: ctx.author,
+      kind: "conflict_recorded",
+      namespace: ctx.namespace.name,
+      path,
+      conflictId: row!.id,
+      version: h.version,
+      clientId: ctx.clientId,
+    });
     return {
       result: { opId: op.opId, path, status: "conflict", conflictId: row!.id, headVersion: h.version, headSha256: h.sha256, headContent: h.content, cursor, headAuthor },
       final: true,

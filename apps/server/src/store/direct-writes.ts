@@ -6,6 +6,7 @@
 import { pathFoldKey, type AppliedResult, type WriteResponse } from "@teammem/protocol";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { recordAuditEvent } from "../audit/events.js";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts, versions } from "../db/schema.js";
 import { checkNewLiveEntry, commitVersion, readHead, type Head, type VersionKind } from "./heads.js";
@@ -143,6 +144,16 @@ export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, ra
     const written = await writeHead(tx, ctx, path, head, cursor, target.deleted ? null : (target.content ?? ""), "restore", opId);
     const result = appliedResult(opId, written);
     await storeOperation(tx, ctx.namespace.id, opId, hash, result);
+    await recordAuditEvent(tx, {
+      teamId: ctx.namespace.teamId,
+      actor: ctx.author,
+      kind: "entry_restored",
+      namespace: ctx.namespace.name,
+      path,
+      version,
+      resultVersion: written.version,
+      clientId: ctx.clientId,
+    });
     return result;
   });
 }

@@ -4,7 +4,7 @@
  * `upload_rejected` audit event holding the REDACTED path, never the path itself. Such a refusal
  * depends on the request alone, so it is never stored for replay (nothing keeps the path).
  */
-import { recordAuditEvent } from "../audit/record.js";
+import { recordAuditEvent } from "../audit/events.js";
 import type { Db } from "../db/database.js";
 import type { Refusal } from "../errors/refusal.js";
 import { findSecretsInName, redactSecrets, ruleList } from "../secrets/names.js";
@@ -42,13 +42,12 @@ export async function auditPathSecret(db: Db, ctx: WriteContext, refusal: Refusa
   if (!(refusal instanceof PathSecretRefusal)) return;
   await recordAuditEvent(db, {
     teamId: ctx.namespace.teamId,
+    actor: ctx.author,
     kind: "upload_rejected",
     namespace: ctx.namespace.name,
     path: refusal.redactedPath,
-    code: "secret_detected",
-    principalId: ctx.author.id,
-    principalName: ctx.author.name,
     clientId: ctx.clientId,
     findings: refusal.audit,
+    fingerprintKeyId: ctx.fingerprintKeyId,
   });
 }

@@ -4,7 +4,7 @@
  */
 import { checkEntryPath } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
-import { recordAuditEvent } from "../audit/record.js";
+import { recordAuditEvent } from "../audit/events.js";
 import type { Db } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
 import type { WriteContext } from "./write-context.js";
@@ -67,13 +67,12 @@ export function checkContent(ctx: WriteContext, content: string): Refusal | null
 export async function auditSecretRefusal(db: Db, ctx: WriteContext, path: string, findings: AuditedFindings): Promise<void> {
   await recordAuditEvent(db, {
     teamId: ctx.namespace.teamId,
+    actor: ctx.author,
     kind: "upload_rejected",
     namespace: ctx.namespace.name,
     path,
-    code: "secret_detected",
-    principalId: ctx.author.id,
-    principalName: ctx.author.name,
     clientId: ctx.clientId,
     findings,
+    fingerprintKeyId: ctx.fingerprintKeyId,
   });
 }

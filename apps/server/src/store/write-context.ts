@@ -8,6 +8,7 @@ export interface WriteContext {
   /** The sending device's id, recorded in history and audit events. */
   readonly clientId: string | null;
   readonly limits: Limits;
-  /** Key for scanner fingerprints (HMAC) in audit events. */
+  /** The team's current fingerprint key (HMAC) and its id, for the re-scan and its audit events. */
   readonly fingerprintKey: string;
+  readonly fingerprintKeyId: number;
 }

@@ -70,15 +70,22 @@ describe.each(DATABASE_KINDS)("admin API on %s", (kind) => {
     const issued = (await call("POST", "/tokens", admin, { user: "aud", role: "member" })).json();
     await call("DELETE", `/tokens/${issued.tokenId}`, admin);
     const page1 = (await call("GET", "/audit-events?limit=2", admin)).json();
-    expect(page1.events).toEqual([
-      { id: expect.any(Number), kind: "token_revoked", namespace: null, path: null, code: issued.tokenId, user: "ada", clientId: null, findings: null, createdAt: expect.any(String) },
-      { id: expect.any(Number), kind: "token_issued", namespace: null, path: null, code: issued.tokenId, user: "ada", clientId: null, findings: null, createdAt: expect.any(String) },
-    ]);
+    const tokenEvent = (kind: string) => ({
+      ...Object.fromEntries(Object.keys(page1.events[0]).map((k) => [k, null])),
+      id: expect.any(Number),
+      kind,
+      createdAt: expect.any(String),
+      actor: "ada",
+      tokenId: issued.tokenId,
+      targetUser: "aud",
+      role: "member",
+    });
+    expect(page1.events).toEqual([tokenEvent("token_revoked"), tokenEvent("token_issued")]);
     expect(page1.nextBefore).toBe(page1.events[1].id);
     const page2 = (await call("GET", `/audit-events?limit=500&before=${page1.nextBefore}`, admin)).json();
     expect(page2.events.every((e: { id: number }) => e.id < page1.nextBefore)).toBe(true);
     expect(page2.nextBefore).toBeNull();
-    expect((await call("GET", "/audit-events", otherAdmin)).json().events.every((e: { code: string }) => e.code !== issued.tokenId)).toBe(true);
+    expect((await call("GET", "/audit-events", otherAdmin)).json().events.every((e: { tokenId: string }) => e.tokenId !== issued.tokenId)).toBe(true);
   });
 
   it.each([

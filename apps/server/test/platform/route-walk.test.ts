@@ -74,6 +74,7 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
     expect(conflict.status).toBe("conflict");
 
     const ns = "/v1/namespaces/walk-ns";
+    const auditId = (await server.app.inject({ url: "/v1/admin/audit-events?limit=1", headers: bearer(tokens.admin) })).json().events[0].id;
     const fresh = () => `team/walk-${randomUUID().slice(0, 8)}.md`;
     samples = {
       "GET /v1/namespaces": { url: "/v1/namespaces", role: "reader", otherTeam: "own" },
@@ -122,6 +123,11 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       "DELETE /v1/admin/tokens/:tokenId": { url: `/v1/admin/tokens/${spare.tokenId}`, role: "admin", otherTeam: "not_found" },
       "GET /v1/admin/members": { url: "/v1/admin/members", role: "admin", otherTeam: "own" },
       "GET /v1/admin/audit-events": { url: "/v1/admin/audit-events", role: "admin", otherTeam: "own" },
+      "GET /v1/admin/audit-events/summary": { url: "/v1/admin/audit-events/summary?kind=token_issued", role: "admin", otherTeam: "own" },
+      "GET /v1/admin/audit-events/export": { url: "/v1/admin/audit-events/export?format=csv", role: "admin", otherTeam: "own" },
+      "GET /v1/admin/audit-events/:id": { url: `/v1/admin/audit-events/${auditId}`, role: "admin", otherTeam: "not_found" },
+      "GET /v1/admin/team": { url: "/v1/admin/team", role: "admin", otherTeam: "own" },
+      "PUT /v1/admin/members/:user": { url: "/v1/admin/members/wa-spare", role: "admin", otherTeam: "not_found", payload: () => ({ role: "reader" }) },
       "POST /v1/admin/fingerprint-key/rotate": { url: "/v1/admin/fingerprint-key/rotate", role: "admin", otherTeam: "own" },
       "GET /v1/team/scan-policy": { url: "/v1/team/scan-policy", role: "reader", otherTeam: "own" },
     };

@@ -17,7 +17,7 @@ export interface Harness {
   db: Db;
   /** Bearer tokens: team "acme" member/reader/admin, team "other" member. */
   tokens: { member: string; member2: string; reader: string; admin: string; otherTeam: string };
-  call(method: "GET" | "PUT" | "POST", url: string, token: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  call(method: "GET" | "PUT" | "POST" | "DELETE", url: string, token: string, payload?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

@@ -187,7 +187,7 @@ describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
       namespace: "secrets",
       path: "team/leak.md",
       code: "secret_detected",
-      principalName: "ann",
+      actorName: "ann",
       findings: [{ ruleId: "github-pat", label: expect.any(String), line: 2, column: 21, fingerprint: expect.stringMatching(/^[0-9a-f]+$/) }],
     });
   });

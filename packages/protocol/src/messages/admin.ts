@@ -42,24 +42,18 @@ export const MemberList = z.object({
 });
 export type MemberList = z.infer<typeof MemberList>;
 
-/** One audit event: metadata only, never content or secret values. */
-export const AuditEvent = z.object({
-  id: z.number().int(),
-  kind: z.string(),
-  namespace: z.string().nullable(),
-  path: z.string().nullable(),
-  code: z.string().nullable(),
-  user: z.string().nullable(),
-  clientId: z.string().nullable(),
-  findings: z.unknown().nullable(),
-  createdAt: z.string(),
-});
-export type AuditEvent = z.infer<typeof AuditEvent>;
+/** PUT /v1/admin/members/:user: set a member's role in the team. */
+export const MemberParams = z.strictObject({ user: UserName });
+export const SetMemberRoleRequest = z.strictObject({ role: RoleName });
+export type SetMemberRoleRequest = z.infer<typeof SetMemberRoleRequest>;
+/**
+ * Answer of PUT /v1/admin/members/:user. A request acts with the lower of its token's role and the
+ * member's current role: lowering a role takes effect on every token of the member (within 5 s on
+ * other instances); raising it does not raise older tokens (issue a new one).
+ */
+export const MemberRoleChange = z.object({ user: z.string(), role: RoleName, previousRole: RoleName });
+export type MemberRoleChange = z.infer<typeof MemberRoleChange>;
 
-/** GET /v1/admin/audit-events?limit&before: newest first; pass `nextBefore` as `before` for the next page. */
-export const AuditEventQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  before: z.coerce.number().int().positive().optional(),
-});
-export const AuditEventList = z.object({ events: z.array(AuditEvent), nextBefore: z.number().int().nullable() });
-export type AuditEventList = z.infer<typeof AuditEventList>;
+/** GET /v1/admin/team: the caller's team. */
+export const TeamInfo = z.object({ name: z.string(), createdAt: z.string(), members: z.number().int().nonnegative() });
+export type TeamInfo = z.infer<typeof TeamInfo>;

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { EntryPath, WireFinding } from "./common.js";
-import { FingerprintKeyId } from "./scan-policy.js";
 
 /** A rule id as the scanner names rules: kebab-case, at most 64 characters (catalog or custom rule). */
 export const RuleId = z
@@ -10,6 +9,9 @@ export const RuleId = z
 
 /** A keyed finding fingerprint: 32 lowercase hex digits (HMAC-SHA-256, truncated). */
 export const FindingFingerprint = z.string().regex(/^[0-9a-f]{32}$/, "fingerprint: 32 lowercase hex digits");
+
+/** A team fingerprint key's number: 1 for the team's first key, +1 per rotation. */
+export const FingerprintKeyId = z.number().int().positive();
 
 /**
  * POST /v1/namespaces/:namespace/block-reports: a client held a team file back because the scanner

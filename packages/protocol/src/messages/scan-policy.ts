@@ -1,7 +1,5 @@
 import { z } from "zod";
-
-/** A fingerprint key's number within its team: 1 for the first key, +1 per rotation. */
-export const FingerprintKeyId = z.number().int().positive();
+import { FingerprintKeyId } from "./block-report.js";
 
 /**
  * GET /v1/team/scan-policy (any role): what a client of the team scans with, so the same secret

@@ -61,6 +61,7 @@ export async function writeContext(app: FastifyInstance, request: FastifyRequest
     clientId: clientId ?? null,
     limits: app.limits,
     fingerprintKey: key.key,
+    fingerprintKeyId: key.id,
   };
 }
 

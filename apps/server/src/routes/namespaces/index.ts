@@ -8,7 +8,7 @@ import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse 
 import { z } from "zod";
 import { blockReportFindings } from "../../audit/block-report-findings.js";
 import { Refusal } from "../../errors/refusal.js";
-import { recordAuditEvent } from "../../audit/record.js";
+import { recordAuditEvent } from "../../audit/events.js";
 import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
 import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
 import { ensureCallerNamespace, errorReplies, NamespaceCache } from "./context.js";
@@ -66,18 +66,17 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       // Catalog labels, never the client's; fingerprints only when made with the team's current key.
-      const audited = blockReportFindings(findings, key.key).map((f) => (fingerprintKeyId === undefined ? { ...f, fingerprint: undefined } : f));
+      const audited = blockReportFindings(findings, key.key).map(({ fingerprint, ...f }) => (fingerprintKeyId === undefined ? f : { ...f, fingerprint }));
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       await recordAuditEvent(app.db, {
         teamId: ns.teamId,
+        actor: { id: request.auth.principalId, name: request.auth.principalName },
         kind: "client_blocked",
         namespace: ns.name,
-        path, // stored redacted (audit/record.ts)
-        code: "secret_detected",
-        principalId: request.auth.principalId,
-        principalName: request.auth.principalName,
+        path, // stored redacted (audit/events.ts)
         clientId: clientId ?? null,
         findings: audited,
+        fingerprintKeyId: fingerprintKeyId ?? null,
       });
       return reply.status(202).send({ accepted: true });
     },

@@ -1,0 +1,126 @@
+/**
+ * Recording audit events: the one module that inserts into `audit_events`. Metadata only: never
+ * content, never a token or secret value (findings carry rule, position and the team-keyed
+ * fingerprint; namespace, path, client id and free text are stored with any credential redacted).
+ * The actor always comes from the caller's authenticated context, never from a request body.
+ */
+import type { AuditFinding } from "@teammem/protocol";
+import type { Role } from "../auth/auth-context.js";
+import type { Db, Tx } from "../db/database.js";
+import { auditEvents } from "../db/schema.js";
+import { redactSecrets } from "../secrets/names.js";
+
+/** Who acted: a principal (id and name at the time), or one of the non-user actors below. */
+export interface Actor {
+  readonly id: string | null;
+  readonly name: string;
+}
+/** The server's command line, working on the database directly. */
+export const CLI_ACTOR: Actor = { id: null, name: "cli" };
+/** The server itself: a scheduled job. */
+export const SERVER_ACTOR: Actor = { id: null, name: "server" };
+/** A refused request whose token named nobody the server can trust. */
+export const ANONYMOUS_ACTOR: Actor = { id: null, name: "anonymous" };
+
+/** Every event the audit log records, one member per kind (the protocol's `AuditEventKind`). */
+export type AuditEventInput = { teamId: string | null; actor: Actor } & (
+  | {
+      /** The server refused content, a path or a name holding a credential (`code` secret_detected). */
+      kind: "upload_rejected" | "client_blocked";
+      namespace: string | null;
+      path: string | null;
+      clientId: string | null;
+      findings: readonly AuditFinding[];
+      /** The team key the fingerprints were made with; null when they are not kept. */
+      fingerprintKeyId: number | null;
+    }
+  | {
+      /** Refused requests of one window, address, code and token, counted. */
+      kind: "auth_denied";
+      code: string;
+      count: number;
+      remoteAddress: string;
+      tokenId: string | null;
+      periodStart: Date;
+      periodEnd: Date;
+    }
+  | { kind: "token_issued" | "token_revoked"; tokenId: string; targetUser: string; role: Role }
+  | { kind: "member_role_changed"; targetUser: string; role: Role; previousRole: Role }
+  | { kind: "fingerprint_key_rotated"; fingerprintKeyId: number }
+  | { kind: "entry_restored"; namespace: string; path: string; version: number; resultVersion: number; clientId: string | null }
+  | { kind: "conflict_recorded"; namespace: string; path: string; conflictId: string; version: number; clientId: string | null }
+  | { kind: "retention_purge"; count: number; periodEnd: Date }
+);
+
+const redacted = (text: string | null | undefined): string | null => (text != null ? redactSecrets(text) : null);
+
+/** Only the listed metadata fields of a finding, whatever the caller's object holds. */
+function auditFinding(f: AuditFinding): AuditFinding {
+  return {
+    ruleId: f.ruleId,
+    ...(f.label !== undefined ? { label: f.label } : {}),
+    line: f.line,
+    ...(f.column !== undefined ? { column: f.column } : {}),
+    ...(f.fingerprint !== undefined ? { fingerprint: f.fingerprint } : {}),
+  };
+}
+
+/** The columns of one event. */
+function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
+  const base = { teamId: event.teamId, kind: event.kind, actorId: event.actor.id, actorName: event.actor.name };
+  switch (event.kind) {
+    case "upload_rejected":
+    case "client_blocked":
+      return {
+        ...base,
+        namespace: redacted(event.namespace),
+        path: redacted(event.path),
+        clientId: redacted(event.clientId),
+        code: "secret_detected",
+        findings: event.findings.map(auditFinding),
+        fingerprintKeyId: event.fingerprintKeyId,
+      };
+    case "auth_denied":
+      return {
+        ...base,
+        code: event.code,
+        count: event.count,
+        remoteAddress: event.remoteAddress,
+        tokenId: event.tokenId,
+        periodStart: event.periodStart,
+        periodEnd: event.periodEnd,
+      };
+    case "token_issued":
+    case "token_revoked":
+      return { ...base, tokenId: event.tokenId, targetUser: event.targetUser, role: event.role };
+    case "member_role_changed":
+      return { ...base, targetUser: event.targetUser, role: event.role, previousRole: event.previousRole };
+    case "fingerprint_key_rotated":
+      return { ...base, fingerprintKeyId: event.fingerprintKeyId };
+    case "entry_restored":
+      return {
+        ...base,
+        namespace: redacted(event.namespace),
+        path: redacted(event.path),
+        version: event.version,
+        resultVersion: event.resultVersion,
+        clientId: redacted(event.clientId),
+      };
+    case "conflict_recorded":
+      return {
+        ...base,
+        namespace: redacted(event.namespace),
+        path: redacted(event.path),
+        conflictId: event.conflictId,
+        version: event.version,
+        clientId: redacted(event.clientId),
+      };
+    case "retention_purge":
+      return { ...base, count: event.count, periodEnd: event.periodEnd };
+  }
+}
+
+/** Records one audit event (in `db`'s transaction when given one, so it commits with the action). */
+export async function recordAuditEvent(db: Db | Tx, event: AuditEventInput): Promise<void> {
+  await db.insert(auditEvents).values(columnsOf(event));
+}

@@ -1,0 +1,153 @@
+/**
+ * Every audit event kind is produced by the real action (issue 11), with typed fields, the actor
+ * from the token and never a token or secret value; the last test checks that no kind of the
+ * protocol's list went unproduced here.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AUDIT_EVENT_KINDS, sha256Hex, type AuditEvent, type AuditEventKind } from "@teammem/protocol";
+import { fakeGithubPat } from "@teammem/scanner/testing";
+import { buildApp } from "../../src/app.js";
+import { issueToken } from "../../src/admin/tokens.js";
+import { auditEvents } from "../../src/db/schema.js";
+import { createTestDatabase, DATABASE_KINDS, rowsOf } from "../../src/testing.js";
+import { inject } from "vitest";
+import { createHarness, opId, type Harness } from "../routes/harness.js";
+
+const SECRET = "test-jwt-secret-".repeat(3);
+
+describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
+  let h: Harness;
+  const produced = new Set<AuditEventKind>();
+  beforeAll(async () => {
+    h = await createHarness(kind);
+  });
+  afterAll(() => h?.close());
+
+  /** The team's newest events of `kind` through the admin API (and noted as produced). */
+  const latest = async (k: AuditEventKind, token = h.tokens.admin): Promise<AuditEvent[]> => {
+    const res = await h.call("GET", `/v1/admin/audit-events?kind=${k}`, token);
+    expect(res.statusCode).toBe(200);
+    const found = res.json().events as AuditEvent[];
+    if (found.length > 0) produced.add(k);
+    return found;
+  };
+  const batch = (ns: string, token: string, operations: unknown[]) => h.call("POST", `/v1/namespaces/${ns}/batch`, token, { clientId: "dev-1", operations });
+
+  it("upload_rejected: the server's re-scan refuses a token, recorded with rule, position and fingerprint, never the value", async () => {
+    const pat = fakeGithubPat(1);
+    await batch("k1", h.tokens.member, [{ opId: opId("u"), path: "notes.md", baseVersion: 0, content: `a\nkey=${pat}\n` }]);
+    const [e] = await latest("upload_rejected");
+    expect(e).toMatchObject({ actor: "ann", namespace: "k1", path: "notes.md", code: "secret_detected", fingerprintKeyId: 1 });
+    expect(e!.findings).toEqual([{ ruleId: "github-pat", label: expect.any(String), line: 2, column: 5, fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
+    expect(JSON.stringify(e)).not.toContain(pat);
+  });
+
+  it("client_blocked: a block report, whose actor is the token's user whatever the body says (a body naming an actor is refused)", async () => {
+    const report = { path: "x.md", sha256: sha256Hex("x"), findings: [{ ruleId: "github-pat", label: "GitHub", line: 1, column: 1 }] };
+    const forged = await h.call("POST", "/v1/namespaces/k1/block-reports", h.tokens.member, { ...report, actor: "ada" });
+    expect([forged.statusCode, forged.json().code]).toEqual([400, "invalid_request"]);
+    expect((await h.call("POST", "/v1/namespaces/k1/block-reports", h.tokens.member, { ...report, clientId: "ada" })).statusCode).toBe(202);
+    const [e] = await latest("client_blocked");
+    expect(e).toMatchObject({ actor: "ann", clientId: "ada", namespace: "k1", path: "x.md" });
+  });
+
+  it("token_issued and token_revoked: typed token id, user and role, never the token", async () => {
+    const issued = (await h.call("POST", "/v1/admin/tokens", h.tokens.admin, { user: "tia", role: "member" })).json();
+    expect((await h.call("DELETE", `/v1/admin/tokens/${issued.tokenId}`, h.tokens.admin)).statusCode).toBe(200);
+    for (const k of ["token_issued", "token_revoked"] as const) {
+      const [e] = await latest(k);
+      expect(e).toMatchObject({ actor: "ada", tokenId: issued.tokenId, targetUser: "tia", role: "member", code: null });
+      expect(JSON.stringify(e)).not.toContain(issued.token.split(".")[2]);
+    }
+  });
+
+  it("member_role_changed: the role before and after", async () => {
+    const res = await h.call("PUT", "/v1/admin/members/rita", h.tokens.admin, { role: "member" });
+    expect([res.statusCode, res.json()]).toEqual([200, { user: "rita", role: "member", previousRole: "reader" }]);
+    const [e] = await latest("member_role_changed");
+    expect(e).toMatchObject({ actor: "ada", targetUser: "rita", role: "member", previousRole: "reader" });
+  });
+
+  it("fingerprint_key_rotated: the new key's id", async () => {
+    await h.call("POST", "/v1/admin/fingerprint-key/rotate", h.tokens.admin);
+    const [e] = await latest("fingerprint_key_rotated");
+    expect(e).toMatchObject({ actor: "ada", fingerprintKeyId: 2 });
+  });
+
+  it("entry_restored: the version restored and the version it became", async () => {
+    await batch("k2", h.tokens.member, [{ opId: opId("a"), path: "r.md", baseVersion: 0, content: "one\n" }]);
+    await batch("k2", h.tokens.member, [{ opId: opId("b"), path: "r.md", baseVersion: 1, content: "two\n" }]);
+    const restored = await h.call("POST", "/v1/namespaces/k2/restore", h.tokens.member2, { opId: opId("r"), path: "r.md", version: 1, clientId: "bob-laptop" });
+    expect(restored.json()).toMatchObject({ status: "applied", version: 3 });
+    const [e] = await latest("entry_restored");
+    expect(e).toMatchObject({ actor: "bob", namespace: "k2", path: "r.md", version: 1, resultVersion: 3, clientId: "bob-laptop" });
+  });
+
+  it("conflict_recorded: the conflict record and the head it was recorded against", async () => {
+    await batch("k3", h.tokens.member, [{ opId: opId("a"), path: "c.md", baseVersion: 0, content: "line\n" }]);
+    await batch("k3", h.tokens.member, [{ opId: opId("b"), path: "c.md", baseVersion: 1, content: "head line\n" }]);
+    const result = (await batch("k3", h.tokens.member2, [{ opId: opId("c"), path: "c.md", baseVersion: 1, content: "my line\n" }])).json().results[0];
+    expect(result.status).toBe("conflict");
+    const [e] = await latest("conflict_recorded");
+    expect(e).toMatchObject({ actor: "bob", namespace: "k3", path: "c.md", conflictId: result.conflictId, version: 2, clientId: "dev-1" });
+  });
+
+  it("auth_denied: refused requests counted per team, code, address and token, without token material", async () => {
+    const revoked = await issueToken(h.db, SECRET, { teamName: "acme", userName: "rob", role: "member" });
+    await h.call("DELETE", `/v1/admin/tokens/${revoked.tokenId}`, h.tokens.admin);
+    const forged = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl";
+    for (let i = 0; i < 3; i++) await h.app.inject({ url: "/v1/namespaces", headers: { authorization: `Bearer ${forged}` } });
+    for (let i = 0; i < 2; i++) await h.call("GET", "/v1/namespaces", revoked.token);
+    for (let i = 0; i < 2; i++) await h.call("GET", "/v1/admin/members", h.tokens.reader);
+    await h.app.audit.flushAuthDenials();
+    const events = await latest("auth_denied");
+    expect(events.map((e) => [e.code, e.count, e.actor, e.tokenId]).sort()).toEqual(
+      [
+        ["forbidden", 2, "rita", expect.any(String)],
+        ["token_revoked", 2, "rob", revoked.tokenId],
+      ].sort(),
+    );
+    expect(events[0]).toMatchObject({ remoteAddress: "127.0.0.1", periodStart: expect.any(String), periodEnd: expect.any(String) });
+    // A forged token names nobody: counted under no team, invisible to every team's admins.
+    const anonymous = await rowsOf<{ code: string; count: number; actor_name: string }>(
+      { db: h.db },
+      sql`SELECT code, count, actor_name FROM audit_events WHERE kind = 'auth_denied' AND team_id IS NULL`,
+    );
+    expect(anonymous).toEqual([{ code: "unauthorized", count: 3, actor_name: "anonymous" }]);
+    const all = JSON.stringify(await h.db.select().from(auditEvents));
+    for (const token of [forged, revoked.token]) expect(all).not.toContain(token.split(".")[2]);
+  });
+
+  it("retention_purge: the scheduled job deletes events older than the retention and records each purge", async () => {
+    const tdb = await createTestDatabase(kind, inject("postgresUrl"));
+    const app = await buildApp({ db: tdb.database.db, jwtSecret: SECRET, audit: { retentionDays: 30, retentionIntervalMs: 60_000 } });
+    try {
+      const admin = await issueToken(tdb.database.db, SECRET, { teamName: "acme", userName: "ada", role: "admin" });
+      const { id: teamId } = (await rowsOf<{ id: string }>(tdb.database, sql`SELECT id FROM teams WHERE name = 'acme'`))[0]!;
+      await tdb.database.db.execute(sql`INSERT INTO audit_events (team_id, kind, actor_name, created_at)
+        SELECT ${teamId}, 'token_issued', 'old', now() - interval '40 days' FROM generate_series(1, 5)`);
+      await tdb.database.db.execute(sql`INSERT INTO audit_events (team_id, kind, actor_name, created_at) VALUES (${teamId}, 'token_issued', 'recent', now() - interval '10 days')`);
+      await app.ready(); // the job runs when the app is ready, then every retentionIntervalMs
+      const purges = async () =>
+        (await app.inject({ url: "/v1/admin/audit-events?kind=retention_purge", headers: { authorization: `Bearer ${admin.token}` } })).json().events as AuditEvent[];
+      await vi.waitFor(async () => expect(await purges()).toHaveLength(1), { timeout: 20_000 });
+      const [purge] = await purges();
+      expect(purge).toMatchObject({ actor: "server", count: 5, periodEnd: expect.any(String) });
+      expect(Date.parse(purge!.periodEnd!)).toBeLessThan(Date.now() - 29 * 86_400_000);
+      const left = await rowsOf<{ actor_name: string }>(tdb.database, sql`SELECT actor_name FROM audit_events WHERE kind = 'token_issued' ORDER BY id`);
+      expect(left.map((r) => r.actor_name)).toEqual(["recent"]);
+      // Nothing older is left, so running again deletes nothing and records nothing.
+      expect(await app.audit.runRetention()).toBe(0);
+      expect(await purges()).toHaveLength(1);
+      produced.add("retention_purge");
+    } finally {
+      await app.close();
+      await tdb.dispose();
+    }
+  });
+
+  it("leaves no kind of the protocol's list unproduced by a real action", () => {
+    expect([...produced].sort()).toEqual([...AUDIT_EVENT_KINDS].sort());
+  });
+});

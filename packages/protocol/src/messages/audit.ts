@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { NamespaceName } from "./common.js";
+import { FindingFingerprint, RuleId } from "./block-report.js";
+import { BypassPolicy, BypassReason } from "./bypasses.js";
+import { RoleName, UserName } from "./admin.js";
+
+/**
+ * What an audit event records; each is produced by the action itself, never by a client's say-so
+ * (the actor comes from the token):
+ * - `upload_rejected`: the server refused content, a path or a name holding a credential;
+ * - `client_blocked`: a client held a file back (its block report);
+ * - `auth_denied`: refused requests (bad, expired or revoked token, too low a role), aggregated per
+ *   window, address, code and token; never token material;
+ * - `token_issued`, `token_revoked`, `member_role_changed`, `fingerprint_key_rotated`;
+ * - `entry_restored`, `conflict_recorded`;
+ * - `retention_purge`: the retention job deleted events older than `periodEnd`.
+ */
+export const AUDIT_EVENT_KINDS = [
+  "upload_rejected",
+  "client_blocked",
+  "auth_denied",
+  "token_issued",
+  "token_revoked",
+  "member_role_changed",
+  "fingerprint_key_rotated",
+  "entry_restored",
+  "conflict_recorded",
+  "retention_purge",
+] as const;
+export const AuditEventKind = z.enum(AUDIT_EVENT_KINDS);
+export type AuditEventKind = z.infer<typeof AuditEventKind>;
+
+/** A finding as the audit log keeps it: rule, position, the catalog's label, the team-keyed fingerprint; never the value. */
+export const AuditFinding = z.object({
+  ruleId: z.string(),
+  label: z.string().optional(),
+  line: z.number().int(),
+  column: z.number().int().optional(),
+  fingerprint: z.string().optional(),
+});
+export type AuditFinding = z.infer<typeof AuditFinding>;
+
+/**
+ * One audit event: metadata only, never content, token or secret values. Every field is typed
+ * and null when the kind does not set it (the server README lists the fields of each kind).
+ * Times are ISO 8601 (UTC). `actor` is who acted: a user (from the token), `cli` (the server's
+ * command line on its database), `policy` (an automatic approval), `server` (a scheduled job, or a
+ * refused request whose token named nobody).
+ */
+export const AuditEvent = z.object({
+  id: z.number().int().positive(),
+  kind: AuditEventKind,
+  createdAt: z.string(),
+  actor: z.string().nullable(),
+  namespace: z.string().nullable(),
+  path: z.string().nullable(),
+  clientId: z.string().nullable(),
+  /** An error code: the refusal's (`secret_detected`) or the denial's (`unauthorized`, `token_revoked`...). */
+  code: z.string().nullable(),
+  findings: z.array(AuditFinding).nullable(),
+  fingerprintKeyId: z.number().int().nullable(),
+  tokenId: z.string().nullable(),
+  /** The user a token, role change or bypass is about (the actor is who did it). */
+  targetUser: z.string().nullable(),
+  role: RoleName.nullable(),
+  previousRole: RoleName.nullable(),
+  /** Version acted on: restored from, purged, or the head a conflict was recorded against. */
+  version: z.number().int().nullable(),
+  /** Version an action produced (the restored version's new number). */
+  resultVersion: z.number().int().nullable(),
+  conflictId: z.string().nullable(),
+  bypassId: z.string().nullable(),
+  reason: BypassReason.nullable(),
+  /** Free text of a bypass request or a purge (scanned: never holds a credential). */
+  reasonText: z.string().nullable(),
+  /** An admin's note on a bypass decision. */
+  note: z.string().nullable(),
+  policy: BypassPolicy.nullable(),
+  /** How many: refused requests in the window (`auth_denied`), events deleted (`retention_purge`). */
+  count: z.number().int().nullable(),
+  remoteAddress: z.string().nullable(),
+  periodStart: z.string().nullable(),
+  periodEnd: z.string().nullable(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .max(2000)
+    .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
+    .pipe(z.array(item).min(1, "give at least one value"));
+
+/**
+ * Filters shared by the audit list, summary and export (query parameters). All optional; combined
+ * with AND. `from` inclusive, `to` exclusive (ISO 8601 with offset); `kind` a comma-separated list;
+ * `user` matches the actor or the target user; `pathPrefix` the start of the (redacted) path;
+ * `ruleId` and `fingerprint` any finding of the event.
+ */
+export const AuditFilter = z.strictObject({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  kind: commaList(AuditEventKind).optional(),
+  user: UserName.optional(),
+  namespace: NamespaceName.optional(),
+  ruleId: RuleId.optional(),
+  pathPrefix: z.string().min(1).max(1024).optional(),
+  fingerprint: FindingFingerprint.optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilter>;
+
+/** GET /v1/admin/audit-events: newest first; pass `nextBefore` as `before` for the next page. */
+export const AuditEventQuery = AuditFilter.extend({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** Cursor: only events with an id below it. */
+  before: z.coerce.number().int().positive().optional(),
+});
+export type AuditEventQuery = z.infer<typeof AuditEventQuery>;
+export const AuditEventList = z.object({ events: z.array(AuditEvent), nextBefore: z.number().int().nullable() });
+export type AuditEventList = z.infer<typeof AuditEventList>;
+
+/** GET /v1/admin/audit-events/:id */
+export const AuditEventParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+const Count = z.object({ key: z.string(), count: z.number().int().nonnegative() });
+/**
+ * GET /v1/admin/audit-events/summary (filters as the list): how many events match, by kind, rule
+ * (events with at least one finding of the rule), actor, namespace (each most first) and UTC day
+ * (oldest first, days without events left out).
+ */
+export const AuditSummary = z.object({
+  total: z.number().int().nonnegative(),
+  byKind: z.array(Count),
+  byRule: z.array(Count),
+  byUser: z.array(Count),
+  byNamespace: z.array(Count),
+  byDay: z.array(z.object({ day: z.string(), count: z.number().int().nonnegative() })),
+});
+export type AuditSummary = z.infer<typeof AuditSummary>;
+
+/**
+ * GET /v1/admin/audit-events/export?format=csv|jsonl (filters as the list): every matching event,
+ * oldest first, streamed. JSON Lines: one {@link AuditEvent} per line. CSV: a header row, then one
+ * row per event with the AuditEvent fields in order, `findings` as JSON plus `ruleIds` and
+ * `fingerprints` (`;`-separated); cells starting with `=`, `+`, `-`, `@`, tab or CR get a leading
+ * `'` so a spreadsheet does not run them as formulas.
+ */
+export const AuditExportQuery = AuditFilter.extend({ format: z.enum(["csv", "jsonl"]).default("jsonl") });
+export type AuditExportQuery = z.infer<typeof AuditExportQuery>;
