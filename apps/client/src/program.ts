@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ClientError } from "./errors.js";
 import * as check from "./commands/check.js";
+import * as hooks from "./commands/hooks.js";
 import * as init from "./commands/init.js";
 import * as pushCommand from "./commands/push.js";
 import * as resolveCommand from "./commands/resolve.js";
@@ -15,7 +16,7 @@ import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
 import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
-const COMMANDS: readonly CommandModule[] = [init, syncCommand, pushCommand, status, check, resolveCommand, scanCommand];
+const COMMANDS: readonly CommandModule[] = [init, syncCommand, pushCommand, status, check, resolveCommand, scanCommand, hooks];
 
 /** This package's version (its package.json sits one folder above both src/ and dist/). */
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -48,8 +49,10 @@ export async function run(
     .version(VERSION, "-V, --version", "print the version and exit")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  const exit = (code: number) => void (exitCode = code);
   for (const command of COMMANDS) {
-    command.register(subcommand(program, command.name, command.summary), ctx, (code) => void (exitCode = code));
+    if (command.bare) command.register(program.command(command.name).description(command.summary), ctx, exit);
+    else command.register(subcommand(program, command.name, command.summary), ctx, exit);
   }
   try {
     await program.parseAsync([...argv], { from: "user" });

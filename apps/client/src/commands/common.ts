@@ -46,11 +46,20 @@ export type CommonOptions = ReturnType<CommonCommand["opts"]>;
  * `register`, which adds the command's options and an action that ends with `exit(code)`.
  * The action throws ClientError (exit code on the error) for what it refuses.
  */
-export interface CommandModule {
-  readonly name: string;
-  readonly summary: string;
-  register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void;
-}
+export type CommandModule =
+  | {
+      readonly name: string;
+      readonly summary: string;
+      readonly bare?: undefined;
+      register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void;
+    }
+  /** A command group with options of its own (`hooks install|uninstall`): gets a plain `program.command(name)`. */
+  | {
+      readonly name: string;
+      readonly summary: string;
+      readonly bare: true;
+      register(command: Command, ctx: CommandContext, exit: (code: number) => void): void;
+    };
 
 /** The layout of the memory folder named by `--dir`, or `--agent` (and `--repo`), or the current folder. */
 export async function layoutFor(options: CommonOptions, ctx: CommandContext): Promise<Layout> {
@@ -69,6 +78,17 @@ export function findToken(options: CommonOptions, ctx: CommandContext, config?: 
   const fromEnv = ctx.env["TEAMMEM_TOKEN"];
   if (fromEnv !== undefined && fromEnv !== "") return checkToken(fromEnv, "TEAMMEM_TOKEN");
   return config?.token;
+}
+
+/**
+ * The `--hook <agent>` option's value checked: run as that agent's hook (reading its JSON on stdin).
+ * @throws UsageError for an agent without hooks, or a hook run given other arguments.
+ */
+export function hookAgent(hook: string | undefined, extraArgs: boolean): "claude-code" | undefined {
+  if (hook === undefined) return undefined;
+  if (hook !== "claude-code") throw new UsageError(`--hook must be claude-code (the only agent with hooks); got "${hook}"`);
+  if (extraArgs) throw new UsageError("--hook reads everything from the hook's JSON on stdin: give no other paths or options");
+  return hook;
 }
 
 /** @throws UsageError naming the three ways to give a token. */

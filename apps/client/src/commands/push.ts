@@ -9,19 +9,21 @@
 import { UsageError } from "../errors.js";
 import { teamPathOf, underEntry } from "../local/team-path.js";
 import { requireConfig } from "../state/config.js";
-import { displayPath, displayRelative, type Layout } from "../state/layout.js";
+import { displayRelative, type Layout } from "../state/layout.js";
 import { describeEvent } from "../sync/events.js";
+import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { syncFolder } from "../sync/sync-folder.js";
-import type { SyncSummary } from "../sync/sync.js";
-import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { postWriteHook } from "../hooks/post-write.js";
+import { hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "push";
 export const summary = "send these team files now (scanned first), without pulling";
 
 function define(command: CommonCommand) {
   return command
-    .argument("<paths...>", "team files or folders, relative to the memory folder (team/x.md) or absolute")
-    .option("--json", "print the result as JSON");
+    .argument("[paths...]", "team files or folders, relative to the memory folder (team/x.md) or absolute")
+    .option("--json", "print the result as JSON")
+    .option("--hook <agent>", "run as the agent's after-write hook (the file comes from the hook's JSON on stdin): claude-code");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -43,32 +45,10 @@ export function entryPrefixes(layout: Layout, paths: readonly string[]): string[
   });
 }
 
-/** The part of a sync summary about `prefixes`: what happened to each named file. */
-export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
-  const named = (shown: string) => prefixes.some((p) => underEntry(p === "" ? "" : displayPath(p), shown));
-  return {
-    ok: !summary.error,
-    applied: summary.pushed.applied.filter(named),
-    merged: summary.pushed.merged.filter(named),
-    conflicts: summary.pushed.conflicts.filter(named),
-    rejected: summary.pushed.rejected.filter(named),
-    heldBack: summary.heldBack
-      .filter((h) => prefixes.some((p) => underEntry(p, h.path)))
-      .map((h) => ({
-        path: displayPath(h.path),
-        findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
-        ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
-      })),
-    /** Merges, conflicts and overrides of the named files (see sync's events). */
-    events: summary.events.filter((e) => ("path" in e ? named(e.path) : named(e.from) || named(e.to))),
-    /** Named files not sent because conflict markers are still in them. */
-    unresolved: summary.unresolved.filter((u) => named(u.path)),
-    pending: summary.pending,
-    ...(summary.error ? { error: summary.error.message } : {}),
-  };
-}
-
 async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  const { hook, ...rest } = options;
+  if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return postWriteHook(ctx);
+  if (paths.length === 0) throw new UsageError("name the team files to push, e.g. teammem push team/build.md");
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const prefixes = entryPrefixes(layout, paths);
@@ -91,7 +71,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   return 0;
 }
 
-function describe(o: ReturnType<typeof pushOutcome>, paths: readonly string[]): string {
+function describe(o: PushOutcome, paths: readonly string[]): string {
   const lines: string[] = [];
   for (const p of o.applied) lines.push(`pushed ${p}: applied`);
   for (const p of o.merged) lines.push(`pushed ${p}: merged with a teammate's edit (the merged file is written here)`);

@@ -10,25 +10,28 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { MAX_LOCAL_FILE_BYTES } from "../local/team-files.js";
 import { teamPathOf } from "../local/team-path.js";
 import { loadConfig } from "../state/config.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 import { scanTeamFile, type TeamFileScan } from "../sync/scan-team-file.js";
-import { layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { preWriteHook } from "../hooks/pre-write.js";
+import { hookAgent, layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "scan";
 export const summary = "check content for credentials before it is written to team/ (exit 1 with file:line:rule)";
 
 /** Largest input scanned: the largest team file a sync reads. */
-export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
+const MAX_SCAN_BYTES = MAX_LOCAL_FILE_BYTES;
 
 function define(command: CommonCommand) {
   return command
     .argument("[paths...]", "team files to scan (relative to the memory folder, e.g. team/x.md, or absolute)")
     .option("--stdin", "scan standard input as the content about to be written to --path")
     .option("--path <path>", "with --stdin: where the content will be written, e.g. team/x.md")
-    .option("--json", "print the result as JSON");
+    .option("--json", "print the result as JSON")
+    .option("--hook <agent>", "run as the agent's before-write hook (the write comes from the hook's JSON on stdin; exit 2 refuses it): claude-code");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -85,6 +88,8 @@ export function findingLines(r: ScanResult): string[] {
 }
 
 async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  const { hook, ...rest } = options;
+  if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return preWriteHook(ctx);
   if (options.stdin && paths.length > 0) throw new UsageError("give either --stdin --path P or file paths, not both");
   if (options.stdin && options.path === undefined) throw new UsageError("--stdin needs --path: where the content will be written, e.g. team/x.md");
   if (!options.stdin && options.path !== undefined) throw new UsageError("--path goes with --stdin (to scan a file on disk, name it: teammem scan team/x.md)");

@@ -9,7 +9,8 @@ import { displayPath } from "../state/layout.js";
 import { describeEvent } from "../sync/events.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
-import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { sessionStartHook } from "../hooks/session-start.js";
+import { hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "sync";
 export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
@@ -17,7 +18,8 @@ export const summary = "pull the team's changes, then push local team/ changes (
 function define(command: CommonCommand) {
   return command
     .option("--json", "print the summary as JSON")
-    .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync");
+    .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync")
+    .option("--hook <agent>", "run as the agent's session-start hook (reads the hook's JSON on stdin; bounded time; exit 0 unless refusing): claude-code");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -25,6 +27,8 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 }
 
 async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  const { hook, ...rest } = options;
+  if (hookAgent(hook, Object.values(rest).some((v) => v !== undefined))) return sessionStartHook(ctx);
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);

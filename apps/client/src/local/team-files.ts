@@ -12,7 +12,7 @@ import { fsyncDir, unlinkDurable, writeFileAtomic } from "../state/atomic.js";
 import { displayPath, type Layout } from "../state/layout.js";
 
 /** Files larger than this are not read (far above any server's entry limit). */
-const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
+export const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
 
 type LocalFile =
   | { readonly kind: "absent" }

@@ -8,6 +8,9 @@ import lockfile from "proper-lockfile";
 import { ClientError } from "../errors.js";
 import type { Layout } from "./layout.js";
 
+/** Another command holds the folder's lock (agents' hooks wait a moment and retry). */
+export class LockBusyError extends ClientError {}
+
 /** A lock whose mtime is older than this (ms) belongs to a process that is gone. */
 export const STALE_MS = 30_000;
 
@@ -31,7 +34,7 @@ export async function acquireLock(layout: Layout): Promise<() => Promise<void>> 
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ELOCKED")
-      throw new ClientError(
+      throw new LockBusyError(
         `another teammem command is working on ${layout.root}; try again when it ends ` +
           `(a lock left by a killed command frees itself within ${STALE_MS / 1000} s)`,
       );
