@@ -16,8 +16,8 @@ const JWT_SECRET = "client-tests-".padEnd(40, "s");
 export interface TestServer {
   readonly url: string;
   readonly database: Database;
-  /** A token of team `team` for `user`, with `role` (default member). */
-  token(user: string, team?: string, role?: "admin" | "member" | "reader"): Promise<string>;
+  /** A token of team `team` for `user`, with `role` (default member), expiring after `expiresInSeconds` (default never). */
+  token(user: string, team?: string, role?: "admin" | "member" | "reader", expiresInSeconds?: number): Promise<string>;
   start(): Promise<void>;
   stop(): Promise<void>;
   dispose(): Promise<void>;
@@ -42,8 +42,8 @@ export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["l
   return {
     url: `http://127.0.0.1:${port}`,
     database: tdb.database,
-    token: async (user, team = "default", role = "member") =>
-      (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role })).token,
+    token: async (user, team = "default", role = "member", expiresInSeconds) =>
+      (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role, ...(expiresInSeconds ? { expiresInSeconds } : {}) })).token,
     start,
     stop,
     dispose: async () => {

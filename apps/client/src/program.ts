@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ClientError } from "./errors.js";
 import * as check from "./commands/check.js";
+import * as doctor from "./commands/doctor.js";
 import * as hooks from "./commands/hooks.js";
 import * as init from "./commands/init.js";
 import * as pushCommand from "./commands/push.js";
@@ -16,7 +17,7 @@ import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
 import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
-const COMMANDS: readonly CommandModule[] = [init, syncCommand, pushCommand, status, check, resolveCommand, scanCommand, hooks];
+const COMMANDS: readonly CommandModule[] = [init, syncCommand, pushCommand, status, check, doctor, resolveCommand, scanCommand, hooks];
 
 /** This package's version (its package.json sits one folder above both src/ and dist/). */
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;

@@ -30,5 +30,6 @@ export * from "./messages/admin.js";
 export { mergeText, MERGE_POLICIES, type MergePolicy, type MergeRegion, type MergeResult, type MergeInput } from "./merge/merge-text.js";
 export { eolStyle, splitLines, type EolStyle } from "./merge/lines.js";
 export * from "./messages/scan-policy.js";
+export * from "./messages/whoami.js";
 export * from "./messages/bypasses.js";
 export * from "./messages/audit.js";

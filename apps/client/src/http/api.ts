@@ -16,6 +16,7 @@ import {
   ERRORS,
   NamespaceResponse,
   ScanPolicyResponse,
+  WhoamiResponse,
   VersionResponse,
   type BatchRequest,
   type BlockReport,
@@ -58,6 +59,8 @@ export interface Api {
   blockReport(report: BlockReport): Promise<void>;
   /** The team's scan policy (fingerprint key); any role. */
   scanPolicy(): Promise<ScanPolicyResponse>;
+  /** Who the token speaks for (team, user, role, expiry) and the server's version; any role. */
+  whoami(): Promise<WhoamiResponse>;
 }
 
 function networkReason(err: unknown, timeoutMs: number): string {
@@ -113,5 +116,6 @@ export function createApi(options: ApiOptions): Api {
       await call("POST", `${base}/block-reports`, "POST block-reports", null, report);
     },
     scanPolicy: () => call("GET", `${server}/v1/team/scan-policy`, "GET scan-policy", ScanPolicyResponse),
+    whoami: () => call("GET", `${server}/v1/team/whoami`, "GET whoami", WhoamiResponse),
   };
 }

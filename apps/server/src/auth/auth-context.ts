@@ -10,6 +10,8 @@ export interface AuthContext {
   readonly role: Role;
   /** The token's `jti`. */
   readonly tokenId: string;
+  /** When the token expires (epoch ms), or null for a token without expiry. */
+  readonly expiresAtMs: number | null;
 }
 
 /** Claims of a teammem JWT (besides iat/exp). */

@@ -141,6 +141,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       principalName: record.principalName,
       role: RANK[record.memberRole!] < RANK[record.role] ? record.memberRole! : record.role,
       tokenId: claims.jti,
+      expiresAtMs: record.expiresAtMs,
     };
   });
   app.decorate("requireRole", (role: Role) => async (request: FastifyRequest) => {

@@ -2,7 +2,8 @@
  * /v1/team: what every member of the caller's team needs to know of the team itself (any role).
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { ErrorBody, ScanPolicyResponse } from "@teammem/protocol";
+import { ErrorBody, ScanPolicyResponse, WhoamiResponse } from "@teammem/protocol";
+import { SERVER_VERSION } from "../../version.js";
 
 const errors = { 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 
@@ -20,6 +21,25 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ fingerprintKey: await app.teamPolicy.fingerprintKey(request.auth.teamId) }),
+  );
+
+  app.get(
+    "/whoami",
+    {
+      schema: {
+        summary: "Who the bearer token speaks for (team, user, role, expiry) and the server's version",
+        description: "For clients checking their setup (teammem doctor). Never returns the token itself.",
+        response: { 200: WhoamiResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      team: request.auth.teamName,
+      user: request.auth.principalName,
+      role: request.auth.role,
+      tokenId: request.auth.tokenId,
+      expiresAt: request.auth.expiresAtMs === null ? null : new Date(request.auth.expiresAtMs).toISOString(),
+      serverVersion: SERVER_VERSION,
+    }),
   );
 };
 
