@@ -130,6 +130,7 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       "PUT /v1/admin/members/:user": { url: "/v1/admin/members/wa-spare", role: "admin", otherTeam: "not_found", payload: () => ({ role: "reader" }) },
       "POST /v1/admin/fingerprint-key/rotate": { url: "/v1/admin/fingerprint-key/rotate", role: "admin", otherTeam: "own" },
       "GET /v1/team/scan-policy": { url: "/v1/team/scan-policy", role: "reader", otherTeam: "own" },
+      "GET /v1/team/whoami": { url: "/v1/team/whoami", role: "reader", otherTeam: "own" },
     };
   });
   afterAll(() => server?.close());
