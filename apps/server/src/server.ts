@@ -172,8 +172,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       banner.push(
         `First start: created team "default" with admin user "admin".`,
         `Admin token (shown once, keep it safe): ${firstToken}`,
-        `Connect a client:`,
-        `  teammem init --server ${url} --namespace <repo> --token ${firstToken}`,
+        `Connect a client (in the repository: Claude Code's memory folder, namespace owner/repo from the remote):`,
+        `  teammem init --server ${url} --agent claude-code --token ${firstToken}`,
+        `  (any folder: teammem init --server ${url} --dir <folder> --namespace <owner/repo> --token <token>)`,
         `Create a token per teammate: teammem-server token create --team default --user <name> --role member`,
         `  (with the embedded database while the server runs, use the admin API instead: POST ${url}/v1/admin/tokens)`,
       );

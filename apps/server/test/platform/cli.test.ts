@@ -134,7 +134,7 @@ describe("teammem-server on an embedded data folder", () => {
     const server = await start(["--data-dir", dataDir]);
     servers.push(server);
     const adminToken = /Admin token \(shown once, keep it safe\): (\S+)/.exec(server.stdout())![1]!;
-    expect(server.stdout()).toContain(`teammem init --server ${server.url} --namespace <repo> --token ${adminToken}`);
+    expect(server.stdout()).toContain(`teammem init --server ${server.url} --agent claude-code --token ${adminToken}`);
     const list = await members(server.url, adminToken);
     expect(list.status).toBe(200);
     expect(((await list.json()) as { members: { user: string }[] }).members.map((m: { user: string }) => m.user)).toEqual(["admin", "alice"]);

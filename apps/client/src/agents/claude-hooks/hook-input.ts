@@ -57,7 +57,7 @@ export async function readHookInput(io: Io): Promise<HookInput> {
 export function toolFilePath(input: HookInput): string | undefined {
   const path = input.tool_input?.file_path;
   if (!path) return undefined;
-  return isAbsolute(path) ? path : resolve(input.cwd ?? ".", path);
+  return isAbsolute(path) ? resolve(path) : resolve(input.cwd ?? ".", path);
 }
 
 /**
