@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { MAX_NAMESPACE_LENGTH } from "@teammem/protocol";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Db } from "./db/database.js";
+import { IdentityCache } from "./identity/identity-cache.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loggerOptions } from "./logging.js";
 import audit, { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from "./plugins/audit.js";
@@ -13,6 +14,7 @@ import teamPolicy from "./plugins/team-policy.js";
 import adminRoutes from "./routes/admin/index.js";
 import namespaceRoutes from "./routes/namespaces/index.js";
 import teamRoutes from "./routes/team/index.js";
+import serverRoutes from "./routes/server/index.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
@@ -30,6 +32,8 @@ export interface AppOptions {
   audit?: Partial<AuditOptions>;
   /** Rows per query of an audit export (default 1000). */
   auditExportBatchSize?: number;
+  /** How long the server identity and epoch are cached per instance, in ms. Default 5000. */
+  identityCacheMs?: number;
 }
 
 /** Builds the server without listening. Reads no env; call once per test. */
@@ -46,6 +50,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("db", opts.db);
   app.decorate("limits", limits);
+  // Created (or a new epoch started, for a restored database) before the first request is served.
+  const identity = new IdentityCache(opts.db, opts.identityCacheMs ?? 5000);
+  await identity.current();
+  app.decorate("serverIdentity", identity);
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
   await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
@@ -55,6 +63,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(docs); // before the routes, so they are described
 
   app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
+  await app.register(serverRoutes, { prefix: "/v1/server" });
   await app.register(adminRoutes, {
     prefix: "/v1/admin",
     jwtSecret: opts.jwtSecret,
@@ -69,5 +78,8 @@ declare module "fastify" {
   interface FastifyInstance {
     db: Db;
     limits: Limits;
+    fingerprintKey: string;
+    /** The server identity and epoch every reply carrying a cursor carries. */
+    serverIdentity: IdentityCache;
   }
 }

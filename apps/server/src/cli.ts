@@ -4,12 +4,14 @@
  * Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 the embedded data folder is in
  * use by another process (a running server: stop it or use its admin API).
  */
+import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CLI_ACTOR, recordAuditEvent } from "./audit/events.js";
 import { ensureMember, ensureTeam, findTeam } from "./admin/teams.js";
 import { issueToken, revokeToken } from "./admin/tokens.js";
 import { ROLES, type Role } from "./auth/auth-context.js";
 import { DataDirLockedError } from "./data-dir-lock.js";
+import { loadServerIdentity, startNewEpoch, type ServerIdentity } from "./identity/server-identity.js";
 import { describeFailure } from "./failure-message.js";
 import { EnvError, openStore, readServerEnv, startServer, type OpenedStore } from "./server.js";
 
@@ -17,6 +19,8 @@ const EXIT = { ok: 0, failure: 1, usage: 2, locked: 3 } as const;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_DATA_DIR = "./.teammem-server";
+/** This package's version (package.json beside src/ and dist/). */
+const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
 class UsageError extends Error {}
 
@@ -89,6 +93,7 @@ function buildProgram(): Command {
   const program = new Command("teammem-server")
     .description("teammem server: versioned team memory with server-side secret scanning.\n" +
       "Database: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite database in --data-dir.")
+    .version(VERSION, "--version", "print the version and exit")
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)");
 
@@ -195,6 +200,34 @@ function buildProgram(): Command {
         if (!revoked) throw new Error(`no token with id ${tokenId}`);
         await recordAuditEvent(store.database.db, { teamId: revoked.teamId, actor: CLI_ACTOR, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
         out(`revoked token ${tokenId} (${revoked.user}) at ${revoked.revokedAt.toISOString()}`);
+      });
+    });
+  const epoch = program
+    .command("epoch")
+    .description("the server's identity and epoch: clients reconcile by content hashes when the epoch changes");
+  const describeIdentity = (i: ServerIdentity) =>
+    `server ${i.server.id} epoch ${i.server.epoch} (since ${i.epochStartedAt}: ${i.epochReason})`;
+  epoch
+    .command("show")
+    .description("print the server id and the current epoch, when and why it started")
+    .addOption(dataDirOption())
+    .action(async (o: { dataDir?: string }) => {
+      await withStore(o.dataDir, "epoch show", null, async (store) => out(describeIdentity(await loadServerIdentity(store.database.db))));
+    });
+  epoch
+    .command("rotate")
+    .description(
+      "start a new epoch, so every client reconciles on its next sync: run it after restoring a file-level copy of the " +
+        "database (data folder, volume snapshot), which the server cannot tell from the original",
+    )
+    .option("--reason <text>", "why, shown to operators and clients", "rotated by an operator (teammem-server epoch rotate)")
+    .addOption(dataDirOption())
+    .action(async (o: { reason: string; dataDir?: string }) => {
+      await withStore(o.dataDir, "epoch rotate", null, async (store) => {
+        const before = await loadServerIdentity(store.database.db);
+        const after = await startNewEpoch(store.database.db, o.reason);
+        out(`new epoch: ${describeIdentity(after)}; previous epoch ${before.server.epoch}`);
+        err("running servers on this database answer the new epoch within 5 s; clients reconcile on their next sync");
       });
     });
   return program;

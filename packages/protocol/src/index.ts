@@ -20,8 +20,10 @@ export {
 } from "./namespace-names.js";
 export { sha256Hex } from "./hashing.js";
 export * from "./messages/common.js";
+export * from "./messages/server.js";
 export * from "./messages/batch.js";
 export * from "./messages/changes.js";
+export * from "./messages/heads.js";
 export * from "./messages/block-report.js";
 export * from "./messages/namespaces.js";
 export * from "./messages/entries.js";

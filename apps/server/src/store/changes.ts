@@ -4,16 +4,23 @@ import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { entries, namespaces, versions } from "../db/schema.js";
 
+/** The namespace's cursor: the last change cursor handed out in it (0: none yet). */
+export async function namespaceCursor(db: Db, namespaceId: string): Promise<number> {
+  const [ns] = await db.select({ cursor: namespaces.cursor }).from(namespaces).where(eq(namespaces.id, namespaceId));
+  return ns?.cursor ?? 0;
+}
+
 /**
  * Heads whose cursor is in (`since`, namespace cursor], oldest first, at most `limit`.
  * Stable pagination: the namespace cursor is read first, and a writer commits cursor N before any
  * writer can take N+1 (namespace lock), so every head at or below it is already visible. An entry
  * written again moves to its new cursor and is returned there (once per page walk).
- * @returns `nextCursor`: the last returned cursor when `hasMore`, else the namespace cursor.
+ * @returns `nextCursor`: the last returned cursor when `hasMore`, else the namespace cursor; or
+ *   "ahead" when `since` is above the namespace cursor (a cursor of another server or epoch).
  */
-export async function readChanges(db: Db, namespaceId: string, since: number, limit: number): Promise<ChangesResponse> {
-  const [ns] = await db.select({ cursor: namespaces.cursor }).from(namespaces).where(eq(namespaces.id, namespaceId));
-  const upTo = ns?.cursor ?? 0;
+export async function readChanges(db: Db, namespaceId: string, since: number, limit: number): Promise<Omit<ChangesResponse, "server"> | "ahead"> {
+  const upTo = await namespaceCursor(db, namespaceId);
+  if (since > upTo) return "ahead";
   const rows = await db
     .select({
       cursor: entries.cursor,
@@ -45,7 +52,7 @@ export async function readChanges(db: Db, namespaceId: string, since: number, li
       author: r.author ?? "",
       createdAt: (r.createdAt ?? new Date(0)).toISOString(),
     })),
-    nextCursor: hasMore ? page[page.length - 1]!.cursor : Math.max(upTo, since),
+    nextCursor: hasMore ? page[page.length - 1]!.cursor : upTo,
     hasMore,
   };
 }

@@ -3,7 +3,7 @@
  * a conflict record. Each runs in one transaction holding the namespace lock and refuses by
  * throwing a {@link Refusal} (a stable code, never content).
  */
-import { pathFoldKey, type AppliedResult, type WriteResponse } from "@teammem/protocol";
+import { pathFoldKey, type AppliedResult, type WriteResponse as WriteReply } from "@teammem/protocol";
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAuditEvent } from "../audit/events.js";
@@ -18,6 +18,8 @@ import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
 
 type Applied = z.infer<typeof AppliedResult>;
+/** The version a write produced; the route adds the server identity. */
+type WriteResponse = Omit<WriteReply, "server">;
 
 function refuse(refusal: Refusal | null): void {
   if (refusal) throw refusal;

@@ -7,7 +7,7 @@ import { conflicts, entries, versions } from "../db/schema.js";
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** The head of `path`, or null when the path never existed. */
-export async function readEntry(db: Db, namespaceId: string, path: string): Promise<EntryResponse | null> {
+export async function readEntry(db: Db, namespaceId: string, path: string): Promise<Omit<EntryResponse, "server"> | null> {
   const [row] = await db
     .select()
     .from(entries)

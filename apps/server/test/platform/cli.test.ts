@@ -204,6 +204,30 @@ describe("teammem-server on an embedded data folder", () => {
   });
 });
 
+describe("teammem-server epoch (issue 8)", () => {
+  it("shows the identity and epoch; rotate starts a new epoch (same identity) that the next start answers", async () => {
+    const dataDir = join(tempDir(), "data");
+    const shown = run(["epoch", "show", "--data-dir", dataDir]);
+    expect(shown.status).toBe(0);
+    const [, id, epoch] = /^server ([0-9a-f-]{36}) epoch ([0-9a-f-]{36}) \(since \S+: first start\)\n$/.exec(shown.stdout)!;
+    const rotated = run(["epoch", "rotate", "--reason", "restored from a volume snapshot", "--data-dir", dataDir]);
+    expect(rotated.status).toBe(0);
+    expect(rotated.stdout).toMatch(new RegExp(`^new epoch: server ${id} epoch (?!${epoch})[0-9a-f-]{36} \\(since \\S+: restored from a volume snapshot\\); previous epoch ${epoch}\n$`));
+    const newEpoch = /epoch ([0-9a-f-]{36})/.exec(rotated.stdout)![1]!;
+    expect(run(["epoch", "show", "--data-dir", dataDir]).stdout).toContain(`server ${id} epoch ${newEpoch} `);
+    const server = await start(["--data-dir", dataDir]);
+    servers.push(server);
+    const adminToken = /Admin token \(shown once, keep it safe\): (\S+)/.exec(server.stdout())![1]!;
+    const info = await fetch(`${server.url}/v1/server`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(((await info.json()) as { server: unknown }).server).toEqual({ id, epoch: newEpoch });
+  });
+
+  it("prints its version with --version and exit 0", () => {
+    const r = run(["--version"]);
+    expect(r).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+  });
+});
+
 describe("teammem-server on PostgreSQL", () => {
   let db: { url: string; drop: () => Promise<void> };
   beforeAll(async () => {

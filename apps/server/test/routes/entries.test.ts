@@ -17,9 +17,9 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
 
   it("writes with compare-and-set and answers a stale base with 409 version_conflict and the current version", async () => {
     const first = await cas("cas", "a.md", { baseVersion: 0, content: "one\n" });
-    expect([first.statusCode, first.json()]).toEqual([200, { path: "a.md", version: 1, deleted: false, sha256: sha256Hex("one\n"), cursor: 1 }]);
+    expect([first.statusCode, first.json()]).toEqual([200, { path: "a.md", version: 1, deleted: false, sha256: sha256Hex("one\n"), cursor: 1, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     const second = await cas("cas", "a.md", { baseVersion: 1, content: "two\n" });
-    expect(second.json()).toEqual({ path: "a.md", version: 2, deleted: false, sha256: sha256Hex("two\n"), cursor: 2 });
+    expect(second.json()).toEqual({ path: "a.md", version: 2, deleted: false, sha256: sha256Hex("two\n"), cursor: 2, server: expect.objectContaining({ epoch: expect.any(String) }) });
     const stale = await cas("cas", "a.md", { baseVersion: 1, content: "three\n" });
     expect([stale.statusCode, stale.json()]).toEqual([
       409,
@@ -28,9 +28,9 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     const retried = await cas("cas", "a.md", { baseVersion: 1, content: "two\n" });
     expect([retried.statusCode, retried.json()]).toEqual([200, second.json()]);
     const deleted = await cas("cas", "a.md", { baseVersion: 2, delete: true });
-    expect(deleted.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, cursor: 3 });
+    expect(deleted.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, cursor: 3, server: expect.objectContaining({ epoch: expect.any(String) }) });
     const entry = await get("/v1/namespaces/cas/entry?path=a.md");
-    expect(entry.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, size: 0, content: null, cursor: 3, updatedAt: expect.any(String) });
+    expect(entry.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, size: 0, content: null, cursor: 3, updatedAt: expect.any(String), server: expect.objectContaining({ epoch: expect.any(String) }) });
   });
 
   it("refuses compare-and-set bodies with wrong types, unknown fields and invalid paths", async () => {
@@ -59,6 +59,7 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
         { version: 1, kind: "write", deleted: false, sha256: sha256Hex("alpha\nbeta\n"), size: 11, parentVersion: null, baseVersion: null, author: "ann", clientId: null, opId: null, cursor: 1, createdAt: expect.any(String) },
       ],
       conflicts: [],
+      server: expect.objectContaining({ epoch: expect.any(String) }),
     });
     const v1 = (await get("/v1/namespaces/hist/version?path=notes.md&version=1")).json();
     expect(v1).toMatchObject({ path: "notes.md", version: 1, content: "alpha\nbeta\n" });
@@ -83,7 +84,7 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     const restored = await h.call("POST", "/v1/namespaces/restore/restore", h.tokens.member, body);
     expect([restored.statusCode, restored.json()]).toEqual([
       200,
-      { opId: "restore-op-1", path: "r.md", status: "applied", version: 4, sha256: sha256Hex("first\n"), deleted: false, cursor: 4 },
+      { opId: "restore-op-1", path: "r.md", status: "applied", version: 4, sha256: sha256Hex("first\n"), deleted: false, cursor: 4, server: expect.objectContaining({ epoch: expect.any(String) }) },
     ]);
     expect((await h.call("POST", "/v1/namespaces/restore/restore", h.tokens.member, body)).json()).toEqual(restored.json());
     const history = (await get("/v1/namespaces/restore/history?path=r.md")).json();
@@ -108,12 +109,12 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     const resolved = await h.call("POST", url, h.tokens.member, body);
     expect([resolved.statusCode, resolved.json()]).toEqual([
       200,
-      { opId: "resolve-op-1", path: "c.md", status: "applied", version: 3, sha256: sha256Hex("head\nmine\n"), deleted: false, cursor: 4 },
+      { opId: "resolve-op-1", path: "c.md", status: "applied", version: 3, sha256: sha256Hex("head\nmine\n"), deleted: false, cursor: 4, server: expect.objectContaining({ epoch: expect.any(String) }) },
     ]);
     expect((await h.call("POST", url, h.tokens.member, body)).json()).toEqual(resolved.json());
     const again = await h.call("POST", url, h.tokens.member, { opId: "resolve-op-2", baseVersion: 3, delete: true });
     expect([again.statusCode, again.json()]).toEqual([409, { code: "already_exists", message: "this conflict is already resolved", details: { resolvedVersion: 3 } }]);
-    expect((await get("/v1/namespaces/resolve/conflicts")).json()).toEqual({ conflicts: [] });
+    expect((await get("/v1/namespaces/resolve/conflicts")).json()).toEqual({ conflicts: [], server: expect.objectContaining({ epoch: expect.any(String) }) });
     const all = (await get("/v1/namespaces/resolve/conflicts?status=resolved")).json().conflicts;
     expect(all).toEqual([expect.objectContaining({ id: conflict.conflictId, status: "resolved", resolvedVersion: 3, resolvedAt: expect.any(String) })]);
     const history = (await get("/v1/namespaces/resolve/history?path=c.md")).json();

@@ -15,16 +15,16 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
 
   it("creates a namespace with 201, answers 200 when it exists, and lists it with its live entry count", async () => {
     const created = await h.call("PUT", "/v1/namespaces/repo-one", h.tokens.member);
-    expect([created.statusCode, created.json()]).toEqual([201, { name: "repo-one", cursor: 0 }]);
+    expect([created.statusCode, created.json()]).toEqual([201, { name: "repo-one", cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     const again = await h.call("PUT", "/v1/namespaces/repo-one", h.tokens.admin);
-    expect([again.statusCode, again.json()]).toEqual([200, { name: "repo-one", cursor: 0 }]);
+    expect([again.statusCode, again.json()]).toEqual([200, { name: "repo-one", cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     await write("repo-one", [
       { opId: opId("a"), path: "a.md", baseVersion: 0, content: "a" },
       { opId: opId("b"), path: "b.md", baseVersion: 0, content: "b" },
     ]);
     await write("repo-one", [{ opId: opId("d"), path: "b.md", baseVersion: 1, delete: true }]);
     const list = await h.call("GET", "/v1/namespaces", h.tokens.reader);
-    expect(list.json()).toEqual({ namespaces: [{ name: "repo-one", cursor: 3, entries: 1 }] });
+    expect(list.json()).toEqual({ namespaces: [{ name: "repo-one", cursor: 3, entries: 1 }], server: expect.objectContaining({ epoch: expect.any(String) }) });
   });
 
   it("refuses every namespace route without a valid bearer token with 401 unauthorized", async () => {
@@ -60,7 +60,7 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
     expect([theirs.statusCode, missing.statusCode]).toEqual([404, 404]);
     expect(theirs.json()).toEqual({ code: "not_found", message: "namespace repo-one not found" });
     expect(missing.json()).toEqual({ code: "not_found", message: "namespace no-such-ns not found" });
-    expect((await h.call("GET", "/v1/namespaces", h.tokens.otherTeam)).json()).toEqual({ namespaces: [] });
+    expect((await h.call("GET", "/v1/namespaces", h.tokens.otherTeam)).json()).toEqual({ namespaces: [], server: expect.objectContaining({ epoch: expect.any(String) }) });
     // writing to the same name from the other team makes that team its own namespace
     const own = await h.call("POST", "/v1/namespaces/repo-one/batch", h.tokens.otherTeam, { operations: [{ opId: opId("o"), path: "a.md", baseVersion: 0, content: "theirs" }] });
     expect(own.json().results[0]).toMatchObject({ status: "applied", version: 1, cursor: 1 });
@@ -85,14 +85,16 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
       ],
       nextCursor: 4,
       hasMore: true,
+      server: expect.objectContaining({ epoch: expect.any(String) }),
     });
     const page2 = (await h.call("GET", `/v1/namespaces/${ns}/changes?since=4&limit=2`, h.tokens.reader)).json();
     expect(page2).toEqual({
       changes: [{ cursor: 5, path: "two.md", version: 2, deleted: true, sha256: null, size: 0, content: null, author: "ann", createdAt: expect.any(String) }],
       nextCursor: 5,
       hasMore: false,
+      server: expect.objectContaining({ epoch: expect.any(String) }),
     });
-    expect((await h.call("GET", `/v1/namespaces/${ns}/changes?since=5`, h.tokens.reader)).json()).toEqual({ changes: [], nextCursor: 5, hasMore: false });
+    expect((await h.call("GET", `/v1/namespaces/${ns}/changes?since=5`, h.tokens.reader)).json()).toEqual({ changes: [], nextCursor: 5, hasMore: false, server: expect.objectContaining({ epoch: expect.any(String) }) });
   });
 
   it("refuses bad change-feed queries with invalid_request", async () => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../errors.js";
 import { MERGE_POLICIES } from "../merge/merge-text.js";
 import { Cursor, EntryPath, OpId, Sha256, Version, WireFinding } from "./common.js";
+import { ServerRef } from "./server.js";
 
 /**
  * How the server merges a put with concurrent edits of the same lines' neighbourhood (see
@@ -35,6 +36,12 @@ export type Operation = z.infer<typeof Operation>;
 export const BatchRequest = z.strictObject({
   /** Stable id of the sending device/installation, recorded in history. */
   clientId: z.string().min(1).max(128).optional(),
+  /**
+   * The server identity and epoch the operations' base versions come from. When given and not the
+   * server's, nothing is applied: 409 `stale_cursor` (details `{ server }`), so base versions of
+   * another epoch never reach a merge. Clients that track the epoch always send it.
+   */
+  server: ServerRef.optional(),
   operations: z.array(Operation).min(1),
 });
 export type BatchRequest = z.infer<typeof BatchRequest>;
@@ -95,5 +102,5 @@ export const OperationResult = z.discriminatedUnion("status", [
 ]);
 export type OperationResult = z.infer<typeof OperationResult>;
 
-export const BatchResponse = z.object({ results: z.array(OperationResult) });
+export const BatchResponse = z.object({ results: z.array(OperationResult), server: ServerRef });
 export type BatchResponse = z.infer<typeof BatchResponse>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Cursor, EntryState } from "./common.js";
+import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
 export const ChangesQuery = z.strictObject({
@@ -12,10 +13,15 @@ export type ChangesQuery = z.infer<typeof ChangesQuery>;
 export const Change = EntryState.extend({ author: z.string(), createdAt: z.string() });
 export type Change = z.infer<typeof Change>;
 
-/** `nextCursor` is the cursor to pass as `since` next time; `hasMore` says whether to ask again now. */
+/**
+ * `nextCursor` is the cursor to pass as `since` next time; `hasMore` says whether to ask again now.
+ * `since` above the namespace's cursor is refused with 409 `stale_cursor` (details `{ cursor, server }`):
+ * the cursor came from another server identity or epoch, so the client reconciles.
+ */
 export const ChangesResponse = z.object({
   changes: z.array(Change),
   nextCursor: Cursor,
   hasMore: z.boolean(),
+  server: ServerRef,
 });
 export type ChangesResponse = z.infer<typeof ChangesResponse>;

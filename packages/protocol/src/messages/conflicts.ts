@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { ConflictRecord } from "./entries.js";
 import { NamespaceName, OpId, Version } from "./common.js";
+import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/conflicts?status=open|resolved|all (default open), oldest first. */
 export const ConflictsQuery = z.strictObject({ status: z.enum(["open", "resolved", "all"]).default("open") });
 export type ConflictsQuery = z.infer<typeof ConflictsQuery>;
-export const ConflictsResponse = z.object({ conflicts: z.array(ConflictRecord) });
+export const ConflictsResponse = z.object({ conflicts: z.array(ConflictRecord), server: ServerRef });
 export type ConflictsResponse = z.infer<typeof ConflictsResponse>;
 
 /** Path parameters of /conflicts/:id routes. */

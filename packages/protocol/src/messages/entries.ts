@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { AppliedResult } from "./batch.js";
 import { Cursor, EntryPath, EntryState, OpId, Sha256, Version } from "./common.js";
+import { ServerRef } from "./server.js";
 
 /** Query of the per-entry read routes: `?path=team/build.md`. */
 export const EntryQuery = z.strictObject({ path: EntryPath });
 export type EntryQuery = z.infer<typeof EntryQuery>;
 
 /** GET /v1/namespaces/:namespace/entry?path=P: the head. `content` null for a tombstone. */
-export const EntryResponse = EntryState.extend({ updatedAt: z.string() });
+export const EntryResponse = EntryState.extend({ updatedAt: z.string(), server: ServerRef });
 export type EntryResponse = z.infer<typeof EntryResponse>;
 
 /**
@@ -27,6 +29,7 @@ export const WriteResponse = z.object({
   deleted: z.boolean(),
   sha256: Sha256.nullable(),
   cursor: Cursor,
+  server: ServerRef,
 });
 export type WriteResponse = z.infer<typeof WriteResponse>;
 
@@ -75,13 +78,14 @@ export const HistoryResponse = z.object({
   path: EntryPath,
   versions: z.array(VersionInfo),
   conflicts: z.array(ConflictRecord),
+  server: ServerRef,
 });
 export type HistoryResponse = z.infer<typeof HistoryResponse>;
 
 /** GET /v1/namespaces/:namespace/version?path=P&version=N */
 export const VersionQuery = z.strictObject({ path: EntryPath, version: z.coerce.number().int().positive() });
 export type VersionQuery = z.infer<typeof VersionQuery>;
-export const VersionResponse = VersionInfo.extend({ path: EntryPath, content: z.string().nullable() });
+export const VersionResponse = VersionInfo.extend({ path: EntryPath, content: z.string().nullable(), server: ServerRef });
 export type VersionResponse = z.infer<typeof VersionResponse>;
 
 /** GET /v1/namespaces/:namespace/diff?path=P&from=A&to=B: unified diff (a tombstone diffs as empty text; version 0 = empty). */
@@ -102,3 +106,7 @@ export const RestoreRequest = z.strictObject({
   clientId: z.string().min(1).max(128).optional(),
 });
 export type RestoreRequest = z.infer<typeof RestoreRequest>;
+
+/** Answer to POST .../restore and POST .../conflicts/:id/resolve: the version written. */
+export const AppliedWriteResponse = AppliedResult.extend({ server: ServerRef });
+export type AppliedWriteResponse = z.infer<typeof AppliedWriteResponse>;

@@ -1,6 +1,6 @@
 /** Helpers shared by the namespace routes: resolving the caller's namespace, building a write context. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ErrorBody } from "@teammem/protocol";
+import { ErrorBody, type ServerRef } from "@teammem/protocol";
 import { Refusal } from "../../errors/refusal.js";
 import { ensureNamespace, findNamespace, type NamespaceRow } from "../../store/namespaces.js";
 import type { WriteContext } from "../../store/write-context.js";
@@ -50,6 +50,11 @@ export async function ensureCallerNamespace(app: FastifyInstance, request: Fasti
   const known = app.namespaceCache.get(request.auth.teamId, name);
   if (known) return known;
   return app.namespaceCache.remember(await ensureNamespace(app.db, request.auth.teamId, name));
+}
+
+/** The server identity and epoch, as every reply carrying a cursor carries it (`server`). */
+export async function serverRef(app: FastifyInstance): Promise<ServerRef> {
+  return (await app.serverIdentity.current()).server;
 }
 
 /** Who writes where, with the team's current fingerprint key. */

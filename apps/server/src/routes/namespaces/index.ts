@@ -11,8 +11,9 @@ import { Refusal } from "../../errors/refusal.js";
 import { recordAuditEvent } from "../../audit/events.js";
 import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
 import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
-import { ensureCallerNamespace, errorReplies, NamespaceCache } from "./context.js";
+import { ensureCallerNamespace, errorReplies, NamespaceCache, serverRef } from "./context.js";
 import readRoutes from "./reads.js";
+import reconcileRoutes from "./reconcile.js";
 import writeRoutes from "./writes.js";
 
 const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,7 +27,7 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: [app.requireRole("reader")],
       schema: { summary: "List the team's namespaces", response: { 200: NamespaceListResponse, ...errorReplies } },
     },
-    async (request) => ({ namespaces: await listNamespaces(app.db, request.auth.teamId) }),
+    async (request) => ({ namespaces: await listNamespaces(app.db, request.auth.teamId), server: await serverRef(app) }),
   );
 
   app.put(
@@ -42,7 +43,7 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const ns = await ensureNamespace(app.db, request.auth.teamId, request.params.namespace);
       app.namespaceCache.remember(ns);
-      return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor });
+      return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor, server: await serverRef(app) });
     },
   );
 
@@ -84,6 +85,7 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   await app.register(writeRoutes);
   await app.register(readRoutes);
+  await app.register(reconcileRoutes);
 };
 
 export default namespaceRoutes;

@@ -15,11 +15,11 @@ import {
   VersionResponse,
 } from "@teammem/protocol";
 import { Refusal } from "../../errors/refusal.js";
-import { readChanges } from "../../store/changes.js";
+import { namespaceCursor, readChanges } from "../../store/changes.js";
 import { unifiedDiff } from "../../store/diff.js";
 import { listConflicts, readEntry, readHistory, readVersion } from "../../store/reads.js";
 import { checkPath } from "../../store/validate-content.js";
-import { errorReplies, requireNamespace } from "./context.js";
+import { errorReplies, requireNamespace, serverRef } from "./context.js";
 
 /** The NFC form of a path from a query. @throws Refusal invalid_path (details.rule). */
 export function queryPath(raw: string): string {
@@ -45,7 +45,15 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
-      return readChanges(app.db, ns.id, request.query.since, request.query.limit);
+      const server = await serverRef(app);
+      const page = await readChanges(app.db, ns.id, request.query.since, request.query.limit);
+      if (page === "ahead") {
+        throw new Refusal("stale_cursor", `cursor ${request.query.since} is above this namespace's cursor: it comes from another server or epoch; reconcile`, {
+          cursor: await namespaceCursor(app.db, ns.id),
+          server,
+        });
+      }
+      return { ...page, server };
     },
   );
 
@@ -60,7 +68,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       const path = queryPath(request.query.path);
       const entry = await readEntry(app.db, ns.id, path);
       if (!entry) throw new Refusal("not_found", "no entry at this path");
-      return entry;
+      return { ...entry, server: await serverRef(app) };
     },
   );
 
@@ -80,7 +88,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       const path = queryPath(request.query.path);
       const history = await readHistory(app.db, ns.id, path);
       if (history.versions.length === 0 && history.conflicts.length === 0) throw new Refusal("not_found", "no entry at this path");
-      return { path, ...history };
+      return { path, ...history, server: await serverRef(app) };
     },
   );
 
@@ -94,7 +102,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const version = await readVersion(app.db, ns.id, queryPath(request.query.path), request.query.version);
       if (!version) throw new Refusal("not_found", `no version ${request.query.version} at this path`);
-      return version;
+      return { ...version, server: await serverRef(app) };
     },
   );
 
@@ -136,7 +144,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
-      return { conflicts: await listConflicts(app.db, ns.id, request.query.status) };
+      return { conflicts: await listConflicts(app.db, ns.id, request.query.status), server: await serverRef(app) };
     },
   );
 };

@@ -1,7 +1,7 @@
 /** Write routes of a namespace: the batch endpoint (merging), compare-and-set, restore, conflict resolution. */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
-  AppliedResult,
+  AppliedWriteResponse,
   BatchRequest,
   BatchResponse,
   ConflictParams,
@@ -18,7 +18,7 @@ import { Refusal } from "../../errors/refusal.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
 import { putEntry, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
-import { ensureCallerNamespace, errorReplies, requireNamespace, writeContext } from "./context.js";
+import { ensureCallerNamespace, errorReplies, requireNamespace, serverRef, writeContext } from "./context.js";
 
 const writeErrors = { ...errorReplies, 409: ErrorBody, 413: ErrorBody, 422: ErrorBody };
 
@@ -34,11 +34,15 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
           "Results: applied (fast-forward), merged (three-way merge; content returned), conflict (head kept, incoming kept as a conflict record), rejected (stable code).",
         params: NamespaceParams,
         body: BatchRequest,
-        response: { 200: BatchResponse, ...errorReplies, 413: ErrorBody },
+        response: { 200: BatchResponse, ...errorReplies, 409: ErrorBody, 413: ErrorBody },
       },
     },
     async (request) => {
-      const { operations, clientId } = request.body;
+      const { operations, clientId, server: expected } = request.body;
+      const server = await serverRef(app);
+      if (expected && (expected.id !== server.id || expected.epoch !== server.epoch)) {
+        throw new Refusal("stale_cursor", "the batch's base versions come from another server or epoch; reconcile, then send again", { server });
+      }
       const limit = app.limits.maxOperationsPerBatch;
       if (operations.length > limit) {
         throw new Refusal("batch_too_large", `a batch may hold at most ${limit} operations, this one has ${operations.length}`, {
@@ -59,7 +63,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
           results.push({ opId: op.opId, path: op.path, status: "rejected", code: "internal_error", message: "internal error; retry the operation" });
         }
       }
-      return { results };
+      return { results, server };
     },
   );
 
@@ -79,7 +83,8 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const body = request.body;
       const content = "delete" in body ? null : body.content;
-      return putEntry(app.db, await writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content);
+      const written = await putEntry(app.db, await writeContext(app, request, ns, undefined), request.query.path, body.baseVersion, content);
+      return { ...written, server: await serverRef(app) };
     },
   );
 
@@ -91,13 +96,14 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Restore an old version of an entry as a new version (also brings back a deleted entry); idempotent by opId",
         params: NamespaceParams,
         body: RestoreRequest,
-        response: { 200: AppliedResult, ...writeErrors },
+        response: { 200: AppliedWriteResponse, ...writeErrors },
       },
     },
     async (request) => {
       const ns = await requireNamespace(app, request, request.params.namespace);
       const { opId, path, version, clientId } = request.body;
-      return restoreVersion(app.db, await writeContext(app, request, ns, clientId), opId, path, version);
+      const restored = await restoreVersion(app.db, await writeContext(app, request, ns, clientId), opId, path, version);
+      return { ...restored, server: await serverRef(app) };
     },
   );
 
@@ -109,7 +115,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Resolve a conflict record by writing the resolution (content or delete) as a new version; idempotent by opId",
         params: ConflictParams,
         body: ResolveConflictRequest,
-        response: { 200: AppliedResult, ...writeErrors },
+        response: { 200: AppliedWriteResponse, ...writeErrors },
       },
     },
     async (request) => {
@@ -117,7 +123,8 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const content = "delete" in body ? null : body.content;
       const ctx = await writeContext(app, request, ns, body.clientId);
-      return resolveConflict(app.db, ctx, request.params.id, body.opId, body.baseVersion, content);
+      const resolved = await resolveConflict(app.db, ctx, request.params.id, body.opId, body.baseVersion, content);
+      return { ...resolved, server: await serverRef(app) };
     },
   );
 };

@@ -1,0 +1,52 @@
+/** Read routes of a namespace for a client's reconciliation: heads by path, versions by content hash. */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { FindVersionsRequest, FindVersionsResponse, HeadsQuery, HeadsResponse, NamespaceParams } from "@teammem/protocol";
+import { findVersions, listHeads } from "../../store/reconcile-reads.js";
+import { errorReplies, requireNamespace, serverRef } from "./context.js";
+import { queryPath } from "./reads.js";
+
+const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
+  const reader = [app.requireRole("reader")];
+
+  app.get(
+    "/:namespace/heads",
+    {
+      onRequest: reader,
+      schema: {
+        summary: "Every entry's head (tombstones included), metadata only, in path order",
+        description: "Pass `nextAfter` as `after` for the next page. `cursor` is the namespace's cursor when the page was read.",
+        params: NamespaceParams,
+        querystring: HeadsQuery,
+        response: { 200: HeadsResponse, ...errorReplies },
+      },
+    },
+    async (request) => {
+      const ns = await requireNamespace(app, request, request.params.namespace);
+      const server = await serverRef(app);
+      const after = request.query.after === undefined ? undefined : queryPath(request.query.after);
+      return { ...(await listHeads(app.db, ns.id, after, request.query.limit)), server };
+    },
+  );
+
+  app.post(
+    "/:namespace/versions/find",
+    {
+      onRequest: reader,
+      schema: {
+        summary: "Per path, the newest version whose content sha256 starts with one of the given 16-hex-digit prefixes",
+        description: "A reconciling client finds the newest common ancestor of its file with it. Paths without a match are left out.",
+        params: NamespaceParams,
+        body: FindVersionsRequest,
+        response: { 200: FindVersionsResponse, ...errorReplies },
+      },
+    },
+    async (request) => {
+      const ns = await requireNamespace(app, request, request.params.namespace);
+      const server = await serverRef(app);
+      const queries = request.body.paths.map((q) => ({ path: queryPath(q.path), candidates: q.candidates }));
+      return { found: await findVersions(app.db, ns.id, queries), server };
+    },
+  );
+};
+
+export default reconcileRoutes;
