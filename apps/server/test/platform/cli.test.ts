@@ -220,7 +220,7 @@ describe("teammem-server epoch (issue 8)", () => {
     const adminToken = /Admin token \(shown once, keep it safe\): (\S+)/.exec(server.stdout())![1]!;
     const info = await fetch(`${server.url}/v1/server`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(((await info.json()) as { server: unknown }).server).toEqual({ id, epoch: newEpoch });
-  });
+  }, 180_000); // four starts of the embedded database, seconds each on a loaded machine
 
   it("prints its version with --version and exit 0", () => {
     const r = run(["--version"]);
