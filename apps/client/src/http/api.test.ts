@@ -11,7 +11,8 @@ import { createApi, type ApiOptions } from "./api.js";
 
 type Answer = (req: IncomingMessage, res: ServerResponse) => void;
 
-const EMPTY_CHANGES = { changes: [], nextCursor: 0, hasMore: false };
+const SERVER = { id: "00000000-0000-4000-8000-000000000001", epoch: "00000000-0000-4000-8000-000000000002" };
+const EMPTY_CHANGES = { changes: [], nextCursor: 0, hasMore: false, server: SERVER };
 const ok: Answer = (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(EMPTY_CHANGES));
 const refuse =
   (status: number, code: string, headers: Record<string, string> = {}): Answer =>
@@ -50,9 +51,9 @@ describe("the client's HTTP calls", () => {
   it("retry a POST batch too (operations carry an opId) and a proxy's bodyless 502", async () => {
     const { api, arrivals } = await scriptedServer([
       (_req, res) => res.writeHead(502).end("<html>bad gateway</html>"),
-      (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results: [] })),
+      (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results: [], server: SERVER })),
     ]);
-    expect(await api().batch({ clientId: "c", operations: [{ opId: "op-00000001", path: "a.md", baseVersion: 0, content: "a" }] })).toEqual({ results: [] });
+    expect(await api().batch({ clientId: "c", operations: [{ opId: "op-00000001", path: "a.md", baseVersion: 0, content: "a" }] })).toEqual({ results: [], server: SERVER });
     expect(arrivals).toHaveLength(2);
   });
 
