@@ -38,7 +38,8 @@ export interface StatusReport {
   teamFolder: TeamRoot;
   /** Entries last seen alive on the server (bases that are not tombstones). */
   trackedEntries: number;
-  pending: { opId: string; path: string; kind: "put" | "delete"; baseVersion: number; queuedAt: string }[];
+  /** `from`: the old path of a rename. */
+  pending: { opId: string; path: string; kind: "put" | "delete" | "rename"; from?: string; baseVersion: number; queuedAt: string }[];
   modified: string[];
   /** `pathFindings`: credentials in the file's path (the path shown is redacted). */
   heldBack: {
@@ -92,7 +93,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
   const markersAt = new Map<string, number | null>();
   for (const c of reports.conflicts) markersAt.set(c.path, markersAt.get(c.path) ?? (await markersLeftIn(layout, c)));
   const known = new Set([
-    ...outbox.map((q) => q.entry.operation.path),
+    ...outbox.flatMap(({ entry: { operation: op } }) => ("renameFrom" in op ? [op.path, op.renameFrom] : [op.path])),
     ...reports.heldBack.map((h) => h.path),
     ...reports.rejected.map((r) => r.path),
     ...[...markersAt].flatMap(([path, line]) => (line === null ? [] : [path])),
@@ -107,7 +108,8 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     pending: outbox.map(({ entry: { operation: op, queuedAt } }) => ({
       opId: op.opId,
       path: displayPath(op.path),
-      kind: "delete" in op ? "delete" : "put",
+      kind: "delete" in op ? "delete" : "renameFrom" in op ? "rename" : "put",
+      ...("renameFrom" in op ? { from: displayPath(op.renameFrom) } : {}),
       baseVersion: op.baseVersion,
       queuedAt,
     })),
@@ -170,7 +172,10 @@ function formatStatus(s: StatusReport): string {
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
   };
-  section(`pending (${s.pending.length} in outbox)`, s.pending.map((p) => `${p.kind} ${p.path} (base v${p.baseVersion})`));
+  section(
+    `pending (${s.pending.length} in outbox)`,
+    s.pending.map((p) => (p.from ? `rename ${p.from} → ${p.path}` : `${p.kind} ${p.path} (base v${p.baseVersion})`)),
+  );
   section("changed locally, not queued yet (run teammem sync)", s.modified);
   section(
     "held back (secret found; remove it and sync again)",

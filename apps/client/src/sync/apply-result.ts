@@ -10,6 +10,7 @@ import { ERRORS, type OperationResult } from "@teammem/protocol";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import type { QueuedOperation } from "../state/outbox.js";
+import { applyMoved, isMoved } from "./apply-moved.js";
 import { moveBase, versionText } from "./bases.js";
 import type { SyncContext } from "./context.js";
 import { mergeIntoWorkingFile, saveConflictCopy, type ServerVersion } from "./merge-local.js";
@@ -29,6 +30,7 @@ export async function applyResult(ctx: SyncContext, op: QueuedOperation, result:
   const { path } = operation;
   const sent = op.entry.sha256;
   const sentContent = "content" in operation ? operation.content : null;
+  if (isMoved(result)) return applyMoved(ctx, op, result);
   switch (result.status) {
     case "applied":
       await moveBase(ctx, path, { version: result.version, sha256: result.deleted ? null : result.sha256 }, result.deleted ? null : sentContent);

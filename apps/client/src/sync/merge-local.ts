@@ -42,6 +42,13 @@ export interface LocalMerge {
   readonly forceConflict?: boolean;
   /** Your side to save in `.teammem/conflicts/` (default: the working file's content). */
   readonly mine?: string | null;
+  /**
+   * What the working file must hold for it to be replaced (sha256, null: absent; default `local`'s):
+   * differs from `local` when your side comes from elsewhere (a file renamed on one side).
+   */
+  readonly expect?: string | null;
+  /** The path whose base moves to the server version (default `path`; the old path when your side is a renamed file). */
+  readonly basePath?: string;
 }
 
 /**
@@ -96,17 +103,19 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
   const shown = displayPath(path);
   const serverBase = { version: server.version, sha256: server.sha256 };
   const event = { path: shown, author: server.author, version: server.version };
+  const basePath = m.basePath ?? path;
+  const expect = m.expect === undefined ? local.sha256 : m.expect;
 
   if (server.content === null) {
     // A teammate deleted the file; the local edit (or creation) keeps it and goes up as a new version.
-    const hadBase = (ctx.state.bases[path]?.sha256 ?? null) !== null;
-    await moveBase(ctx, path, serverBase, null);
+    const hadBase = (ctx.state.bases[basePath]?.sha256 ?? null) !== null;
+    await moveBase(ctx, basePath, serverBase, null);
     if (hadBase) ctx.events.push({ type: "edit-kept", ...event });
     return "kept";
   }
   if (local.content === null) {
-    if (!(await replaceIfUnchanged(ctx, path, null, server.content))) return "changed";
-    await moveBase(ctx, path, serverBase, server.content);
+    if (!(await replaceIfUnchanged(ctx, path, expect, server.content))) return "changed";
+    await moveBase(ctx, basePath, serverBase, server.content);
     ctx.events.push({ type: "delete-overridden", ...event });
     if (m.conflictId) recordConflict(ctx, m, null, false);
     return "written";
@@ -114,8 +123,8 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
 
   const merged = mergeText({ base: m.base.text, server: server.content, local: local.content, policy: ctx.mergePolicy(path) });
   if (merged.clean && !m.forceConflict) {
-    if (merged.content !== local.content && !(await replaceIfUnchanged(ctx, path, local.sha256, merged.content))) return "changed";
-    await moveBase(ctx, path, serverBase, server.content);
+    if ((merged.content !== local.content || expect !== local.sha256) && !(await replaceIfUnchanged(ctx, path, expect, merged.content))) return "changed";
+    await moveBase(ctx, basePath, serverBase, server.content);
     if (merged.content === server.content) ctx.events.push({ type: "updated", ...event });
     else if (merged.content !== local.content) ctx.events.push({ type: "merged", ...event, union: merged.union });
     if (m.conflictId) recordConflict(ctx, m, null, false);
@@ -128,8 +137,8 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
   const text = renderWithMarkers(regions, eol, { baseVersion: m.base.version, author: server.author, version: server.version });
   const mine = m.mine === undefined ? local.content : m.mine;
   const copy = mine === null ? null : await saveConflictCopy(ctx, m.conflictId ?? `local-${randomUUID()}`, path, mine);
-  if (!(await replaceIfUnchanged(ctx, path, local.sha256, text))) return "changed";
-  await moveBase(ctx, path, serverBase, server.content);
+  if (!(await replaceIfUnchanged(ctx, path, expect, text))) return "changed";
+  await moveBase(ctx, basePath, serverBase, server.content);
   recordConflict(ctx, m, copy, true);
   ctx.events.push({ type: "conflict", ...event, copy: copy === null ? null : displayRelative(copy) });
   return "conflict";

@@ -6,6 +6,8 @@
  * operation still queued for that path is dropped (its content is in the file now). Every outcome
  * is an event of the summary. The cursor and bases are stored only after the files of a page are
  * on disk, so a crash replays the page harmlessly.
+ * A teammate's rename moves the file here and, when it was edited here, the edit with it; a
+ * teammate's edit of a file renamed here goes into the new file (`pull-renames.ts`).
  * A change that cannot be written (a folder or a symlink in the way) is recorded as "not written"
  * (`status` shows it) and retried at every later pull from the entry's current head.
  * A change is kept out ("newer on server", until the base reaches its version) when the local file
@@ -17,6 +19,7 @@ import { checkEntryPath, sha256Hex, type Change } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { firstMarkerLine } from "../merge/markers.js";
+import type { TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
 import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
@@ -24,6 +27,8 @@ import { saveSyncState } from "../state/sync-state.js";
 import { baseText, moveBase } from "./bases.js";
 import type { SyncContext } from "./context.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
+import { announceRename, announcedAsRename, followLocalRename, followTeammateRenames, lazyScope, type Follow } from "./pull-renames.js";
+import { renameSource } from "./renames.js";
 
 export interface PullOutcome {
   /** Changes received from the server. */
@@ -42,12 +47,24 @@ export interface PullOutcome {
 }
 
 /** A server version to apply; `author` is unknown ("") for a head read outside the change feed. */
-type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content"> & { readonly author?: string };
+type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content"> & Partial<Pick<Change, "author" | "renamedFrom" | "renamedTo">>;
 
-/** One pull's working set: its outcome and the outbox's operations by path (dropped when a merge takes them in). */
+/** One pull's working set: its outcome, the outbox's operations (dropped when a merge takes them in), renames to follow. */
 interface PullRun {
   readonly outcome: PullOutcome;
+  /** Queued operations by the paths they touch (a rename: both). */
   readonly queued: Map<string, QueuedOperation>;
+  /** Teammates' renames of files edited here, finished once the pull has written their new paths. */
+  readonly follows: (Follow & { readonly event: number })[];
+  readonly scope: () => Promise<TeamScope>;
+}
+
+/** Drops the queued operations touching `path`: the working file supersedes what they hold. */
+async function dropQueued(run: PullRun, path: string): Promise<void> {
+  const queued = run.queued.get(path);
+  if (!queued) return;
+  await dequeue(queued);
+  for (const [key, q] of [...run.queued]) if (q === queued) run.queued.delete(key);
 }
 
 export function emptyPullOutcome(): PullOutcome {
@@ -55,7 +72,9 @@ export function emptyPullOutcome(): PullOutcome {
 }
 
 export async function pull(ctx: SyncContext): Promise<PullOutcome> {
-  const run: PullRun = { outcome: emptyPullOutcome(), queued: new Map((await listOutbox(ctx.layout)).map((q) => [q.entry.operation.path, q])) };
+  const queued = new Map<string, QueuedOperation>();
+  for (const q of await listOutbox(ctx.layout)) for (const path of [q.entry.operation.path, renameSource(q.entry.operation)]) if (path) queued.set(path, q);
+  const run: PullRun = { outcome: emptyPullOutcome(), queued, follows: [], scope: lazyScope(ctx) };
   const touched = new Set<string>();
   for (;;) {
     const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
@@ -73,6 +92,13 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
     await saveSyncState(ctx.layout, ctx.state);
     await saveNotWritten(ctx.layout, ctx.reports.notWritten);
     if (!page.hasMore || page.changes.length === 0 || !advanced) break;
+  }
+  if (run.follows.length > 0) {
+    const followed = await followTeammateRenames(ctx, run.follows, (path) => dropQueued(run, path));
+    run.outcome.merged.push(...followed.merged);
+    run.outcome.conflicts.push(...followed.conflicts);
+    await saveConflicts(ctx.layout, ctx.reports.conflicts);
+    await saveSyncState(ctx.layout, ctx.state);
   }
   await retryNotWritten(ctx, touched, run);
   await retryNewerOnServer(ctx, touched, run);
@@ -196,6 +222,8 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
   const next = { version: change.version, sha256: incomingSha };
   const author = change.author ?? "";
   if (localSha === incomingSha) {
+    // Deleted here too: a teammate's rename says where the file went.
+    if (change.renamedTo && base?.sha256) announceRename(ctx, change);
     await moveBase(ctx, path, next, incoming);
     return;
   }
@@ -219,8 +247,11 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
     throw err;
   }
   await moveBase(ctx, path, next, incoming);
-  const type = incoming === null ? "deleted" : localSha === null ? "created" : "updated";
-  ctx.events.push({ type, path: shown, author, version: change.version });
+  if (incoming === null && change.renamedTo) announceRename(ctx, change);
+  else if (!announcedAsRename(ctx, change)) {
+    const type = incoming === null ? "deleted" : localSha === null ? "created" : "updated";
+    ctx.events.push({ type, path: shown, author, version: change.version });
+  }
 }
 
 /** A change of a file changed here too: merged into the working file, or kept out (see the module comment). */
@@ -234,6 +265,21 @@ async function mergeChange(ctx: SyncContext, run: PullRun, change: Incoming, loc
     keptOut(ctx, change, change.deleted ? null : change.sha256);
   };
   if (hasUnresolvedMarkers(ctx, path, local.content)) return keep();
+  if (change.renamedTo && local.content !== null && local.sha256 !== null) {
+    // A teammate renamed the file you edited: your edit follows it once the new path is written.
+    run.follows.push({ from: path, to: change.renamedTo, author: change.author ?? "", version: change.version, local: { content: local.content, sha256: local.sha256 }, event: announceRename(ctx, change) });
+    return;
+  }
+  if (local.content === null && incoming !== null) {
+    // Deleted here: if it was renamed here, the teammate's edit goes into the new file.
+    const moved = await followLocalRename(ctx, { ...change, content: incoming }, run.scope);
+    if (moved && moved.outcome !== "changed") {
+      (moved.outcome === "conflict" ? outcome.conflicts : outcome.merged).push(displayPath(moved.to));
+      await dropQueued(run, path);
+      await dropQueued(run, moved.to);
+      return;
+    }
+  }
   const base = ctx.state.bases[path];
   const text = incoming === null || local.content === null ? "" : await baseText(ctx, path);
   if (text === undefined) return keep();
@@ -253,9 +299,5 @@ async function mergeChange(ctx: SyncContext, run: PullRun, change: Incoming, loc
   if (merged === "conflict") outcome.conflicts.push(shown);
   else if (merged === "written") outcome.merged.push(shown);
   // An operation queued for the path holds what the file held before; the file (merged) supersedes it.
-  const queued = run.queued.get(path);
-  if (queued) {
-    await dequeue(queued);
-    run.queued.delete(path);
-  }
+  await dropQueued(run, path);
 }

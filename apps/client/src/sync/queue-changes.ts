@@ -13,6 +13,7 @@ import { saveHeldBack, saveRejected, type HeldBack, type Rejected } from "../sta
 import type { SyncState } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
 import { checkMassDelete } from "./mass-delete.js";
+import { combineRenames } from "./renames.js";
 import { scanTeamFile } from "./scan-team-file.js";
 
 interface QueueOutcome {
@@ -106,9 +107,11 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
       queuedAt: new Date().toISOString(),
     });
   }
-  const deletes = queued.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
+  // A delete and a create of (nearly) the same content travel as one rename.
+  const operations = await combineRenames(ctx, queued);
+  const deletes = operations.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
   checkMassDelete(deletes, ctx.state, ctx.allowMassDelete ?? false);
-  await enqueue(ctx.layout, queued);
+  await enqueue(ctx.layout, operations);
   for (const h of heldBack) {
     for (const f of h.pathFindings ?? []) ctx.warn(`held back ${displayPath(h.path)}: path holds ${f.ruleId} (${f.label})`);
     for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label})`);
@@ -120,5 +123,5 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   ctx.reports.rejected = rejected;
   await saveHeldBack(ctx.layout, heldBack);
   await saveRejected(ctx.layout, rejected);
-  return { queued, deferred, heldBack };
+  return { queued: operations, deferred, heldBack };
 }

@@ -16,6 +16,7 @@ import { flushOutbox, type FlushOutcome } from "./flush.js";
 import { checkTeamRoot } from "./mass-delete.js";
 import { dropCaughtUp, emptyPullOutcome, pull, type PullOutcome } from "./pull.js";
 import { queueChanges } from "./queue-changes.js";
+import { renameSource } from "./renames.js";
 import { refreshScanPolicy } from "./scan-policy.js";
 import { closeSettledConflicts, dropSettledConflicts, markersLeftIn } from "./settle-conflicts.js";
 
@@ -75,7 +76,10 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     summary.skipped = walked.skipped;
     // Allowed to delete everything: a team/ that is a symlink or a file counts as empty, like a missing one.
     const scope: TeamScope = allowMassDelete && walked.root !== "folder" ? { ...walked, skippedEntryPaths: new Set() } : walked;
-    const pending = new Set((await listOutbox(ctx.layout)).map((q) => q.entry.operation.path));
+    // A queued rename holds its old path too.
+    const pending = new Set(
+      (await listOutbox(ctx.layout)).flatMap(({ entry: { operation } }) => [operation.path, ...(renameSource(operation) === null ? [] : [renameSource(operation)!])]),
+    );
     const queued = await queueChanges(ctx, scope, pending);
     summary.heldBack = queued.heldBack;
     if (summary.error) break;

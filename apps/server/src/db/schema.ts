@@ -166,6 +166,30 @@ export const versions = pgTable(
   ],
 );
 
+/**
+ * Renames, append-only: version `fromVersion` of `fromPath` (the tombstone the rename wrote, or the
+ * head when the old path was deleted already) moved to version `toVersion` of `toPath`, in one
+ * rename operation. The change feed and history read it to say "renamed from/to"; a put against
+ * that tombstone from a stale base follows the file to `toPath`.
+ */
+export const renames = pgTable(
+  "renames",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    namespaceId: uuid("namespace_id").notNull().references(() => namespaces.id, { onDelete: "cascade" }),
+    fromPath: text("from_path").notNull(),
+    fromVersion: integer("from_version").notNull(),
+    toPath: text("to_path").notNull(),
+    toVersion: integer("to_version").notNull(),
+    opId: text("op_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("renames_namespace_from").on(t.namespaceId, t.fromPath, t.fromVersion),
+    index("renames_namespace_to").on(t.namespaceId, t.toPath, t.toVersion),
+  ],
+);
+
 /** An incoming edit that overlapped the head: kept here so nothing acknowledged is lost. */
 export const conflicts = pgTable(
   "conflicts",

@@ -1,7 +1,8 @@
 /**
- * The write protocol of one batch operation `{opId, path, baseVersion, content | delete}`:
- * validation and re-scan, then — in one transaction holding the namespace lock — idempotency,
- * fast-forward, three-way merge, or a conflict record. See the decision table on {@link decide}.
+ * The write protocol of one batch operation `{opId, path, baseVersion, content | delete}` (or a
+ * rename, `renameFrom`: apply-rename.ts): validation and re-scan, then — in one transaction holding
+ * the namespace lock — idempotency, fast-forward, three-way merge, or a conflict record. See the
+ * decision table on {@link decide}.
  */
 import { mergeText, pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
@@ -14,16 +15,10 @@ import { readStoredOperation, replayResult, requestHash, storeOperation } from "
 import { Refusal } from "../errors/refusal.js";
 import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
+import { decideRename, followRename, RollbackRefusal, type Decision } from "./apply-rename.js";
 import { readVersionAuthor } from "./version-author.js";
 import type { WriteContext } from "./write-context.js";
 
-/** A decision, whether its result is final (kept for replays) and whether it is stored already. */
-interface Decision {
-  result: OperationResult;
-  /** false for refusals that may pass later unchanged (namespace_full, path_case_conflict, version ahead). */
-  final: boolean;
-  stored?: boolean;
-}
 
 function rejected(opId: string, path: string, refusal: Refusal): OperationResult {
   return { opId, path, status: "rejected", ...refusal.toBody() };
@@ -32,7 +27,18 @@ function rejected(opId: string, path: string, refusal: Refusal): OperationResult
 /** The request hash of a batch operation (its id excluded; the merge policy only when given, so older hashes stay valid). */
 export function operationHash(op: Operation): string {
   if ("delete" in op) return requestHash("delete", [op.path, op.baseVersion]);
-  return requestHash("put", [op.path, op.baseVersion, op.content, ...(op.merge ? [op.merge] : [])]);
+  const put = [op.path, op.baseVersion, op.content, ...(op.merge ? [op.merge] : [])];
+  if ("renameFrom" in op) return requestHash("rename", [...put, op.renameFrom, op.renameFromVersion]);
+  return requestHash("put", put);
+}
+
+/** The checked old path of a rename (NFC, clean), or its refusal: `invalid_path`, `secret_detected`, or `invalid_request` when it is the new path. */
+function renameSource(ctx: WriteContext, op: Operation, to: string): { from: string | null } | { refusal: Refusal } {
+  if (!("renameFrom" in op)) return { from: null };
+  const checked = checkWritePath(ctx, op.renameFrom);
+  if ("refusal" in checked) return checked;
+  if (checked.path === to) return { refusal: new Refusal("invalid_request", "a rename needs two different paths (renameFrom equals path)", { reason: "rename_to_itself" }) };
+  return { from: checked.path };
 }
 
 /**
@@ -65,13 +71,28 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
     return result;
   }
   const path = checked.path;
+  const source = renameSource(ctx, op, path);
+  if ("refusal" in source) {
+    const prior = await readStoredOperation(db, nsId, op.opId);
+    if (prior) return replayResult(prior, op.opId, op.path, hash);
+    await auditPathSecret(db, ctx, source.refusal);
+    return rejected(op.opId, op.path, source.refusal);
+  }
 
-  return inWriteTransaction(db, nsId, op.opId, path, async (tx, cursor, { stored, head }) => {
-    if (stored) return replayResult(stored, op.opId, op.path, hash);
-    const decision = await decide(tx, ctx, op, path, hash, cursor, head);
-    if (decision.final && !decision.stored) await storeOperation(tx, nsId, op.opId, hash, decision.result);
-    return decision.result;
-  });
+  try {
+    return await inWriteTransaction(db, nsId, op.opId, path, async (tx, cursor, { stored, head }) => {
+      if (stored) return replayResult(stored, op.opId, op.path, hash);
+      const decision =
+        source.from !== null && "renameFrom" in op
+          ? await decideRename(tx, ctx, op, source.from, path, cursor, head)
+          : await decide(tx, ctx, op, path, hash, cursor, head);
+      if (decision.final && !decision.stored) await storeOperation(tx, nsId, op.opId, hash, decision.result);
+      return decision.result;
+    });
+  } catch (err) {
+    if (err instanceof RollbackRefusal) return err.decision.result;
+    throw err;
+  }
 }
 
 /**
@@ -80,6 +101,9 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
  * - baseVersion = head version (fast-forward) → `applied`: a new version, or none when the content
  *   equals the head (a put of identical content, a delete of a missing/deleted path).
  * - baseVersion < head version:
+ *   - put, head is the tombstone of a rename made after the base, its new path live → the edit
+ *     follows the file there (`followRename` in apply-rename.ts): `merged` or `conflict` at the
+ *     new path, the result naming the old path in `renamedFrom`.
  *   - put, head is a tombstone made after the base → the edit wins: `merged` with the incoming
  *     content as a new version; the delete stays in history.
  *   - put equal to the head → `applied` at the head version, nothing new.
@@ -192,6 +216,10 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
   // baseVersion < headVersion: someone else wrote since the base.
   if (!live) {
     if (incoming === null) return unchanged(head);
+    // A teammate renamed the file meanwhile: the edit follows it to the new path.
+    const policy = ("merge" in op && op.merge) || "conflict";
+    const followed = head && (await followRename(tx, ctx, { opId: op.opId, baseVersion: op.baseVersion, content: incoming, policy }, path, head, namespaceCursor));
+    if (followed) return followed;
     const refusal = await guardNewLiveEntry();
     return refusal ?? merged(incoming, await readVersionAuthor(tx, nsId, path, headVersion));
   }

@@ -1,8 +1,13 @@
 /** The change feed: the latest state of each entry changed after a cursor, in cursor order. */
 import type { ChangesResponse } from "@teammem/protocol";
 import { and, asc, eq, gt, lte } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/database.js";
-import { entries, namespaces, versions } from "../db/schema.js";
+import { entries, namespaces, renames, versions } from "../db/schema.js";
+
+/** The rename whose tombstone an entry's head is, and the rename that wrote it. */
+const movedAway = alias(renames, "moved_away");
+const movedHere = alias(renames, "moved_here");
 
 /** The namespace's cursor: the last change cursor handed out in it (0: none yet). */
 export async function namespaceCursor(db: Db, namespaceId: string): Promise<number> {
@@ -14,7 +19,8 @@ export async function namespaceCursor(db: Db, namespaceId: string): Promise<numb
  * Heads whose cursor is in (`since`, namespace cursor], oldest first, at most `limit`.
  * Stable pagination: the namespace cursor is read first, and a writer commits cursor N before any
  * writer can take N+1 (namespace lock), so every head at or below it is already visible. An entry
- * written again moves to its new cursor and is returned there (once per page walk).
+ * written again moves to its new cursor and is returned there (once per page walk). A head a rename
+ * wrote names the other path (`renamedTo` on the old path's tombstone, `renamedFrom` on the new path).
  * @returns `nextCursor`: the last returned cursor when `hasMore`, else the namespace cursor; or
  *   "ahead" when `since` is above the namespace cursor (a cursor of another server or epoch).
  */
@@ -32,9 +38,13 @@ export async function readChanges(db: Db, namespaceId: string, since: number, li
       content: entries.content,
       author: versions.authorName,
       createdAt: versions.createdAt,
+      renamedTo: movedAway.toPath,
+      renamedFrom: movedHere.fromPath,
     })
     .from(entries)
     .leftJoin(versions, and(eq(versions.namespaceId, entries.namespaceId), eq(versions.path, entries.path), eq(versions.version, entries.version)))
+    .leftJoin(movedAway, and(eq(movedAway.namespaceId, entries.namespaceId), eq(movedAway.fromPath, entries.path), eq(movedAway.fromVersion, entries.version)))
+    .leftJoin(movedHere, and(eq(movedHere.namespaceId, entries.namespaceId), eq(movedHere.toPath, entries.path), eq(movedHere.toVersion, entries.version)))
     .where(and(eq(entries.namespaceId, namespaceId), gt(entries.cursor, since), lte(entries.cursor, upTo)))
     .orderBy(asc(entries.cursor))
     .limit(limit + 1);
@@ -51,6 +61,8 @@ export async function readChanges(db: Db, namespaceId: string, since: number, li
       content: r.deleted ? null : r.content,
       author: r.author ?? "",
       createdAt: (r.createdAt ?? new Date(0)).toISOString(),
+      ...(r.renamedFrom ? { renamedFrom: r.renamedFrom } : {}),
+      ...(r.renamedTo ? { renamedTo: r.renamedTo } : {}),
     })),
     nextCursor: hasMore ? page[page.length - 1]!.cursor : upTo,
     hasMore,

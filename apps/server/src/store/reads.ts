@@ -1,8 +1,8 @@
 /** Reads of one namespace: an entry's head, its history, one version, conflict records. */
 import type { ConflictRecord, EntryResponse, VersionInfo } from "@teammem/protocol";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, or } from "drizzle-orm";
 import type { Db } from "../db/database.js";
-import { conflicts, entries, versions } from "../db/schema.js";
+import { conflicts, entries, renames, versions } from "../db/schema.js";
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -26,7 +26,14 @@ export async function readEntry(db: Db, namespaceId: string, path: string): Prom
 }
 
 type VersionRow = typeof versions.$inferSelect;
-function versionInfo(r: VersionRow): VersionInfo {
+/** What renames say about versions of one path: version → the other path. */
+interface RenameLinks {
+  to: Map<number, string>;
+  from: Map<number, string>;
+}
+function versionInfo(r: VersionRow, links?: RenameLinks): VersionInfo {
+  const renamedTo = links?.to.get(r.version);
+  const renamedFrom = links?.from.get(r.version);
   return {
     version: r.version,
     kind: r.kind,
@@ -40,7 +47,23 @@ function versionInfo(r: VersionRow): VersionInfo {
     opId: r.opId,
     cursor: r.cursor,
     createdAt: r.createdAt.toISOString(),
+    ...(renamedFrom ? { renamedFrom } : {}),
+    ...(renamedTo ? { renamedTo } : {}),
   };
+}
+
+/** The renames that left `path` (its tombstones) or arrived at it (its versions). */
+async function renameLinks(db: Db, namespaceId: string, path: string): Promise<RenameLinks> {
+  const rows = await db
+    .select()
+    .from(renames)
+    .where(and(eq(renames.namespaceId, namespaceId), or(eq(renames.fromPath, path), eq(renames.toPath, path))));
+  const links: RenameLinks = { to: new Map(), from: new Map() };
+  for (const r of rows) {
+    if (r.fromPath === path) links.to.set(r.fromVersion, r.toPath);
+    if (r.toPath === path) links.from.set(r.toVersion, r.fromPath);
+  }
+  return links;
 }
 
 type ConflictRow = typeof conflicts.$inferSelect;
@@ -76,7 +99,8 @@ export async function readHistory(db: Db, namespaceId: string, path: string): Pr
     .from(conflicts)
     .where(and(eq(conflicts.namespaceId, namespaceId), eq(conflicts.path, path)))
     .orderBy(desc(conflicts.cursor));
-  return { versions: versionRows.map(versionInfo), conflicts: conflictRows.map(conflictRecord) };
+  const links = await renameLinks(db, namespaceId, path);
+  return { versions: versionRows.map((r) => versionInfo(r, links)), conflicts: conflictRows.map(conflictRecord) };
 }
 
 /** One version with its content (null for a tombstone), or null when it does not exist. */
@@ -85,7 +109,7 @@ export async function readVersion(db: Db, namespaceId: string, path: string, ver
     .select()
     .from(versions)
     .where(and(eq(versions.namespaceId, namespaceId), eq(versions.path, path), eq(versions.version, version)));
-  return row ? { ...versionInfo(row), path: row.path, content: row.content } : null;
+  return row ? { ...versionInfo(row, await renameLinks(db, namespaceId, path)), path: row.path, content: row.content } : null;
 }
 
 /** Conflict records of the namespace with `status` (or all), oldest first. */

@@ -29,7 +29,25 @@ export const DeleteOperation = z.strictObject({
   baseVersion: Version,
   delete: z.literal(true),
 });
-export const Operation = z.union([PutOperation, DeleteOperation]);
+/**
+ * Rename `renameFrom` (whose version the client last saw is `renameFromVersion`) to `path`, whose
+ * content is `content` (the file at its new path, possibly edited too; `baseVersion`: the version
+ * of `path` the client knows, 0 when new). Applied atomically: the old path gets a tombstone and
+ * the new path a version, both recorded as one rename. A teammate's edit of the old path made
+ * after `renameFromVersion` follows the file: it is merged into the new path (policy `merge`); an
+ * overlap keeps the teammate's text at the new path and this content as a conflict record there.
+ * Refused (`version_conflict`, transient) when the new path is live with other content.
+ */
+export const RenameOperation = z.strictObject({
+  opId: OpId,
+  path: EntryPath,
+  baseVersion: Version,
+  content: z.string(),
+  merge: MergePolicyField.optional(),
+  renameFrom: EntryPath,
+  renameFromVersion: Version.min(1),
+});
+export const Operation = z.union([PutOperation, DeleteOperation, RenameOperation]);
 export type Operation = z.infer<typeof Operation>;
 
 /** POST /v1/namespaces/:namespace/batch body. Each operation is applied atomically on its own. */
@@ -46,7 +64,14 @@ export const BatchRequest = z.strictObject({
 });
 export type BatchRequest = z.infer<typeof BatchRequest>;
 
-const ResultBase = { opId: OpId, path: EntryPath };
+/**
+ * In a result: the operation's content now lives at the result's `path`, moved from `path` here,
+ * which is a tombstone at `version` (a rename, or a put of a renamed path that followed the file).
+ */
+export const RenamedFrom = z.object({ path: EntryPath, version: Version });
+
+/** `path`: the entry the result is about (for a put that followed a rename: the new path, see `renamedFrom`). */
+const ResultBase = { opId: OpId, path: EntryPath, renamedFrom: RenamedFrom.optional() };
 
 /** Fast-forward: baseVersion was the head. */
 export const AppliedResult = z.object({

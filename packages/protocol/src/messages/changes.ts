@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Cursor, EntryState } from "./common.js";
+import { Cursor, EntryPath, EntryState } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
@@ -9,8 +9,17 @@ export const ChangesQuery = z.strictObject({
 });
 export type ChangesQuery = z.infer<typeof ChangesQuery>;
 
-/** One new head version of an entry. `content` is null for a tombstone (`deleted: true`). */
-export const Change = EntryState.extend({ author: z.string(), createdAt: z.string() });
+/**
+ * One new head version of an entry. `content` is null for a tombstone (`deleted: true`).
+ * `renamedTo`: the tombstone a rename left at the old path names the new path; `renamedFrom`: the
+ * version a rename wrote at the new path names the old one.
+ */
+export const Change = EntryState.extend({
+  author: z.string(),
+  createdAt: z.string(),
+  renamedFrom: EntryPath.optional(),
+  renamedTo: EntryPath.optional(),
+});
 export type Change = z.infer<typeof Change>;
 
 /**

@@ -33,7 +33,10 @@ export const WriteResponse = z.object({
 });
 export type WriteResponse = z.infer<typeof WriteResponse>;
 
-/** Metadata of one version in history. `kind`: write | delete | merge | restore | resolve. */
+/**
+ * Metadata of one version in history. `kind`: write | delete | merge | restore | resolve | rename.
+ * A rename's tombstone names the new path (`renamedTo`), its new version the old one (`renamedFrom`).
+ */
 export const VersionInfo = z.object({
   version: Version,
   kind: z.string(),
@@ -49,6 +52,8 @@ export const VersionInfo = z.object({
   opId: z.string().nullable(),
   cursor: Cursor,
   createdAt: z.string(),
+  renamedFrom: EntryPath.optional(),
+  renamedTo: EntryPath.optional(),
 });
 export type VersionInfo = z.infer<typeof VersionInfo>;
 
