@@ -10,20 +10,33 @@ import { sha256Hex, splitLines } from "@teammem/protocol";
 /** Lowest similarity (0-1) of a delete and a create to be sent as a rename. */
 export const RENAME_SIMILARITY = 0.5;
 
+/** A text prepared for comparisons: its lines (line endings ignored) counted, and its size in bytes. */
+interface Bag {
+  readonly lines: Map<string, number>;
+  readonly bytes: number;
+}
+
+function bagOf(text: string): Bag {
+  const lf = text.replace(/\r\n/g, "\n");
+  const lines = new Map<string, number>();
+  for (const line of splitLines(lf)) lines.set(line, (lines.get(line) ?? 0) + 1);
+  return { lines, bytes: Buffer.byteLength(lf, "utf8") };
+}
+
+/** Bytes of the lines of `b` found in `a`'s bag (each line of `a` matched at most once), over the larger size. */
+function score(a: Bag, b: Bag): number {
+  if (a.bytes === 0 || b.bytes === 0) return 0;
+  // At most the smaller text can be shared: skip the count when that cannot reach the threshold.
+  if (Math.min(a.bytes, b.bytes) < RENAME_SIMILARITY * Math.max(a.bytes, b.bytes)) return 0;
+  let shared = 0;
+  for (const [line, n] of b.lines) shared += Math.min(n, a.lines.get(line) ?? 0) * Buffer.byteLength(line, "utf8");
+  return shared / Math.max(a.bytes, b.bytes);
+}
+
 /** Similarity of `a` and `b` in [0, 1]: bytes of shared lines (line endings ignored) / bytes of the larger text. */
 export function similarity(a: string, b: string): number {
   if (a === "" || b === "") return 0;
-  if (a === b) return 1;
-  const count = new Map<string, number>();
-  for (const line of splitLines(a.replace(/\r\n/g, "\n"))) count.set(line, (count.get(line) ?? 0) + 1);
-  let shared = 0;
-  for (const line of splitLines(b.replace(/\r\n/g, "\n"))) {
-    const left = count.get(line) ?? 0;
-    if (left === 0) continue;
-    count.set(line, left - 1);
-    shared += Buffer.byteLength(line, "utf8");
-  }
-  return shared / Math.max(Buffer.byteLength(a.replace(/\r\n/g, "\n"), "utf8"), Buffer.byteLength(b.replace(/\r\n/g, "\n"), "utf8"));
+  return a === b ? 1 : score(bagOf(a), bagOf(b));
 }
 
 export interface RenameCandidate {
@@ -48,11 +61,13 @@ export function pairRenames(deleted: readonly RenameCandidate[], created: readon
   const scored: { from: string; to: string; score: number; sameName: boolean }[] = [];
   const byContent = deleted.length * created.length <= MAX_COMPARISONS;
   const name = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+  const bags = new Map<RenameCandidate, Bag>();
+  const bag = (x: RenameCandidate) => bags.get(x) ?? bags.set(x, bagOf(x.text!)).get(x)!;
   for (const d of deleted) {
     for (const c of created) {
-      const score =
-        d.sha256 === c.sha256 ? (c.sha256 === EMPTY_SHA256 ? 0 : 2) : byContent && d.text !== undefined && c.text !== undefined ? similarity(d.text, c.text) : 0;
-      if (score >= RENAME_SIMILARITY) scored.push({ from: d.path, to: c.path, score, sameName: name(d.path) === name(c.path) });
+      const value =
+        d.sha256 === c.sha256 ? (c.sha256 === EMPTY_SHA256 ? 0 : 2) : byContent && d.text !== undefined && c.text !== undefined ? score(bag(d), bag(c)) : 0;
+      if (value >= RENAME_SIMILARITY) scored.push({ from: d.path, to: c.path, score: value, sameName: name(d.path) === name(c.path) });
     }
   }
   scored.sort((x, y) => y.score - x.score || Number(y.sameName) - Number(x.sameName) || (x.from + "\0" + x.to < y.from + "\0" + y.to ? -1 : 1));

@@ -128,3 +128,31 @@ describe("mergeText and line endings", () => {
     });
   });
 });
+
+describe("mergeText on large texts", () => {
+  const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join("");
+  it("merges edits spread over 50,000 lines, split at the lines all three have once", () => {
+    const base = lines(50_000, (i) => `entry ${i}\n`);
+    const server = lines(50_000, (i) => (i % 1000 === 0 ? `entry ${i} (server)\n` : `entry ${i}\n`));
+    const local = lines(50_000, (i) => (i % 1000 === 500 ? `entry ${i} (local)\n` : `entry ${i}\n`));
+    const expected = lines(50_000, (i) => (i % 1000 === 0 ? `entry ${i} (server)\n` : i % 1000 === 500 ? `entry ${i} (local)\n` : `entry ${i}\n`));
+    expect(merge(base, server, local)).toEqual(clean(expected));
+  });
+  it("handles a part too long to diff line by line as one hunk: merged when one side only added lines around it, else a conflict", () => {
+    const same = "x\n".repeat(12_000); // no line occurs once: nothing to split at
+    expect(merge(same, "top\n" + same + "bottom\n", same.replace("x\n".repeat(6001), "x\n".repeat(6000) + "y\n"), "union")).toEqual(
+      clean("top\n" + same.replace("x\n".repeat(6001), "x\n".repeat(6000) + "y\n") + "bottom\n", true),
+    );
+    expect(merge(same, "first\n" + same.slice(2), same.replace("x\n".repeat(6001), "x\n".repeat(6000) + "y\n"), "union")).toMatchObject({ clean: false });
+  });
+});
+
+describe("mergeText on hostile input", () => {
+  it("merges a 256 KiB file of one repeated line edited on both sides (no anchors, one hunk) without diffing it line by line", () => {
+    const same = "x\n".repeat(131_072);
+    const server = "x\n".repeat(65_535) + "y\n" + "x\n".repeat(65_536);
+    const local = "x\n".repeat(65_536) + "z\n" + "x\n".repeat(65_535);
+    expect(merge(same, server, local, "union")).toMatchObject({ clean: false });
+    expect(merge(same, "head\n" + same, same + "tail\n", "union")).toEqual(clean("head\n" + same + "tail\n", true));
+  });
+});

@@ -14,12 +14,18 @@
  *   (e.g. one edits the last line while the other appends a line);
  * - anything else (both changed the same lines, or any concurrent insertion under policy
  *   `conflict`) → a conflict hunk.
+ * Cost: the texts are split at lines each of the three has exactly once, in the same order
+ * (anchors, see anchors.ts), and diff3 runs on the parts between them; a part longer than
+ * {@link MAX_DIFF_LINES} lines on a side is not diffed line by line but handled as one hunk by the
+ * rules above (a conflict unless a side left it unchanged or only added lines around it), so a
+ * merge never costs more than O(MAX_DIFF_LINES²) per part, whatever the input.
  * Line endings: when each text uses one style (all LF or all CRLF), lines are compared without
  * it and the result gets the style a side changed to (a whole-file LF → CRLF change is not a
  * conflict with a content edit); texts that mix styles are merged as they are. A missing final
  * newline is handled the same way (it is not an edit of the last line).
  */
-import { diff3MergeRegions } from "node-diff3";
+import { diff3MergeRegions, type IRegion } from "node-diff3";
+import { anchorLines } from "./anchors.js";
 import { eolStyle, mergeEol, mergeProperty, splitLines, toLf, withEol } from "./lines.js";
 
 /** How concurrent insertions at the same point are merged (see the module comment). */
@@ -46,10 +52,20 @@ export interface MergeInput {
 
 const sameLines = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((l, i) => l === y[i]);
 
-/** `side` as `pre + lines + post` when it keeps `lines` as one run (the first such place), else null. */
+/** `side` as `pre + lines + post` when it keeps `lines` as one run (the first such place), else null. Linear time (Knuth-Morris-Pratt). */
 function around(lines: readonly string[], side: readonly string[]): { pre: string[]; post: string[] } | null {
-  for (let k = 0; k + lines.length <= side.length; k++) {
-    if (lines.every((line, i) => side[k + i] === line)) return { pre: side.slice(0, k), post: side.slice(k + lines.length) };
+  const found = (k: number) => ({ pre: side.slice(0, k), post: side.slice(k + lines.length) });
+  if (lines.length === 0) return found(0);
+  const fail = new Array<number>(lines.length).fill(0);
+  for (let i = 1, k = 0; i < lines.length; i++) {
+    while (k > 0 && lines[i] !== lines[k]) k = fail[k - 1]!;
+    if (lines[i] === lines[k]) k++;
+    fail[i] = k;
+  }
+  for (let i = 0, k = 0; i < side.length; i++) {
+    while (k > 0 && side[i] !== lines[k]) k = fail[k - 1]!;
+    if (side[i] === lines[k]) k++;
+    if (k === lines.length) return found(i - lines.length + 1);
   }
   return null;
 }
@@ -90,19 +106,40 @@ function commonEnds(o: string[], a: string[], b: string[]): { prefix: number; su
   return { prefix, suffix };
 }
 
+/** Lines per side above which a part between anchors is not diffed line by line (diff3's LCS is quadratic). */
+export const MAX_DIFF_LINES = 5000;
+
+/** diff3's regions of one part between anchors, or the whole part as one hunk when it is too long to diff. */
+function partRegions(a: string[], o: string[], b: string[]): IRegion<string>[] {
+  if (Math.max(a.length, o.length, b.length) <= MAX_DIFF_LINES) return diff3MergeRegions(a, o, b);
+  return [{ stable: false, aStart: 0, aLength: a.length, aContent: a, oStart: 0, oLength: o.length, oContent: o, bStart: 0, bLength: b.length, bContent: b }];
+}
+
+/** diff3's regions of the middle parts, split at anchor lines (each anchor a stable region). */
+function anchoredRegions(a: string[], o: string[], b: string[]): IRegion<string>[] {
+  const regions: IRegion<string>[] = [];
+  let [io, ia, ib] = [0, 0, 0];
+  for (const [ao, aa, ab] of [...anchorLines(o, a, b), [o.length, a.length, b.length] as const]) {
+    if (ao > io || aa > ia || ab > ib) regions.push(...partRegions(a.slice(ia, aa), o.slice(io, ao), b.slice(ib, ab)));
+    if (ao < o.length) regions.push({ stable: true, buffer: "o", bufferStart: ao, bufferLength: 1, bufferContent: [o[ao]!] });
+    [io, ia, ib] = [ao + 1, aa + 1, ab + 1];
+  }
+  return regions;
+}
+
 /** Region list of the merge of line arrays (conflict hunks only under overlap; see the module comment). */
 function mergeLines(o: string[], a: string[], b: string[], policy: MergePolicy, state: { union: boolean }): MergeRegion[] {
   const { prefix, suffix } = commonEnds(o, a, b);
   const middle = (lines: string[]) => lines.slice(prefix, lines.length - suffix);
   const regions: MergeRegion[] = [];
+  let run: string[] | null = null; // the lines of the last region while it is a merged one
   const ok = (lines: readonly string[]) => {
     if (lines.length === 0) return;
-    const last = regions[regions.length - 1];
-    if (last && !last.conflict) regions[regions.length - 1] = { conflict: false, lines: [...last.lines, ...lines] };
-    else regions.push({ conflict: false, lines: [...lines] });
+    if (run === null) regions.push({ conflict: false, lines: (run = []) });
+    for (const line of lines) run.push(line);
   };
   ok(o.slice(0, prefix));
-  for (const region of diff3MergeRegions(middle(a), middle(o), middle(b))) {
+  for (const region of anchoredRegions(middle(a), middle(o), middle(b))) {
     if (region.stable) {
       ok(region.bufferContent);
       continue;
@@ -126,6 +163,7 @@ function mergeLines(o: string[], a: string[], b: string[], policy: MergePolicy, 
       [sa, sb] = [sa.slice(head, sa.length - end), sb.slice(head, sb.length - end)];
     }
     regions.push({ conflict: true, base: region.oContent, server: sa, local: sb });
+    run = null;
     ok(tail);
   }
   ok(o.slice(o.length - suffix));
