@@ -4,8 +4,9 @@
  *   (WebSocket) ever carries.
  * - `close`: the WebSocket close code when this error ends a stream connection (the close reason is
  *   the error code itself). 1001, 1007, 1009, 1011 and 1013 keep their RFC 6455 / IANA meaning;
- *   4000 + the HTTP status for the other errors that are HTTP errors too (4401, 4404...); 4001 and
- *   4002 ask the client for one specific action (resume, reconcile) and no other code uses them.
+ *   4000 + the HTTP status for the other errors that are HTTP errors too (4401, 4404...); 4001,
+ *   4002 and 4003 ask the client for one specific action (resume, reconcile, reconnect) and no
+ *   other code uses them.
  * - `retry`: whether sending the same request (or reconnecting) later, unchanged, can succeed.
  * - `retryAfter`: the HTTP reply carries `Retry-After` (whole seconds) and `details.retryAfterMs`;
  *   wait at least that long before retrying.
@@ -48,6 +49,7 @@ export const ERRORS = {
   unsupported_media_type: { http: 415, close: 4415, retry: false },
   rate_limited: { http: 429, close: 4429, retry: true, retryAfter: true },
   slow_consumer: { http: null, close: 4001, retry: true },
+  idle_timeout: { http: null, close: 4003, retry: true },
   database_busy: { http: 503, close: 1013, retry: true },
   server_shutting_down: { http: 503, close: 1001, retry: true },
   internal_error: { http: 500, close: 1011, retry: true },

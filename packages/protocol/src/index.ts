@@ -35,3 +35,4 @@ export * from "./messages/scan-policy.js";
 export * from "./messages/whoami.js";
 export * from "./messages/bypasses.js";
 export * from "./messages/audit.js";
+export * from "./messages/stream.js";
