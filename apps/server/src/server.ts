@@ -1,6 +1,6 @@
 /**
  * Process side of the server: environment → database (+ lock) → migrations → buildApp → listen.
- * The only module that reads `process.env`. `cli.ts` parses argv and calls these functions.
+ * Reads no `process` state: the CLI (`cli/run.ts`) passes the environment and where output goes.
  */
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -41,8 +41,8 @@ export type ServerEnv = z.infer<typeof ServerEnv>;
 /** The environment is invalid; the message names each bad variable. */
 export class EnvError extends Error {}
 
-/** Parses `process.env` (or `env`). @throws EnvError naming each invalid variable. */
-export function readServerEnv(env: Record<string, string | undefined> = process.env): ServerEnv {
+/** Parses an environment (the CLI passes `process.env`). @throws EnvError naming each invalid variable. */
+export function readServerEnv(env: Readonly<Record<string, string | undefined>>): ServerEnv {
   const parsed = ServerEnv.safeParse(env);
   if (!parsed.success) {
     throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
@@ -126,6 +126,8 @@ export interface StartOptions {
   env: ServerEnv;
   /** Receives the banner (URL, first-start admin token and client command) in one call; stdout in the CLI. */
   print: (line: string) => void;
+  /** Receives the server log (pino's JSON lines, each ending in a newline); stderr in the CLI. */
+  log: { write(line: string): void };
 }
 
 export interface RunningServer {
@@ -148,7 +150,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       jwtSecret: store.secrets.jwtSecret,
       limits: limitsFromEnv(opts.env),
       ...(opts.env.TEAMMEM_AUDIT_RETENTION_DAYS !== undefined ? { audit: { retentionDays: opts.env.TEAMMEM_AUDIT_RETENTION_DAYS } } : {}),
-      logger: { level: opts.env.LOG_LEVEL, stream: process.stderr },
+      logger: { level: opts.env.LOG_LEVEL, stream: opts.log },
     });
     let address: string;
     // Bind first, bootstrap after: a start that cannot listen (port busy) must not create the

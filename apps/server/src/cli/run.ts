@@ -1,0 +1,81 @@
+/**
+ * The `teammem-server` command line as a function: parses `argv` (without node and script), runs
+ * one command, resolves with the exit code (0 ok, 1 failure, 2 usage or configuration error, 3 the
+ * embedded data folder is in use by another process). `start` resolves when the server has stopped.
+ * Tests call `run` in-process; `src/cli.ts` (the bin) calls it with the real process.
+ *
+ * Each command or command group is a module in this folder exporting `register(program, ctx)`;
+ * a new one is one file plus one entry in {@link COMMANDS}.
+ */
+import { Command, CommanderError } from "@commander-js/extra-typings";
+import { EnvError } from "../server.js";
+import { describeFailure } from "./failure-message.js";
+import { DataDirLockedError } from "../data-dir-lock.js";
+import { SERVER_VERSION } from "../version.js";
+import { CliError, EXIT, type CliContext, type CommandModule, type Io } from "./context.js";
+import * as epoch from "./epoch.js";
+import * as migrate from "./migrate.js";
+import * as start from "./start.js";
+import * as team from "./team.js";
+import * as token from "./token.js";
+
+/** Every command module, in the order `--help` lists them. */
+const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, epoch];
+
+const processIo: Io = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+export interface RunOptions {
+  /** Aborting it stops a running `start` (as SIGINT/SIGTERM do). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one `teammem-server` command.
+ * @param argv the arguments after the script, e.g. `["token", "create", "--team", "t", ...]`
+ * @param env the environment to read (DATABASE_URL, JWT_SECRET, ...): nothing below reads `process.env`
+ * @param io where output goes (stdout: data; stderr: diagnostics and the server log)
+ * @returns the exit code; never throws, never calls `process.exit`
+ */
+export async function run(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  io: Io = processIo,
+  options: RunOptions = {},
+): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const ctx: CliContext = { env, io, ...(options.signal ? { signal: options.signal } : {}), setExitCode: (code) => void (exitCode = code) };
+  const program = new Command("teammem-server")
+    .description(
+      "teammem server: versioned team memory with server-side secret scanning.\n" +
+        "Database: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite database in --data-dir.",
+    )
+    .version(SERVER_VERSION, "--version", "print the version and exit")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError("(run with --help for usage)");
+  for (const command of COMMANDS) command.register(program, ctx);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const stderr = (text: string) => io.stderr(`teammem-server: ${text}\n`);
+    if (e instanceof CliError) {
+      stderr(e.message);
+      return e.exitCode;
+    }
+    if (e instanceof EnvError) {
+      stderr(`invalid environment: ${e.message}`);
+      return EXIT.usage;
+    }
+    if (e instanceof DataDirLockedError) {
+      stderr(`${e.message}.\nThe embedded database admits one process at a time: stop that process first${e.holder.url ? `, or use the server at ${e.holder.url}` : ""}.`);
+      return EXIT.locked;
+    }
+    stderr(describeFailure(e));
+    return EXIT.failure;
+  }
+}

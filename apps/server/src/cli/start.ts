@@ -1,0 +1,47 @@
+/**
+ * `teammem-server start`: serve HTTP until SIGINT or SIGTERM (or the context's signal), then close
+ * gracefully (in-flight requests finish, the database closes, the data folder's lock is released)
+ * and resolve. A second signal during the shutdown gets Node's default action: the process ends.
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { readServerEnv, startServer } from "../server.js";
+import { DEFAULT_DATA_DIR, dataDirOption, err, parsePort, type CliContext } from "./context.js";
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command("start")
+    .description("apply migrations and serve HTTP; the first start prints an admin token and the client command")
+    .option("--host <host>", "address to listen on (default: HOST or 127.0.0.1)")
+    .option("--port <port>", "port to listen on, 0 for any free one (default: PORT or 8080)", parsePort)
+    .addOption(dataDirOption())
+    .action(async (o) => {
+      const env = readServerEnv(ctx.env);
+      const running = await startServer({
+        host: o.host ?? env.HOST ?? "127.0.0.1",
+        port: o.port ?? env.PORT ?? 8080,
+        dataDir: o.dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR,
+        env,
+        print: (text) => ctx.io.stdout(text + "\n"),
+        log: { write: (text) => ctx.io.stderr(text) },
+      });
+      await stopRequested(ctx.signal);
+      err(ctx, "teammem-server: shutting down");
+      await running.close();
+    });
+}
+
+/** Resolves at the first SIGINT or SIGTERM, or when `signal` aborts; removes its listeners then. */
+function stopRequested(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop);
+  });
+}

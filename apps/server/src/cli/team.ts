@@ -1,0 +1,34 @@
+/** `teammem-server team create <name>`: a team with its first admin, whose token goes to stdout. */
+import type { Command } from "@commander-js/extra-typings";
+import { ensureMember, ensureTeam, findTeam } from "../admin/teams.js";
+import { issueToken } from "../admin/tokens.js";
+import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
+import { CliError, dataDirOption, err, out, parseDays, parseName, withStore, type CliContext } from "./context.js";
+
+export function register(program: Command, ctx: CliContext): void {
+  const team = program.command("team").description("manage teams");
+  team
+    .command("create")
+    .description("create a team with an admin user and print that admin's token (stdout: the token only)")
+    .argument("<name>", "team name", parseName("team"))
+    .option("--admin <user>", "name of the team's first admin", parseName("user"), "admin")
+    .option("--expires-in-days <n>", "token lifetime in days (default: no expiry)", parseDays)
+    .addOption(dataDirOption())
+    .action(async (name, o) => {
+      await withStore(ctx, { dataDir: o.dataDir, purpose: "team create" }, async (store) => {
+        const db = store.database.db;
+        if (await findTeam(db, name)) throw new CliError(`team "${name}" already exists`);
+        const teamId = await ensureTeam(db, name);
+        await ensureMember(db, teamId, o.admin, "admin");
+        const issued = await issueToken(db, store.secrets.jwtSecret, {
+          teamName: name,
+          userName: o.admin,
+          role: "admin",
+          ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
+        });
+        await recordAuditEvent(db, { teamId, actor: CLI_ACTOR, kind: "token_issued", tokenId: issued.tokenId, targetUser: o.admin, role: "admin" });
+        err(ctx, `created team "${name}" with admin "${o.admin}" (token id ${issued.tokenId})`);
+        out(ctx, issued.token);
+      });
+    });
+}

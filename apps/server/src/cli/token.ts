@@ -1,0 +1,55 @@
+/**
+ * `teammem-server token create|revoke`: issue a token (stdout: the token only) or revoke one by id.
+ * Both are recorded as audit events with the actor `cli`. While a server holds the embedded data
+ * folder they exit 3 and print the admin API call doing the same.
+ */
+import { Option, type Command } from "@commander-js/extra-typings";
+import { findTeam } from "../admin/teams.js";
+import { issueToken, revokeToken } from "../admin/tokens.js";
+import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
+import { ROLES } from "../auth/auth-context.js";
+import { CliError, dataDirOption, err, out, parseDays, parseName, parseUuid, withStore, type CliContext } from "./context.js";
+
+export function register(program: Command, ctx: CliContext): void {
+  const token = program.command("token").description("issue and revoke tokens");
+  token
+    .command("create")
+    .description("issue a token (stdout: the token only); creates the team and user if new")
+    .requiredOption("--team <name>", "team name", parseName("team"))
+    .requiredOption("--user <name>", "user name", parseName("user"))
+    .addOption(new Option("--role <role>", "role in the team").choices(ROLES).makeOptionMandatory())
+    .option("--expires-in-days <n>", "lifetime in days (default: no expiry)", parseDays)
+    .addOption(dataDirOption())
+    .action(async (o) => {
+      const body = JSON.stringify({ user: o.user, role: o.role, ...(o.expiresInDays ? { expiresInDays: o.expiresInDays } : {}) });
+      const apiExample = `curl -X POST {url}/v1/admin/tokens -H "Authorization: Bearer <admin token>" -H "Content-Type: application/json" -d '${body}'`;
+      await withStore(ctx, { dataDir: o.dataDir, purpose: "token create", apiExample }, async (store) => {
+        const db = store.database.db;
+        const issued = await issueToken(db, store.secrets.jwtSecret, {
+          teamName: o.team,
+          userName: o.user,
+          role: o.role,
+          ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
+        });
+        const teamId = (await findTeam(db, o.team))!;
+        await recordAuditEvent(db, { teamId, actor: CLI_ACTOR, kind: "token_issued", tokenId: issued.tokenId, targetUser: o.user, role: o.role });
+        err(ctx, `issued token ${issued.tokenId} for ${o.user} (${o.role}) in team ${o.team}`);
+        out(ctx, issued.token);
+      });
+    });
+  token
+    .command("revoke")
+    .description("revoke a token by its id (takes effect on running servers within 5 s)")
+    .argument("<tokenId>", "token id (a UUID, as printed by token create or GET /v1/admin/tokens)", parseUuid("a token id"))
+    .addOption(dataDirOption())
+    .action(async (tokenId, o) => {
+      const apiExample = `curl -X DELETE {url}/v1/admin/tokens/${tokenId} -H "Authorization: Bearer <admin token>"`;
+      await withStore(ctx, { dataDir: o.dataDir, purpose: "token revoke", apiExample }, async (store) => {
+        const db = store.database.db;
+        const revoked = await revokeToken(db, tokenId);
+        if (!revoked) throw new CliError(`no token with id ${tokenId}`);
+        await recordAuditEvent(db, { teamId: revoked.teamId, actor: CLI_ACTOR, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
+        out(ctx, `revoked token ${tokenId} (${revoked.user}) at ${revoked.revokedAt.toISOString()}`);
+      });
+    });
+}

@@ -1,0 +1,146 @@
+/**
+ * `teammem-server` as real processes of the built bin (`npx tsc -b` first; `npm test` does): the
+ * bin itself, signals, and the embedded data folder's lock between processes.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { firstAdminToken, members, tempDir } from "./cli-harness.js";
+
+const BIN = fileURLToPath(new URL("../../bin/teammem-server.js", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+/** The host's environment without the variables the CLI reads, so its settings don't leak in. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !/^(DATABASE_URL|JWT_SECRET|HOST|PORT|LOG_LEVEL|TEAMMEM_.*)$/.test(k)) env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+function runBin(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: cleanEnv(), timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function runBinAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv() });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b) => (stdout += b));
+    child.stderr.on("data", (b) => (stderr += b));
+    child.on("exit", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `teammem-server start --port 0 <args>` as a process and resolves once it printed its URL. */
+async function startBin(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [BIN, "start", "--port", "0", ...args], { env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let errOut = "";
+  child.stdout!.on("data", (b) => (out += b));
+  child.stderr!.on("data", (b) => (errOut += b));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  onTestFinished(() => void stop());
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 60 s\n${out}${errOut}`)), 60_000);
+    child.stdout!.on("data", () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code}\n${out}${errOut}`));
+    });
+  });
+  return { child, url, stdout: () => out, stderr: () => errOut, stop };
+}
+
+beforeAll(() => {
+  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run \`npx tsc -b\` first (npm test does)`);
+});
+
+describe("the teammem-server bin", () => {
+  it("serves until SIGTERM or SIGINT, then shuts down with exit 0 and releases the data folder", { timeout: 180_000 }, async () => {
+    const dataDir = join(await tempDir(), "data");
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const server = await startBin(["--data-dir", dataDir]);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(existsSync(join(dataDir, "teammem-server.lock"))).toBe(true);
+      expect(await server.stop(signal)).toBe(0);
+      expect(server.stderr()).toContain("teammem-server: shutting down");
+      expect(existsSync(join(dataDir, "teammem-server.lock"))).toBe(false);
+    }
+  });
+
+  it("prints its usage errors to stderr with exit 2", () => {
+    const r = runBin(["token", "revoke", "42"]);
+    expect(r).toMatchObject({ status: 2, stdout: "" });
+    expect(r.stderr).toMatch(/a token id is a UUID/);
+  });
+});
+
+describe("the embedded data folder between processes", () => {
+  it("refuses admin commands and a second server while a server process holds it: exit 3 with the holder's pid, URL and the admin API to use", { timeout: 180_000 }, async () => {
+    const dataDir = join(await tempDir(), "data");
+    const server = await startBin(["--data-dir", dataDir]);
+    const lock = JSON.parse(readFileSync(join(dataDir, "teammem-server.lock"), "utf8"));
+    expect(lock).toEqual({ pid: server.child.pid, purpose: "server", url: server.url, startedAt: expect.any(String) });
+    const create = runBin(["token", "create", "--team", "default", "--user", "bob", "--role", "member", "--data-dir", dataDir]);
+    expect(create.status).toBe(3);
+    expect(create.stdout).toBe("");
+    expect(create.stderr).toContain(`is in use by a running teammem-server (pid ${server.child.pid}, ${server.url})`);
+    expect(create.stderr).toContain(
+      `curl -X POST ${server.url}/v1/admin/tokens -H "Authorization: Bearer <admin token>" -H "Content-Type: application/json" -d '{"user":"bob","role":"member"}'`,
+    );
+    const revoke = runBin(["token", "revoke", "00000000-0000-4000-8000-000000000000", "--data-dir", dataDir]);
+    expect(revoke.status).toBe(3);
+    expect(revoke.stderr).toContain(`curl -X DELETE ${server.url}/v1/admin/tokens/00000000-0000-4000-8000-000000000000`);
+    expect(runBin(["migrate", "--data-dir", dataDir]).status).toBe(3);
+    expect(runBin(["team", "create", "acme", "--data-dir", dataDir]).status).toBe(3);
+    const second = runBin(["start", "--port", "0", "--data-dir", dataDir]);
+    expect(second.status).toBe(3);
+    expect(second.stderr).toContain(`(pid ${server.child.pid}, ${server.url})`);
+    // the running server is unharmed
+    expect((await members(server.url, firstAdminToken(server.stdout())!)).status).toBe(200);
+  });
+
+  it("takes over a lock left by a process that is gone", { timeout: 120_000 }, async () => {
+    const dataDir = join(await tempDir(), "data");
+    expect(runBin(["migrate", "--data-dir", dataDir]).status).toBe(0);
+    const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    writeFileSync(join(dataDir, "teammem-server.lock"), JSON.stringify({ pid: dead, purpose: "server", url: "http://127.0.0.1:1", startedAt: "x" }));
+    const r = runBin(["token", "create", "--team", "default", "--user", "carol", "--role", "reader", "--data-dir", dataDir]);
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dataDir, "teammem-server.lock"))).toBe(false);
+  });
+
+  it("admin commands started together wait for each other instead of failing", { timeout: 120_000 }, async () => {
+    const dataDir = join(await tempDir(), "data");
+    expect(runBin(["migrate", "--data-dir", dataDir]).status).toBe(0);
+    const results = await Promise.all(
+      ["u1", "u2", "u3"].map((user) => runBinAsync(["token", "create", "--team", "default", "--user", user, "--role", "member", "--data-dir", dataDir])),
+    );
+    expect(results.map((r) => r.status)).toEqual([0, 0, 0]);
+    expect(new Set(results.map((r) => r.stdout.trim())).size).toBe(3);
+  });
+});
