@@ -1,10 +1,50 @@
 import type { ErrorCode } from "@teammem/protocol";
 
-/** Base of every error the client reports to the user; `exitCode` is what the CLI exits with. */
+/**
+ * Stable codes of the errors the client itself reports (the server's codes come from the protocol
+ * registry). A code never changes meaning; messages may be reworded. Documented in the client's
+ * README ("Error codes"); `--json` prints `{ ok: false, error: { code, message } }`.
+ */
+export const CLIENT_ERROR_CODES = [
+  /** Bad or missing option or argument, folder not set up (exit 2). */
+  "usage_error",
+  /** A path outside `team/`: private, never leaves the machine (exit 2). */
+  "private_path",
+  /** A path outside the memory folder (exit 2). */
+  "outside_folder",
+  /** A path the protocol refuses as an entry path, or `team/` itself where a file is needed (exit 2). */
+  "invalid_path",
+  /** A team path with no history on the server (exit 2). */
+  "unknown_path",
+  /** `--version`/`--from`/`--to` not a whole number in range (exit 2). */
+  "invalid_version",
+  /** A version the entry does not have on the server (exit 2). */
+  "unknown_version",
+  /** The file has local changes a command would overwrite (exit 1). */
+  "local_changes",
+  /** A credential in content the command would write or send (exit 1). */
+  "secret_detected",
+  /** A sync refused as a mass delete (exit 1). */
+  "mass_delete_refused",
+  /** Another teammem command holds the folder (exit 1). */
+  "folder_busy",
+  /** The server could not be reached (exit 1). */
+  "network_error",
+  /** The server's reply does not match the protocol (exit 1). */
+  "protocol_error",
+  /** A state file is unreadable (exit 1). */
+  "state_unreadable",
+  /** Any other refusal or local failure (exit 1). */
+  "failed",
+] as const;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+
+/** Base of every error the client reports to the user; `exitCode` is what the CLI exits with, `code` the stable code. */
 export class ClientError extends Error {
   constructor(
     message: string,
     readonly exitCode: 1 | 2 = 1,
+    readonly code: ClientErrorCode | ErrorCode = "failed",
   ) {
     super(message);
     this.name = new.target.name;
@@ -13,8 +53,8 @@ export class ClientError extends Error {
 
 /** Bad command-line input or a folder not set up for the command: exit 2. */
 export class UsageError extends ClientError {
-  constructor(message: string) {
-    super(message, 2);
+  constructor(message: string, code: ClientErrorCode = "usage_error") {
+    super(message, 2, code);
   }
 }
 
@@ -24,7 +64,7 @@ export class NetworkError extends ClientError {
     readonly server: string,
     readonly reason: string,
   ) {
-    super(`cannot reach server ${server}: ${reason}`);
+    super(`cannot reach server ${server}: ${reason}`, 1, "network_error");
   }
 }
 
@@ -36,25 +76,25 @@ export class ServerError extends ClientError {
   constructor(
     readonly server: string,
     readonly status: number,
-    readonly code: ErrorCode,
+    override readonly code: ErrorCode,
     readonly serverMessage: string,
     readonly retry: boolean,
     readonly details?: Record<string, unknown>,
   ) {
-    super(`server ${server} answered ${status} ${code}: ${serverMessage}`);
+    super(`server ${server} answered ${status} ${code}: ${serverMessage}`, 1, code);
   }
 }
 
 /** The server answered 2xx with a body that does not match the protocol. */
 export class ProtocolError extends ClientError {
   constructor(server: string, what: string) {
-    super(`server ${server} sent an unexpected reply to ${what} (is it a teammem server of this version?)`);
+    super(`server ${server} sent an unexpected reply to ${what} (is it a teammem server of this version?)`, 1, "protocol_error");
   }
 }
 
 /** The state folder holds something unreadable (corrupt JSON, wrong shape). */
 export class StateError extends ClientError {
   constructor(file: string, problem: string) {
-    super(`state file ${file} is unreadable: ${problem}`);
+    super(`state file ${file} is unreadable: ${problem}`, 1, "state_unreadable");
   }
 }

@@ -7,17 +7,33 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ClientError } from "./errors.js";
 import * as check from "./commands/check.js";
+import * as diffCommand from "./commands/diff.js";
 import * as doctor from "./commands/doctor.js";
+import * as history from "./commands/history.js";
 import * as hooks from "./commands/hooks.js";
 import * as init from "./commands/init.js";
 import * as pushCommand from "./commands/push.js";
 import * as resolveCommand from "./commands/resolve.js";
+import * as restore from "./commands/restore.js";
 import * as scanCommand from "./commands/scan.js";
 import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
 import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
-const COMMANDS: readonly CommandModule[] = [init, syncCommand, pushCommand, status, check, doctor, resolveCommand, scanCommand, hooks];
+const COMMANDS: readonly CommandModule[] = [
+  init,
+  syncCommand,
+  pushCommand,
+  status,
+  history,
+  diffCommand,
+  restore,
+  check,
+  doctor,
+  resolveCommand,
+  scanCommand,
+  hooks,
+];
 
 /** This package's version (its package.json sits one folder above both src/ and dist/). */
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -37,6 +53,12 @@ const processIo: Io = {
   },
 };
 
+/** Whether `argv` asks for JSON output (`--json` before a `--`). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+}
+
 export async function run(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -48,6 +70,8 @@ export async function run(
   const program = new Command("teammem")
     .description("Sync the team/ scope of an agent memory folder with a teammem server; secrets are held back")
     .version(VERSION, "-V, --version", "print the version and exit")
+    // Program options only before the command name: `restore PATH --version N` is restore's option.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   const exit = (code: number) => void (exitCode = code);
@@ -61,7 +85,9 @@ export async function run(
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (err instanceof ClientError) {
-      io.stderr(`teammem: ${err.message}\n`);
+      io.stderr(`teammem: ${err.message} [${err.code}]\n`);
+      // Under --json, stdout stays JSON for scripts: the refusal as data.
+      if (wantsJson(argv)) io.stdout(JSON.stringify({ ok: false, error: { code: err.code, message: err.message } }, null, 2) + "\n");
       return err.exitCode;
     }
     io.stderr(`teammem: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);

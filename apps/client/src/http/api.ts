@@ -14,6 +14,8 @@ import {
   ConflictsResponse,
   EntryResponse,
   ERRORS,
+  AppliedWriteResponse,
+  HistoryResponse,
   NamespaceResponse,
   ScanPolicyResponse,
   WhoamiResponse,
@@ -21,6 +23,7 @@ import {
   type BatchRequest,
   type BlockReport,
   type ResolveConflictRequest,
+  type RestoreRequest,
 } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
 import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
@@ -51,6 +54,10 @@ export interface Api {
   entry(path: string): Promise<EntryResponse>;
   /** Version `version` of one entry, with its content (null for a tombstone; 404 not_found: no such version). */
   version(path: string, version: number): Promise<VersionResponse>;
+  /** Every version of one entry, newest first, and its conflict records (404 not_found: no history at this path). */
+  history(path: string): Promise<HistoryResponse>;
+  /** Writes version `request.version`'s content (or tombstone) as a new head version, kind restore; idempotent by opId (404 not_found: no such version). */
+  restore(request: RestoreRequest): Promise<AppliedWriteResponse>;
   /** Open conflict records of the namespace, oldest first. */
   openConflicts(): Promise<ConflictsResponse>;
   /** Resolves one conflict record by writing `request`'s content (or delete) as the new head. */
@@ -109,6 +116,8 @@ export function createApi(options: ApiOptions): Api {
     batch: (request) => call("POST", `${base}/batch`, "POST batch", BatchResponse, request),
     entry: (path) => call("GET", `${base}/entry?path=${encodeURIComponent(path)}`, "GET entry", EntryResponse),
     version: (path, version) => call("GET", `${base}/version?path=${encodeURIComponent(path)}&version=${version}`, "GET version", VersionResponse),
+    history: (path) => call("GET", `${base}/history?path=${encodeURIComponent(path)}`, "GET history", HistoryResponse),
+    restore: (request) => call("POST", `${base}/restore`, "POST restore", AppliedWriteResponse, request),
     openConflicts: () => call("GET", `${base}/conflicts?status=open`, "GET conflicts", ConflictsResponse),
     resolveConflict: (id, request) =>
       call("POST", `${base}/conflicts/${encodeURIComponent(id)}/resolve`, "POST resolve", AppliedResult, request),

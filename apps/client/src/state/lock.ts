@@ -9,7 +9,11 @@ import { ClientError } from "../errors.js";
 import type { Layout } from "./layout.js";
 
 /** Another command holds the folder's lock (agents' hooks wait a moment and retry). */
-export class LockBusyError extends ClientError {}
+export class LockBusyError extends ClientError {
+  constructor(message: string) {
+    super(message, 1, "folder_busy");
+  }
+}
 
 /** A lock whose mtime is older than this (ms) belongs to a process that is gone. */
 export const STALE_MS = 30_000;

@@ -20,7 +20,11 @@ const MASS_DELETE_MIN_SHARE = 0.5;
 const HOW_TO_PROCEED = "restore the folder or files, or run `teammem sync --allow-mass-delete` if you really mean to delete them for the whole team";
 
 /** Refusal of a sync that would delete (almost) everything: exit 1, nothing was sent. */
-export class MassDeleteRefused extends ClientError {}
+export class MassDeleteRefused extends ClientError {
+  constructor(message: string) {
+    super(message, 1, "mass_delete_refused");
+  }
+}
 
 /** Entries the client last saw alive on the server (bases that are not tombstones). */
 export function liveEntryCount(state: SyncState): number {
