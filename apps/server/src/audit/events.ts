@@ -4,7 +4,7 @@
  * fingerprint; namespace, path, client id and free text are stored with any credential redacted).
  * The actor always comes from the caller's authenticated context, never from a request body.
  */
-import type { AuditFinding } from "@teammem/protocol";
+import type { AuditFinding, BypassPolicy, BypassReason } from "@teammem/protocol";
 import type { Role } from "../auth/auth-context.js";
 import type { Db, Tx } from "../db/database.js";
 import { auditEvents } from "../db/schema.js";
@@ -17,6 +17,8 @@ export interface Actor {
 }
 /** The server's command line, working on the database directly. */
 export const CLI_ACTOR: Actor = { id: null, name: "cli" };
+/** The team's `immediate` bypass policy, approving a request at once. */
+export const POLICY_ACTOR: Actor = { id: null, name: "policy" };
 /** The server itself: a scheduled job. */
 export const SERVER_ACTOR: Actor = { id: null, name: "server" };
 /** A refused request whose token named nobody the server can trust. */
@@ -49,6 +51,26 @@ export type AuditEventInput = { teamId: string | null; actor: Actor } & (
   | { kind: "fingerprint_key_rotated"; fingerprintKeyId: number }
   | { kind: "entry_restored"; namespace: string; path: string; version: number; resultVersion: number; clientId: string | null }
   | { kind: "conflict_recorded"; namespace: string; path: string; conflictId: string; version: number; clientId: string | null }
+  | {
+      /** A bypass request (`bypass_requested`) or a decision on it; `targetUser` is who requested it. */
+      kind: "bypass_requested" | "bypass_approved" | "bypass_denied" | "bypass_revoked";
+      bypassId: string;
+      namespace: string;
+      path: string;
+      clientId: string | null;
+      ruleId: string;
+      line: number;
+      column: number | null;
+      fingerprint: string;
+      fingerprintKeyId: number;
+      reason: BypassReason;
+      reasonText: string | null;
+      targetUser: string;
+      /** The team's policy when the request was made (`bypass_requested`, and an approval by policy). */
+      policy: BypassPolicy | null;
+      /** An admin's note on a decision. */
+      note: string | null;
+    }
   | { kind: "retention_purge"; count: number; periodEnd: Date }
 );
 
@@ -114,6 +136,24 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
         conflictId: event.conflictId,
         version: event.version,
         clientId: redacted(event.clientId),
+      };
+    case "bypass_requested":
+    case "bypass_approved":
+    case "bypass_denied":
+    case "bypass_revoked":
+      return {
+        ...base,
+        namespace: redacted(event.namespace),
+        path: redacted(event.path),
+        clientId: redacted(event.clientId),
+        findings: [{ ruleId: event.ruleId, line: event.line, ...(event.column !== null ? { column: event.column } : {}), fingerprint: event.fingerprint }],
+        fingerprintKeyId: event.fingerprintKeyId,
+        bypassId: event.bypassId,
+        reason: event.reason,
+        reasonText: redacted(event.reasonText),
+        targetUser: event.targetUser,
+        policy: event.policy,
+        note: redacted(event.note),
       };
     case "retention_purge":
       return { ...base, count: event.count, periodEnd: event.periodEnd };

@@ -35,6 +35,8 @@ export const serverSettings = pgTable("server_settings", {
 export const teams = pgTable("teams", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull().unique(),
+  /** `immediate`: a bypass request is approved at once; `approval`: it waits for an admin. */
+  bypassPolicy: text("bypass_policy").$type<BypassPolicy>().notNull().default("approval"),
   createdAt: createdAt(),
 });
 
@@ -53,6 +55,49 @@ export const teamFingerprintKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.keyId] })],
+);
+
+/**
+ * Bypass requests: a member asks that the secret with `fingerprint` (made with the team key
+ * `fingerprintKeyId`) be let through for the team. Never the value: where it was found (namespace,
+ * path with credentials redacted, line, rule) and why. `approved` ones made with the team's current
+ * key are the team's allowed fingerprints (scan policy, server re-scan) until `revoked`.
+ * At most one pending or approved request per team, key and fingerprint.
+ */
+export const bypasses = pgTable(
+  "bypasses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    teamId: uuid("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    /** pending | approved | denied | revoked */
+    status: text("status").$type<"pending" | "approved" | "denied" | "revoked">().notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    fingerprintKeyId: integer("fingerprint_key_id").notNull(),
+    ruleId: text("rule_id").notNull(),
+    namespace: text("namespace").notNull(),
+    path: text("path").notNull(),
+    line: integer("line").notNull(),
+    column: integer("column"),
+    reason: text("reason").$type<BypassReason>().notNull(),
+    reasonText: text("reason_text"),
+    clientId: text("client_id"),
+    requestedById: uuid("requested_by_id"),
+    requestedBy: text("requested_by").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    /** A user, or `policy` for an approval by the team's `immediate` policy. */
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    note: text("note"),
+    revokedBy: text("revoked_by"),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("bypasses_team_live_fingerprint")
+      .on(t.teamId, t.fingerprintKeyId, t.fingerprint)
+      .where(sql`${t.status} IN ('pending', 'approved')`),
+    index("bypasses_team_status_requested").on(t.teamId, t.status, t.requestedAt),
+    index("bypasses_team_requester").on(t.teamId, t.requestedById, t.requestedAt),
+  ],
 );
 
 /** A user. Belongs to teams through memberships; acts through tokens from one or more devices. */

@@ -236,6 +236,6 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
     };
   }
   const tooLarge = Buffer.byteLength(outcome.content, "utf8") > ctx.limits.maxEntryBytes;
-  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey }).length > 0) return conflict(head, headAuthor);
+  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints }).length > 0) return conflict(head, headAuthor);
   return merged(outcome.content, headAuthor);
 }

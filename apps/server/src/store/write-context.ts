@@ -11,4 +11,6 @@ export interface WriteContext {
   /** The team's current fingerprint key (HMAC) and its id, for the re-scan and its audit events. */
   readonly fingerprintKey: string;
   readonly fingerprintKeyId: number;
+  /** Fingerprints of the team's approved bypasses: the re-scan lets them through. */
+  readonly allowedFingerprints: readonly string[];
 }

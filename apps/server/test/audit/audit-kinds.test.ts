@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUDIT_EVENT_KINDS, sha256Hex, type AuditEvent, type AuditEventKind } from "@teammem/protocol";
+import { scan } from "@teammem/scanner";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
@@ -91,6 +92,30 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     expect(result.status).toBe("conflict");
     const [e] = await latest("conflict_recorded");
     expect(e).toMatchObject({ actor: "bob", namespace: "k3", path: "c.md", conflictId: result.conflictId, version: 2, clientId: "dev-1" });
+  });
+
+  it("bypass_requested, bypass_approved, bypass_denied, bypass_revoked: fingerprint, rule, path, line and reason, the requester as target, never the value", async () => {
+    const pat = fakeGithubPat(7);
+    const { fingerprintKey } = (await h.call("GET", "/v1/team/scan-policy", h.tokens.member)).json();
+    const request = (seed: number) => {
+      const [f] = scan(`x\ntoken ${fakeGithubPat(seed)}\n`, { fingerprintKey: fingerprintKey.key });
+      return { namespace: "k4", path: "team/held.md", ruleId: f!.ruleId, line: f!.line, column: f!.column, fingerprint: f!.fingerprint, fingerprintKeyId: fingerprintKey.id, reason: "will_fix", reasonText: "rotating it this week", clientId: "ann-laptop" };
+    };
+    const first = request(7);
+    const a = (await h.call("POST", "/v1/team/bypasses", h.tokens.member, first)).json().bypass;
+    const b = (await h.call("POST", "/v1/team/bypasses", h.tokens.member, request(8))).json().bypass;
+    await h.call("POST", `/v1/admin/bypasses/${a.id}/approve`, h.tokens.admin, { note: "ok for now" });
+    await h.call("POST", `/v1/admin/bypasses/${b.id}/deny`, h.tokens.admin);
+    await h.call("POST", `/v1/admin/bypasses/${a.id}/revoke`, h.tokens.admin);
+    const where = { namespace: "k4", path: "team/held.md", clientId: "ann-laptop", targetUser: "ann", reason: "will_fix", reasonText: "rotating it this week", fingerprintKeyId: fingerprintKey.id };
+    const finding = { ruleId: "github-pat", line: 2, column: 7, fingerprint: first.fingerprint };
+    expect((await latest("bypass_requested")).find((e) => e.bypassId === a.id)).toMatchObject({ ...where, actor: "ann", policy: "approval", findings: [finding] });
+    expect((await latest("bypass_approved"))[0]).toMatchObject({ ...where, actor: "ada", bypassId: a.id, note: "ok for now", findings: [finding] });
+    expect((await latest("bypass_denied"))[0]).toMatchObject({ ...where, actor: "ada", bypassId: b.id });
+    expect((await latest("bypass_revoked"))[0]).toMatchObject({ ...where, actor: "ada", bypassId: a.id, findings: [finding] });
+    const byFingerprint = (await h.call("GET", `/v1/admin/audit-events?fingerprint=${first.fingerprint}`, h.tokens.admin)).json().events as AuditEvent[];
+    expect(byFingerprint.map((e) => e.kind)).toEqual(["bypass_revoked", "bypass_approved", "bypass_requested"]);
+    expect(JSON.stringify(byFingerprint)).not.toContain(pat);
   });
 
   it("auth_denied: refused requests counted per team, code, address and token, without token material", async () => {

@@ -14,7 +14,8 @@ type Method = "GET" | "POST" | "PUT" | "DELETE";
 type OtherTeam = "not_found" | "own";
 interface Sample {
   url: string;
-  payload?: () => unknown;
+  /** The body; given the request's headers (to fit the caller's team, e.g. its fingerprint key). */
+  payload?: (headers: Record<string, string>) => unknown;
   role: Role;
   otherTeam: OtherTeam;
 }
@@ -44,12 +45,12 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
   let samples: Record<string, Sample>;
   let routes: string[];
 
-  const send = (method: Method, sample: Sample, headers: Record<string, string>) =>
+  const send = async (method: Method, sample: Sample, headers: Record<string, string>) =>
     server.app.inject({
       method,
       url: sample.url,
       headers,
-      ...(sample.payload ? { payload: sample.payload() as object } : {}),
+      ...(sample.payload ? { payload: (await sample.payload(headers)) as object } : {}),
     });
   const keyParts = (key: string) => key.split(" ") as [Method, string];
   const protectedRoutes = () => routes.filter((r) => !PUBLIC.test(keyParts(r)[1]));
@@ -76,6 +77,20 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
     const ns = "/v1/namespaces/walk-ns";
     const auditId = (await server.app.inject({ url: "/v1/admin/audit-events?limit=1", headers: bearer(tokens.admin) })).json().events[0].id;
     const fresh = () => `team/walk-${randomUUID().slice(0, 8)}.md`;
+    // Bypass requests: made with the caller's team's current key (the walk rotates it).
+    const fingerprint = () => randomUUID().replaceAll("-", "");
+    const bypassRequest = async (headers: Record<string, string>) => {
+      const policy = await server.app.inject({ url: "/v1/team/scan-policy", headers });
+      const fingerprintKeyId = policy.statusCode === 200 ? (policy.json().fingerprintKey.id as number) : 1;
+      return { namespace: "walk-ns", path: "team/held.md", ruleId: "github-pat", line: 1, fingerprint: fingerprint(), fingerprintKeyId, reason: "test_value" };
+    };
+    const newBypass = async () => {
+      const res = await server.app.inject({ method: "POST", url: "/v1/team/bypasses", headers: bearer(tokens.member), payload: await bypassRequest(bearer(tokens.member)) });
+      expect(res.statusCode).toBe(201);
+      return res.json().bypass.id as string;
+    };
+    const [toApprove, toDeny, toRevoke] = [await newBypass(), await newBypass(), await newBypass()];
+    expect((await server.app.inject({ method: "POST", url: `/v1/admin/bypasses/${toRevoke}/approve`, headers: bearer(tokens.admin) })).statusCode).toBe(200);
     samples = {
       "GET /v1/namespaces": { url: "/v1/namespaces", role: "reader", otherTeam: "own" },
       "GET /v1/namespaces/": { url: "/v1/namespaces/", role: "reader", otherTeam: "own" },
@@ -138,6 +153,16 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       "GET /v1/admin/team": { url: "/v1/admin/team", role: "admin", otherTeam: "own" },
       "PUT /v1/admin/members/:user": { url: "/v1/admin/members/wa-spare", role: "admin", otherTeam: "not_found", payload: () => ({ role: "reader" }) },
       "POST /v1/admin/fingerprint-key/rotate": { url: "/v1/admin/fingerprint-key/rotate", role: "admin", otherTeam: "own" },
+      "GET /v1/admin/policy": { url: "/v1/admin/policy", role: "admin", otherTeam: "own" },
+      "PUT /v1/admin/policy": { url: "/v1/admin/policy", role: "admin", otherTeam: "own", payload: () => ({ bypassPolicy: "approval" }) },
+      "GET /v1/admin/bypasses": { url: "/v1/admin/bypasses?status=all", role: "admin", otherTeam: "own" },
+      "GET /v1/admin/bypasses/:id": { url: `/v1/admin/bypasses/${toApprove}`, role: "admin", otherTeam: "not_found" },
+      "POST /v1/admin/bypasses/:id/approve": { url: `/v1/admin/bypasses/${toApprove}/approve`, role: "admin", otherTeam: "not_found" },
+      "POST /v1/admin/bypasses/:id/deny": { url: `/v1/admin/bypasses/${toDeny}/deny`, role: "admin", otherTeam: "not_found", payload: () => ({ note: "not a test value" }) },
+      "POST /v1/admin/bypasses/:id/revoke": { url: `/v1/admin/bypasses/${toRevoke}/revoke`, role: "admin", otherTeam: "not_found" },
+      "POST /v1/team/bypasses": { url: "/v1/team/bypasses", role: "member", otherTeam: "own", payload: bypassRequest },
+      "GET /v1/team/bypasses": { url: "/v1/team/bypasses?status=all", role: "member", otherTeam: "own" },
+      "GET /v1/team/bypasses/:id": { url: `/v1/team/bypasses/${toApprove}`, role: "member", otherTeam: "not_found" },
       "GET /v1/team/scan-policy": { url: "/v1/team/scan-policy", role: "reader", otherTeam: "own" },
       "GET /v1/team/whoami": { url: "/v1/team/whoami", role: "reader", otherTeam: "own" },
     };

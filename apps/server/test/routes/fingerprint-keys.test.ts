@@ -31,7 +31,7 @@ describe.each(DATABASE_KINDS)("team fingerprint keys on %s", (kind) => {
 
   it("gives every role of a team the same key, and another team a different one", async () => {
     const member = await policy(h.tokens.member);
-    expect(member).toEqual({ fingerprintKey: { id: 1, key: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(member).toEqual({ fingerprintKey: { id: 1, key: expect.stringMatching(/^[0-9a-f]{64}$/) }, allowedFingerprints: [] });
     expect(await policy(h.tokens.reader)).toEqual(member);
     expect(await policy(h.tokens.admin)).toEqual(member);
     const other = await policy(h.tokens.otherTeam);

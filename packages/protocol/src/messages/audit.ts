@@ -13,6 +13,9 @@ import { RoleName, UserName } from "./admin.js";
  *   window, address, code and token; never token material;
  * - `token_issued`, `token_revoked`, `member_role_changed`, `fingerprint_key_rotated`;
  * - `entry_restored`, `conflict_recorded`;
+ * - `bypass_requested`, `bypass_approved`, `bypass_denied`, `bypass_revoked`: a bypass request and
+ *   its decisions (fingerprint, rule, path, line and reason; actor `policy` for an approval by the
+ *   team's `immediate` policy);
  * - `retention_purge`: the retention job deleted events older than `periodEnd`.
  */
 export const AUDIT_EVENT_KINDS = [
@@ -25,6 +28,10 @@ export const AUDIT_EVENT_KINDS = [
   "fingerprint_key_rotated",
   "entry_restored",
   "conflict_recorded",
+  "bypass_requested",
+  "bypass_approved",
+  "bypass_denied",
+  "bypass_revoked",
   "retention_purge",
 ] as const;
 export const AuditEventKind = z.enum(AUDIT_EVENT_KINDS);

@@ -77,7 +77,11 @@ export type BypassResponse = z.infer<typeof BypassResponse>;
 /** GET /v1/team/bypasses/:id, POST /v1/admin/bypasses/:id/approve|deny|revoke */
 export const BypassParams = z.strictObject({ id: z.uuid() });
 
-/** GET /v1/admin/bypasses?status&limit&before: newest first; `before` is the `requestedAt` cursor `nextBefore`. */
+/**
+ * GET /v1/admin/bypasses?status&limit&before (admin: the team's) and GET /v1/team/bypasses (any
+ * role: the caller's own requests): newest first; pass `nextBefore` (a bypass id) as `before` for
+ * the next page.
+ */
 export const BypassListQuery = z.strictObject({
   status: z.enum(["pending", "approved", "denied", "revoked", "all"]).default("pending"),
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -87,10 +91,13 @@ export type BypassListQuery = z.infer<typeof BypassListQuery>;
 export const BypassList = z.object({ bypasses: z.array(Bypass), nextBefore: z.uuid().nullable() });
 export type BypassList = z.infer<typeof BypassList>;
 
-/** POST /v1/admin/bypasses/:id/approve|deny|revoke body (optional). */
+/**
+ * POST /v1/admin/bypasses/:id/approve|deny|revoke body (optional). Approve and deny take a pending
+ * request (else 409 `bypass_not_pending`); revoke an approved one (else 409 `bypass_not_approved`).
+ */
 export const BypassDecision = z.strictObject({ note: FreeText.optional() });
 export type BypassDecision = z.infer<typeof BypassDecision>;
 
-/** GET/PUT /v1/admin/policy: the team's settings an admin chooses. */
+/** GET/PUT /v1/admin/policy: the team's settings an admin chooses (a new team: `approval`). */
 export const TeamPolicy = z.strictObject({ bypassPolicy: BypassPolicy });
 export type TeamPolicy = z.infer<typeof TeamPolicy>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FingerprintKeyId } from "./block-report.js";
+import { FindingFingerprint, FingerprintKeyId } from "./block-report.js";
 
 /**
  * GET /v1/team/scan-policy (any role): what a client of the team scans with, so the same secret
@@ -7,9 +7,13 @@ import { FingerprintKeyId } from "./block-report.js";
  * teams). `fingerprintKey.key` (64 hex characters) is passed to the scanner as
  * `scan(text, { fingerprintKey: key })`; `fingerprintKey.id` goes into block reports, so the
  * server can tell one made with a key rotated away since (409 `fingerprint_key_stale`).
+ * `allowedFingerprints`: the fingerprints (made with this key) of the team's approved bypasses;
+ * passed as `scan(text, { allowFingerprints })` so a client sends what the server's re-scan
+ * accepts (absent from older servers: none).
  */
 export const ScanPolicyResponse = z.object({
   fingerprintKey: z.object({ id: FingerprintKeyId, key: z.string().regex(/^[0-9a-f]{64}$/) }),
+  allowedFingerprints: z.array(FindingFingerprint).default([]),
 });
 export type ScanPolicyResponse = z.infer<typeof ScanPolicyResponse>;
 

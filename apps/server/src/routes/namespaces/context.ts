@@ -59,7 +59,7 @@ export async function serverRef(app: FastifyInstance): Promise<ServerRef> {
 
 /** Who writes where, with the team's current fingerprint key. */
 export async function writeContext(app: FastifyInstance, request: FastifyRequest, ns: NamespaceRef, clientId: string | undefined): Promise<WriteContext> {
-  const key = await app.teamPolicy.fingerprintKey(request.auth.teamId);
+  const { key, allowedFingerprints } = await app.teamPolicy.scanPolicy(request.auth.teamId);
   return {
     namespace: ns,
     author: { id: request.auth.principalId, name: request.auth.principalName },
@@ -67,6 +67,7 @@ export async function writeContext(app: FastifyInstance, request: FastifyRequest
     limits: app.limits,
     fingerprintKey: key.key,
     fingerprintKeyId: key.id,
+    allowedFingerprints,
   };
 }
 
