@@ -33,7 +33,8 @@ function define(command: CommonCommand) {
   return command
     .requiredOption("--server <url>", "server base URL, e.g. http://127.0.0.1:8080")
     .option("--namespace <name>", "namespace (one per repository), e.g. acme/web; default: owner/repo from the repository's remote")
-    .option("--remote <name>", "the git remote that names the namespace (default: origin, else the only remote)");
+    .option("--remote <name>", "the git remote that names the namespace (default: origin, else the only remote)")
+    .option("--json", "print what was set up as JSON");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -196,6 +197,24 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   }
   await saveSyncState(layout, await loadSyncState(layout));
   if (how) chosen.push(`namespace ${namespace} ${how}`);
+  if (options.json) {
+    const json = {
+      ok: true,
+      created: !existing,
+      folder: layout.root,
+      team: layout.team,
+      agent: located.agent,
+      server,
+      namespace: config.namespace,
+      namespaceFrom: how ?? "--namespace",
+      clientId: config.clientId,
+      reached,
+      remote,
+      notes: chosen,
+    };
+    ctx.io.stdout(JSON.stringify(json, null, 2) + "\n");
+    return 0;
+  }
   ctx.io.stdout(
     chosen.join("\n") +
       (chosen.length ? "\n" : "") +

@@ -44,7 +44,8 @@ function parseSide(raw: string): Side {
 function define(command: CommonCommand) {
   return command
     .argument("<path>", "the team file, e.g. team/style.md")
-    .option("--take <side>", "file: the file as it is now; mine: your saved conflict copy; theirs: the server's version", parseSide, "file");
+    .option("--take <side>", "file: the file as it is now; mine: your saved conflict copy; theirs: the server's version", parseSide, "file")
+    .option("--json", "print the result as JSON");
 }
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
@@ -90,7 +91,8 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
       if (local.length === 0) throw new ClientError(`no open conflict for ${shown} (teammem status lists the conflicts)`);
       await dropLocal(layout, reports.conflicts, local);
       await saveConflicts(layout, reports.conflicts);
-      ctx.io.stdout(`no open conflict for ${shown} on the server (already resolved); removed the local conflict copy\n`);
+      if (options.json) ctx.io.stdout(JSON.stringify({ ok: true, path: shown, take, records: 0, alreadyResolved: true, version: null, deleted: null }, null, 2) + "\n");
+      else ctx.io.stdout(`no open conflict for ${shown} on the server (already resolved); removed the local conflict copy\n`);
       return 0;
     }
 
@@ -132,13 +134,17 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     await dropLocal(layout, reports.conflicts, local);
     await saveConflicts(layout, reports.conflicts);
     const how = take === "file" ? "the file as it is" : take;
-    ctx.io.stdout(
-      records.length > 0
-        ? `resolved ${records.length} conflict${records.length === 1 ? "" : "s"} on ${shown} with ${how}` +
-            (written ? `: server version ${written.version}${written.sha256 === null ? " (deleted)" : ""}` : "") +
-            "\n"
-        : `resolved the conflict on ${shown} with ${how}; the next sync sends it\n`,
-    );
+    if (options.json) {
+      const json = { ok: true, path: shown, take, records: records.length, alreadyResolved: false, version: written?.version ?? null, deleted: written ? written.sha256 === null : null };
+      ctx.io.stdout(JSON.stringify(json, null, 2) + "\n");
+    } else
+      ctx.io.stdout(
+        records.length > 0
+          ? `resolved ${records.length} conflict${records.length === 1 ? "" : "s"} on ${shown} with ${how}` +
+              (written ? `: server version ${written.version}${written.sha256 === null ? " (deleted)" : ""}` : "") +
+              "\n"
+          : `resolved the conflict on ${shown} with ${how}; the next sync sends it\n`,
+      );
     return 0;
   } finally {
     await release();

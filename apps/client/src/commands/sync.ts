@@ -1,11 +1,15 @@
 /**
- * `teammem sync [--json]`: pull, then push. stdout: a summary (or JSON); stderr: held-back files
+ * `teammem sync [--json] [--dry-run]`: pull, then push. stdout: a summary (or JSON); stderr: held-back files
  * (`team/x.md:3 rule`), conflicts, rejections. Exit 1 when the server could not be reached or
- * refused the run (local changes stay queued), else 0.
+ * refused the run (local changes stay queued), else 0. `--dry-run`: what the sync would do
+ * (sync/dry-run.ts), nothing sent, written or changed; exit 1 when the sync would be refused or the
+ * server could not be read.
  */
 import { NetworkError, ServerError } from "../errors.js";
-import { requireConfig } from "../state/config.js";
-import { displayPath } from "../state/layout.js";
+import { createApi } from "../http/api.js";
+import { requireConfig, type Config } from "../state/config.js";
+import { displayPath, type Layout } from "../state/layout.js";
+import { planSync, type DryRunPlan } from "../sync/dry-run.js";
 import { describeEvent } from "../sync/events.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
@@ -18,6 +22,7 @@ export const summary = "pull the team's changes, then push local team/ changes (
 function define(command: CommonCommand) {
   return command
     .option("--json", "print the summary as JSON")
+    .option("--dry-run", "show what a sync would pull, send, hold back and delete; send, write and change nothing")
     .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync")
     .option("--hook <agent>", "run as the agent's session-start hook (reads the hook's JSON on stdin; bounded time; exit 0 unless refusing): claude-code");
 }
@@ -32,6 +37,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
+  if (options.dryRun) return dryRun(layout, config, token, options, ctx);
   const summary = await syncFolder(layout, {
     config,
     token,
@@ -48,6 +54,41 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
     return 1;
   }
   return 0;
+}
+
+async function dryRun(layout: Layout, config: Config, token: string, options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+  const api = createApi({ server: config.server, namespace: config.namespace, token });
+  const plan = await planSync(layout, config, api, options.allowMassDelete === true);
+  if (options.json) {
+    const { error, ...rest } = plan;
+    ctx.io.stdout(JSON.stringify({ ok: !error && !plan.refused, dryRun: true, ...rest, ...(error ? { error: errorJson(error) } : {}) }, null, 2) + "\n");
+  } else ctx.io.stdout(describePlan(plan));
+  if (plan.refused) ctx.io.stderr(`teammem: a sync now would be refused: ${plan.refused.message}\n`);
+  if (plan.error) ctx.io.stderr(`teammem: ${errorLine(plan.error)} (the pull part is unknown)\n`);
+  return plan.refused || plan.error ? 1 : 0;
+}
+
+function describePlan(p: DryRunPlan): string {
+  const lines = ["dry run: nothing was sent, written or changed"];
+  if (p.refused) lines.push(`a sync would be refused (nothing pulled or sent): ${p.refused.message}`);
+  if (p.namespaceMissing) lines.push("the namespace does not exist on the server yet: the sync would create it");
+  if (p.error) lines.push("would pull: unknown (the server could not be read, see below)");
+  else {
+    lines.push(`would pull ${p.pull.length} change(s)` + (p.pull.length ? ":" : ""));
+    const what = { write: "written here", delete: "deleted here", merge: "merged with your edit", unchanged: "already equal here" };
+    for (const c of p.pull) lines.push(`  ${c.path} v${c.version} by ${c.author}: ${c.renamedFrom ? `renamed from ${c.renamedFrom}, ` : ""}${what[c.action]}`);
+  }
+  lines.push(`would send ${p.send.length} operation(s)` + (p.send.length ? ":" : ""));
+  for (const s of p.send)
+    lines.push(
+      `  ${s.path}: ${s.action}${s.renamedFrom ? ` from ${s.renamedFrom}` : ""}${s.baseVersion ? ` (base v${s.baseVersion})` : ""}${s.queued ? ", queued earlier" : ""}`,
+    );
+  for (const h of p.heldBack)
+    lines.push(`held back (secret found, would not be sent): ${[...h.pathFindings.map((f) => `${h.path}: path holds ${f.ruleId}`), ...h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId}`)].join(", ")}`);
+  for (const u of p.unresolved) lines.push(`not sent, conflict markers still in: ${u.path} (line ${u.line})`);
+  for (const r of p.notResent) lines.push(`not sent again: ${r.path} (refused before: ${r.code}; change the file to send it)`);
+  lines.push(`pending in outbox: ${p.pending}; cursor ${p.cursor}`);
+  return lines.join("\n") + "\n";
 }
 
 /** The server refused the token itself (401), or its access to the namespace (403 on a read). */

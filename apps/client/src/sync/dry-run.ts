@@ -1,0 +1,199 @@
+/**
+ * `teammem sync --dry-run`: what a sync would do now, found without doing any of it. Reads the
+ * state folder, walks and scans the team scope as the send path would (same scan, same key), and
+ * reads the server's change feed since the stored cursor (GET only). Writes nothing: no file in
+ * the folder, no state file, no lock, no outbox entry, no block report, no namespace creation.
+ *
+ * It is a forecast: a teammate's push between the dry run and the sync changes the outcome, and
+ * merges are named (`merge`) but not computed.
+ */
+import { NetworkError, ServerError } from "../errors.js";
+import type { Api } from "../http/api.js";
+import { readTeamFile } from "../local/team-files.js";
+import { firstMarkerLine } from "../merge/markers.js";
+import { walkTeamScope } from "../scope.js";
+import type { Config } from "../state/config.js";
+import { displayPath, type Layout } from "../state/layout.js";
+import { listOutbox } from "../state/outbox.js";
+import { loadReports } from "../state/reports.js";
+import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
+import { loadSyncState } from "../state/sync-state.js";
+import { checkMassDelete, checkTeamRoot, MassDeleteRefused } from "./mass-delete.js";
+import { localChanges } from "./queue-changes.js";
+import { renameSource } from "./renames.js";
+import { scanTeamFile } from "./scan-team-file.js";
+
+/** A server change the pull would apply: written over an unchanged file, deleted, merged with a local edit, or already equal here. */
+export interface PlannedPull {
+  readonly path: string;
+  readonly version: number;
+  readonly author: string;
+  readonly action: "write" | "delete" | "merge" | "unchanged";
+  /** Set for a teammate's rename: the path it moved from. */
+  readonly renamedFrom?: string;
+}
+
+/** An operation the push would send: one queued already, or one a local change would queue. */
+export interface PlannedSend {
+  readonly path: string;
+  readonly action: "create" | "edit" | "delete" | "rename";
+  /** The server version the change starts from (0: new). */
+  readonly baseVersion: number;
+  /** Already in the outbox (from an earlier run that could not send it). */
+  readonly queued: boolean;
+  readonly renamedFrom?: string;
+}
+
+export interface DryRunPlan {
+  readonly pull: PlannedPull[];
+  readonly send: PlannedSend[];
+  /** Files a credential would hold back (rule and position, never the value). */
+  readonly heldBack: { path: string; findings: { ruleId: string; label: string; line: number; column: number }[]; pathFindings: { ruleId: string; label: string }[] }[];
+  /** Files not sent because conflict markers are still in them. */
+  readonly unresolved: { path: string; line: number }[];
+  /** Files the server refused before with the same content: not sent again. */
+  readonly notResent: { path: string; code: string }[];
+  /** The sync would refuse as a mass delete (nothing pulled or sent): its message. */
+  readonly refused: { code: string; message: string } | null;
+  /** The namespace does not exist on the server yet (the sync would create it). */
+  readonly namespaceMissing: boolean;
+  /** Operations in the outbox now. */
+  readonly pending: number;
+  readonly cursor: number;
+  /** The change feed could not be read: the pull part is unknown. */
+  readonly error?: NetworkError | ServerError;
+}
+
+const byPath = <T extends { path: string }>(x: T, y: T) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0);
+
+/** The latest change per path since `cursor` (all pages), or what stopped reading them. */
+async function pendingChanges(api: Api, cursor: number, pageSize: number) {
+  const latest = new Map<string, Awaited<ReturnType<Api["changes"]>>["changes"][number]>();
+  let since = cursor;
+  for (;;) {
+    const page = await api.changes(since, pageSize);
+    for (const change of page.changes) latest.set(change.path, change);
+    if (!page.hasMore || page.changes.length === 0 || page.nextCursor <= since) break;
+    since = page.nextCursor;
+  }
+  return [...latest.values()];
+}
+
+/**
+ * Plans one sync of `layout` (see the module comment).
+ * @param allowMassDelete as `--allow-mass-delete`.
+ */
+export async function planSync(layout: Layout, config: Config, api: Api, allowMassDelete: boolean, pullPageSize = 500): Promise<DryRunPlan> {
+  const state = await loadSyncState(layout);
+  const reports = await loadReports(layout);
+  const key = scanKeyOf(config, await loadScanPolicy(layout));
+  const outbox = await listOutbox(layout);
+  const scope = await walkTeamScope(layout);
+
+  let refused: DryRunPlan["refused"] = null;
+  try {
+    checkTeamRoot(layout, scope.root, state, allowMassDelete);
+  } catch (err) {
+    if (!(err instanceof MassDeleteRefused)) throw err;
+    refused = { code: err.code, message: err.message };
+  }
+
+  const pull: PlannedPull[] = [];
+  let namespaceMissing = false;
+  let error: NetworkError | ServerError | undefined;
+  if (refused === null) {
+    try {
+      for (const change of await pendingChanges(api, state.cursor, pullPageSize)) {
+        const base = state.bases[change.path];
+        if (base && base.version >= change.version) continue; // this folder's own change, already here
+        const local = await readTeamFile(layout, change.path);
+        const localSha = local.kind === "file" ? local.sha256 : local.kind === "absent" ? null : "unsafe";
+        const action: PlannedPull["action"] =
+          localSha === change.sha256 ? "unchanged" : localSha !== (base?.sha256 ?? null) ? "merge" : change.deleted ? "delete" : "write";
+        pull.push({
+          path: displayPath(change.path),
+          version: change.version,
+          author: change.author,
+          action,
+          ...(change.renamedFrom !== undefined ? { renamedFrom: displayPath(change.renamedFrom) } : {}),
+        });
+      }
+    } catch (err) {
+      if (err instanceof ServerError && err.code === "not_found") namespaceMissing = true;
+      else if (err instanceof NetworkError || err instanceof ServerError) error = err;
+      else throw err;
+    }
+  }
+
+  const send: PlannedSend[] = [];
+  const queuedPaths = new Set<string>();
+  for (const { entry } of outbox) {
+    const op = entry.operation;
+    const from = renameSource(op);
+    queuedPaths.add(op.path);
+    if (from !== null) queuedPaths.add(from);
+    send.push({
+      path: displayPath(op.path),
+      action: from !== null ? "rename" : "delete" in op ? "delete" : op.baseVersion === 0 ? "create" : "edit",
+      baseVersion: op.baseVersion,
+      queued: true,
+      ...(from !== null ? { renamedFrom: displayPath(from) } : {}),
+    });
+  }
+  const heldBack: DryRunPlan["heldBack"] = [];
+  const unresolved: DryRunPlan["unresolved"] = [];
+  const notResent: DryRunPlan["notResent"] = [];
+  const withMarkers = new Set(reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
+  const deletes: string[] = [];
+  for (const change of localChanges(state.bases, scope)) {
+    if (queuedPaths.has(change.path)) continue; // sent after the queued operation, by a later round
+    if (change.content !== null) {
+      const marker = withMarkers.has(change.path) ? firstMarkerLine(change.content) : null;
+      if (marker !== null) {
+        unresolved.push({ path: displayPath(change.path), line: marker });
+        continue;
+      }
+      const { findings, pathFindings } = scanTeamFile(change.path, change.content, key.fingerprintKey);
+      if (findings.length > 0 || pathFindings.length > 0) {
+        heldBack.push({
+          path: displayPath(change.path),
+          findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+          pathFindings: pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })),
+        });
+        continue;
+      }
+    }
+    const rejected = reports.rejected.find((r) => r.path === change.path);
+    if (rejected && rejected.sha256 === change.sha256 && !rejected.retry) {
+      notResent.push({ path: displayPath(change.path), code: rejected.code });
+      continue;
+    }
+    if (change.content === null) deletes.push(change.path);
+    send.push({
+      path: displayPath(change.path),
+      action: change.content === null ? "delete" : (state.bases[change.path]?.sha256 ?? null) === null ? "create" : "edit",
+      baseVersion: change.baseVersion,
+      queued: false,
+    });
+  }
+  if (refused === null) {
+    try {
+      checkMassDelete(deletes, state, allowMassDelete);
+    } catch (err) {
+      if (!(err instanceof MassDeleteRefused)) throw err;
+      refused = { code: err.code, message: err.message };
+    }
+  }
+  return {
+    pull: pull.sort(byPath),
+    send: send.sort(byPath),
+    heldBack: heldBack.sort(byPath),
+    unresolved,
+    notResent,
+    refused,
+    namespaceMissing,
+    pending: outbox.length,
+    cursor: state.cursor,
+    ...(error ? { error } : {}),
+  };
+}
