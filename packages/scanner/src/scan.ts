@@ -17,6 +17,7 @@ import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import { matchAt } from "./engine/match.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
+import { decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
 
 /** The marker that suppresses findings on its line. */
@@ -33,6 +34,11 @@ export interface ScanOptions {
   readonly allowFingerprints?: Iterable<string>;
   /** Honour `teammem:allow` markers (default true). A server re-scan may turn this off. */
   readonly allowMarker?: boolean;
+  /**
+   * Decode encoded runs (base64, base64url, percent-encoding, JSON `\u` escapes, HTML character
+   * references) and scan them again, up to two levels deep (default true; engine/decode.ts).
+   */
+  readonly decode?: boolean;
 }
 
 /** A finding with offsets, before positions are computed (internal shape shared with redact). */
@@ -43,6 +49,8 @@ export interface Span {
   readonly rule: Rule;
   readonly fingerprint: string;
   readonly preview: string;
+  /** How the value was encoded where it was found (`base64`, `percent`, `base64/json-unicode` …); absent for plain text. */
+  readonly encoding?: string;
 }
 
 const combined = new WeakMap<readonly Rule[], WeakMap<readonly Rule[], readonly Rule[]>>();
@@ -66,21 +74,31 @@ export function scanSpans(text: string, options: ScanOptions = {}): Span[] {
   return findSpans(text, options, new LineIndex(text));
 }
 
-/** {@link scanSpans} with the caller's line table of `text` (built lazily; shared so `scan` reads the lines once). */
-function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[] {
-  const catalog = catalogFor(options);
+/** One rule's match, before overlaps and suppressions are resolved. Offsets in the text it was found in. */
+interface RawMatch {
+  start: number;
+  end: number;
+  /** Index into the compiled catalog's rules. */
+  readonly rule: number;
+  readonly value: string;
+  /** Length of the literal prefix the value starts with (0: the value does not start with it). */
+  readonly prefixLen: number;
+  /** Set for a match found in decoded text (see engine/decode.ts). */
+  readonly encoding?: string;
+}
+
+/**
+ * Every rule's matches in `text` (offsets in `text`). One pass of the prefix automaton; it also
+ * knows the code units normalisation removes (prefix ids >= normalizeFrom): the first one seen stops
+ * the pass, and the search restarts on the normalised text. Ordinary text (no CRLF, BOM or
+ * zero-width character) is thus read once, uncopied.
+ */
+function matchText(text: string, catalog: CompiledCatalog): RawMatch[] {
   const { rules, rulesByPrefix, automaton, normalizeFrom } = catalog;
-  // First pass on the original text. The automaton also knows the code units normalisation removes
-  // (prefix ids >= normalizeFrom): the first one seen stops the pass, and the search restarts on the
-  // normalised text. Ordinary text (no CRLF, BOM or zero-width character) is thus read once, uncopied.
   let t = text;
   let norm: NormalizedText | undefined;
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
-  let starts: number[] = [];
-  let ends: number[] = [];
-  let ruleIdx: number[] = [];
-  let values: string[] = [];
-  let prefixLens: number[] = [];
+  let out: RawMatch[] = [];
   const onHit = (start: number, prefixId: number): boolean => {
     if (prefixId >= normalizeFrom) return norm === undefined;
     const candidates = rulesByPrefix[prefixId]!;
@@ -89,13 +107,8 @@ function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[]
       if (skipUntil !== undefined && start < skipUntil[r]!) continue;
       const found = matchAt(rules[r]!, t, start);
       if (found === undefined) continue;
-      const { start: s, end: e, value } = found;
       (skipUntil ??= new Int32Array(rules.length))[r] = found.matchEnd;
-      starts.push(s);
-      ends.push(e);
-      ruleIdx.push(r);
-      values.push(value);
-      prefixLens.push(s === start ? automaton.prefixes[prefixId]!.length : 0);
+      out.push({ start: found.start, end: found.end, rule: r, value: found.value, prefixLen: found.start === start ? automaton.prefixes[prefixId]!.length : 0 });
     }
     return false;
   };
@@ -103,39 +116,63 @@ function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[]
     norm = normalize(text);
     t = norm.text;
     skipUntil = undefined;
-    starts = [];
-    ends = [];
-    ruleIdx = [];
-    values = [];
-    prefixLens = [];
+    out = [];
     automaton.forEachHit(t, onHit);
+    for (const m of out) {
+      m.start = norm.toOriginal(m.start);
+      m.end = norm.toOriginal(m.end - 1) + 1;
+    }
   }
-  if (starts.length === 0) return [];
+  return out;
+}
 
-  // Overlaps: sort by start, longer first, catalog order; drop spans contained in a kept one.
-  const order = starts.map((_, i) => i);
-  order.sort((a, b) => starts[a]! - starts[b]! || ends[b]! - ends[a]! || ruleIdx[a]! - ruleIdx[b]!);
+/**
+ * The matches of the encoded runs of `text` (engine/decode.ts), decoded and scanned again down to
+ * {@link MAX_DECODE_DEPTH}, with offsets in `text`: a match covers the encoded characters it came
+ * from. A match of an escape word that covers no escape sequence is left out (the plain scan has it).
+ */
+function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget): RawMatch[] {
+  const out: RawMatch[] = [];
+  for (const run of decodedRuns(text, budget)) {
+    const inner = matchText(run.text, catalog);
+    if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(run.text, catalog, depth + 1, budget));
+    for (const m of inner) {
+      const [start, end] = run.toOriginal(m.start, m.end);
+      if (end - start === m.end - m.start && m.encoding === undefined) continue;
+      out.push({ ...m, start, end, encoding: m.encoding === undefined ? run.encoding : `${run.encoding}/${m.encoding}` });
+    }
+  }
+  return out;
+}
+
+/** {@link scanSpans} with the caller's line table of `text` (built lazily; shared so `scan` reads the lines once). */
+function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[] {
+  const catalog = catalogFor(options);
+  const found = matchText(text, catalog);
+  if (options.decode !== false) found.push(...matchDecoded(text, catalog, 1, decodeBudgetFor(text.length)));
+  if (found.length === 0) return [];
+
+  // Overlaps: sort by start, longer first, plain before decoded, catalog order; drop spans contained in a kept one.
+  found.sort((a, b) => a.start - b.start || b.end - a.end || (a.encoding === undefined ? 0 : 1) - (b.encoding === undefined ? 0 : 1) || a.rule - b.rule);
   const key = options.fingerprintKey ?? DEFAULT_FINGERPRINT_KEY;
   const allowed = options.allowFingerprints ? new Set([...options.allowFingerprints].map((f) => f.toLowerCase())) : undefined;
   const markerLines = options.allowMarker === false ? undefined : markerLineSet(text, lines);
   const spans: Span[] = [];
   let maxEnd = -1;
-  for (const i of order) {
-    if (ends[i]! <= maxEnd) continue;
-    maxEnd = ends[i]!;
-    const start = norm ? norm.toOriginal(starts[i]!) : starts[i]!;
-    const end = norm ? norm.toOriginal(ends[i]! - 1) + 1 : ends[i]!;
+  for (const m of found) {
+    if (m.end <= maxEnd) continue;
+    maxEnd = m.end;
+    const { start, end, value, prefixLen } = m;
     if (markerLines && (markerLines.has(lines.lineOf(start)) || markerLines.has(lines.lineOf(end)))) continue;
-    const fp = fingerprint(values[i]!, key);
+    const fp = fingerprint(value, key);
     if (allowed?.has(fp)) continue;
-    const value = values[i]!;
-    const prefixLen = prefixLens[i]!;
     spans.push({
       start,
       end,
-      rule: rules[ruleIdx[i]!]!.rule,
+      rule: catalog.rules[m.rule]!.rule,
       fingerprint: fp,
       preview: (prefixLen > 0 && prefixLen < value.length ? value.slice(0, prefixLen) : "") + "****",
+      ...(m.encoding !== undefined && { encoding: m.encoding }),
     });
   }
   return spans;
@@ -174,6 +211,7 @@ export function scan(text: string, options: ScanOptions = {}): Finding[] {
       endOffset: s.end,
       fingerprint: s.fingerprint,
       preview: s.preview,
+      ...(s.encoding !== undefined && { encoding: s.encoding }),
     };
   });
 }

@@ -152,7 +152,7 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
   }
 
   if (values.redact) io.stdout(redacted.join(inputs.length > 1 ? "\n" : ""));
-  else if (format === "text") io.stdout(results.map(({ path, finding: f }) => `${path}:${f.line}:${f.column} ${f.ruleId} ${f.label}\n`).join(""));
+  else if (format === "text") io.stdout(results.map(({ path, finding: f }) => `${path}:${f.line}:${f.column} ${f.ruleId} ${f.label}${f.encoding ? ` (${f.encoding}-encoded)` : ""}\n`).join(""));
   else if (format === "json") io.stdout(JSON.stringify(results.map(jsonRow), null, 2) + "\n");
   else io.stdout(JSON.stringify(toSarif(results, [...RULES, ...customRules], cwd), null, 2) + "\n");
 
@@ -174,5 +174,6 @@ function jsonRow({ path, finding: f }: PathFinding): object {
     endColumn: f.endColumn,
     fingerprint: f.fingerprint,
     preview: f.preview,
+    ...(f.encoding !== undefined && { encoding: f.encoding }),
   };
 }

@@ -1,41 +1,71 @@
 /**
- * Placeholder detection for `scheme://user:password@host` credentials (rules
- * `database-url-credentials`, `http-url-credentials`, `url-credentials`). Input is the
- * `user:password` text between `://` and the last `@` before the host; pure functions.
+ * When a `scheme://user:password@host` URL holds a credential (rules `database-url-credentials`,
+ * `http-url-credentials`, `url-credentials`). Issue 10: a password with a real host is a
+ * credential even when it is a common word (`hunter2`, `changeme`, `Password2024!`); only
+ * documentation placeholders are skipped. The rule, exactly (also in the package README):
+ *
+ * A URL is **not** reported when one of these holds, and is reported otherwise:
+ * 1. the password is empty, or only digits and at most 5 of them (`host:8080@…` reads as a port);
+ * 2. the password is template or variable syntax: it starts with `$` or `:`, or contains `${`,
+ *    `$(`, `{{`, `%(`, `<` or `>`, or is wrapped in `{…}`, `[…]` or `%…%`, or is `%s`;
+ * 3. the password is a stand-in word: `password`, `passwd`, `pass`, `pwd`, `pw`, `secret`, each
+ *    optionally after `your`, `my`, `db`, `the`, `user`, `some` or `new` and `_`/`-` (`YOUR_PASSWORD`,
+ *    `db-pass`), or contains `placeholder`, `redacted`, `replace_me`/`replaceme`/`replace-me`,
+ *    `...`, `…`, `***` or `xxx`, or is one repeated character (`xxxx`, `****`);
+ * 4. the host is a documentation host: `example.com`, `example.org`, `example.net` or a name
+ *    under them, a name under the reserved top-level domains `.test`, `.example`, `.invalid`
+ *    (RFC 2606, RFC 6761), or one of the words `example`, `host`, `hostname`, `your-host`,
+ *    `yourhost`, `your_host`, `myhost`, `server`, `servername`, `domain` (any port);
+ * 5. the host is this machine (`localhost`, a name under `.localhost`, `127.x.x.x`, `[::1]`,
+ *    `0.0.0.0`) and the password is a common default (`admin`, `root`, `postgres`, `changeme`,
+ *    `hunter2`, … the list below) or equals the user name: `user:pass@localhost`-style examples.
+ *    A random-looking password on localhost is still reported (passwords are reused).
+ * `<token>:x-oauth-basic` / `x-oauth-token` (GitHub's token-as-user form) is a credential when
+ * the user part is at least 20 characters and not a template or one repeated character.
  */
 
-/** Passwords that only appear in documentation and defaults (compared lower-cased). */
-const PLACEHOLDER_PASSWORDS = new Set([
-  "pass", "passw", "passwd", "password", "pwd", "pw", "secret", "changeme", "changeit", "example",
-  "test", "testing", "dummy", "placeholder", "redacted", "token", "apikey", "api_key", "user",
-  "username", "admin", "root", "guest", "anonymous", "foo", "bar", "foobar", "hunter2", "letmein",
-  "default", "none", "null", "empty", "sample", "xxx", "qwerty", "abc123", "123456", "12345678",
+/** Defaults and common words that, on this machine (rule 5), are a local example rather than a secret. */
+const LOCAL_DEFAULTS = new Set([
+  "admin", "root", "postgres", "mysql", "redis", "mongo", "mongodb", "rabbit", "rabbitmq", "guest", "user", "username",
+  "test", "testing", "dev", "development", "local", "changeme", "changeit", "hunter2", "letmein", "default", "example",
+  "sample", "demo", "dummy", "token", "apikey", "api_key", "foo", "bar", "foobar", "qwerty", "abc123", "123456",
+  "1234567", "12345678", "123456789", "password1", "password123", "passw0rd", "p@ssw0rd", "s3cret", "secret123",
 ]);
 
-/** Words that mark a hand-written stand-in anywhere in the password. */
-const PLACEHOLDER_WORD = /passw(?:or)?d|replace|your[_-]|example|changeme|placeholder|redacted|dummy|<|>|\.\.\.|\*{2,}|x{3,}/i;
+const STAND_IN_WORD = /^(?:(?:your|my|db|the|user|some|new)[_-]?)?(?:password|passwd|pass|pwd|pw|secret)$/i;
+const STAND_IN_PART = /placeholder|redacted|replace[_-]?me|\.\.\.|…|\*{3}|x{3}/i;
+const TEMPLATE = /^[$:]|\$\{|\$\(|\{\{|%\(|[<>]|^\{.*\}$|^\[.*\]$|^%.*%$|^%s$/;
+const DOC_HOST = /(?:^|\.)example\.(?:com|org|net)$|\.(?:test|example|invalid)$|^(?:example|host|hostname|your[-_]?host|myhost|server|servername|domain)$/;
+const LOOPBACK = /^(?:localhost|.+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/;
 
-/** Template and variable syntax: `${VAR}`, `$VAR`, `$(cmd)`, `{{var}}`, `{var}`, `%s`, `%(name)s`, `%VAR%`, `[PASSWORD]`. */
-const TEMPLATE = /^\$|\$\{|\{\{|^\{.*\}$|^%[a-z(]|%[A-Za-z_]+%|^\[.*\]$|^:/;
+/** Host name of `hostPort` (`db.internal:5432`, `[::1]:6379`, `a.example.com,b.example.com:27017` for MongoDB seed lists), lower-cased, without port. */
+function hostName(hostPort: string): string {
+  const first = hostPort.split(",")[0]!.toLowerCase();
+  if (first.startsWith("[")) return first.slice(0, first.indexOf("]") + 1);
+  const colon = first.indexOf(":");
+  return (colon === -1 ? first : first.slice(0, colon)).replace(/\.$/, "");
+}
 
 /**
- * True when `credential` (`user:password`) is a placeholder or template rather than a real secret:
- * empty or short password (< 4 characters), a documentation word, template syntax, one repeated
- * character, a port-like number, or a password equal to the user name. The pair
- * `<token>:x-oauth-basic` (GitHub's token-as-user form) counts as real when the user looks like a
- * token (>= 20 characters).
+ * True when `body` (`user:password@host[:port]`, the text between `://` and the end of the host)
+ * is a documentation placeholder rather than a credential, by the rules of this module's doc.
  */
-export function isPlaceholderCredential(credential: string): boolean {
-  const colon = credential.indexOf(":");
+export function isPlaceholderUrlCredential(body: string): boolean {
+  const at = body.lastIndexOf("@");
+  if (at === -1) return true;
+  const userinfo = body.slice(0, at);
+  const host = hostName(body.slice(at + 1));
+  const colon = userinfo.indexOf(":");
   if (colon === -1) return true;
-  const user = credential.slice(0, colon);
-  const password = credential.slice(colon + 1);
+  const user = userinfo.slice(0, colon);
+  const password = userinfo.slice(colon + 1);
+  if (DOC_HOST.test(host)) return true;
   if (/^x-oauth-(?:basic|token)$/i.test(password)) return user.length < 20 || /^(.)\1*$/.test(user) || TEMPLATE.test(user);
-  if (password.length < 4) return true;
-  const lower = password.toLowerCase();
-  if (PLACEHOLDER_PASSWORDS.has(lower)) return true;
-  if (PLACEHOLDER_WORD.test(password) || TEMPLATE.test(password)) return true;
-  if (/^(.)\1*$/.test(password)) return true;
-  if (/^[0-9]{1,5}$/.test(password)) return true;
-  return lower === user.toLowerCase();
+  if (password.length === 0 || /^[0-9]{1,5}$/.test(password)) return true;
+  if (TEMPLATE.test(password) || STAND_IN_WORD.test(password) || STAND_IN_PART.test(password) || /^(.)\1*$/.test(password)) return true;
+  if (LOOPBACK.test(host)) {
+    const lower = password.toLowerCase();
+    return LOCAL_DEFAULTS.has(lower) || lower === user.toLowerCase();
+  }
+  return false;
 }

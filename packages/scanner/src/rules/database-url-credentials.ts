@@ -1,13 +1,15 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderCredential } from "../rule-helpers/url-credentials.js";
+import { isPlaceholderUrlCredential } from "../rule-helpers/url-credentials.js";
 
 /**
  * Password in a database or message-broker connection URL: `scheme://user:password@host` for
  * PostgreSQL, MySQL/MariaDB, MongoDB (+srv), Redis, AMQP, MSSQL, CockroachDB, ClickHouse, CouchDB,
  * Neo4j, Cassandra, Kafka, NATS, MQTT (with optional `+driver` suffix and `jdbc:` prefix).
- * The prefilter literal is `://`; a lookbehind checks the scheme. Placeholders (`password`,
- * `${DB_PASS}`, `{{pass}}`, `<password>`, `xxx`, user = password, …) are not reported.
+ * The prefilter literal is `://`; a lookbehind checks the scheme. A password with a real host is
+ * reported even when it is a common word (`hunter2`); documentation placeholders (`password`,
+ * `${DB_PASS}`, `<password>`, `example.com` hosts, `user:pass@localhost` …) are not: the exact rule
+ * is `isPlaceholderUrlCredential` (rule-helpers/url-credentials.ts) and the package README.
  * Format: RFC 3986 §3.2.1 (userinfo); PostgreSQL docs, "Connection URIs"
  * (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS); MongoDB
  * "Connection String URI Format" (https://www.mongodb.com/docs/manual/reference/connection-string/).
@@ -20,14 +22,18 @@ const rule: Rule = {
   label: "Database connection URL with password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<lead>(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?)):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
-  validate: (value) => !isPlaceholderCredential(value),
+    /(?<=(?<lead>(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?)):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/y,
+  validate: (body) => !isPlaceholderUrlCredential(body),
   examples: () => ({
     positive: [
       `DATABASE_URL=postgres://app:${password(1)}@db.internal:5432/app`,
-      `MONGO_URI="mongodb+srv://svc:${password(2)}@cluster0.example.net/db?retryWrites=true"`,
+      `MONGO_URI="mongodb+srv://svc:${password(2)}@cluster0.ab1cd.mongodb.net/db?retryWrites=true"`,
       `spring.datasource.url=jdbc:mysql://admin:${password(3)}@10.0.0.5:3306/shop`,
       `REDIS_URL=redis://:${password(4)}@cache:6379/0`,
+      "DATABASE_URL=postgresql://app:hunter2@db.prod.acme-corp.io:5432/app", // a common word with a real host
+      "amqps://worker:Password2024!@rabbit.internal.acme-corp.io/vhost",
+      "mongodb://admin:changeme@10.0.3.17:27017,10.0.3.18:27017/?replicaSet=rs0",
+      `postgres://${password(5)}:${password(6)}@localhost:5432/app`, // random password, even on localhost
     ],
     negative: [
       "postgres://user:password@localhost:5432/db", // placeholder password
@@ -35,6 +41,11 @@ const rule: Rule = {
       "postgres://postgres:postgres@localhost:5432/db", // password equals the user name (local default)
       "postgres://$(PGUSER):$(PGPASSWORD)@$(PGHOST)/db", // Makefile variables
       "mongodb://localhost:27017/database", // no credentials
+      "postgres://app:<password>@db.acme-corp.io/app", // placeholder in angle brackets
+      "mysql://app:$DB_PASSWORD@db.acme-corp.io/app", // shell variable
+      "redis://default:hunter2@cache.example.com:6379", // documentation host
+      "postgres://app:Sup3rS3cret@db.test/app", // reserved .test domain
+      "mongodb://root:root@127.0.0.1:27017", // local default
     ],
   }),
 };

@@ -1,11 +1,12 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderCredential } from "../rule-helpers/url-credentials.js";
+import { isPlaceholderUrlCredential } from "../rule-helpers/url-credentials.js";
 
 /**
  * Basic-auth credentials in an HTTP(S) or WebSocket URL: `https://user:password@host`, including
  * `git+https://<token>:x-oauth-basic@github.com/…` dependency URLs. The prefilter literal is `://`;
- * a lookbehind checks the scheme. Placeholders are not reported (see `isPlaceholderCredential`).
+ * a lookbehind checks the scheme. Documentation placeholders are not reported (see
+ * `isPlaceholderUrlCredential` and the package README).
  * Format: RFC 3986 §3.2.1 (userinfo, deprecated "user:password" form) and RFC 7617 (Basic auth);
  * secretlint rule `@secretlint/secretlint-rule-basicauth`; also covers gitleaks
  * `sidekiq-sensitive-url`.
@@ -17,19 +18,21 @@ const rule: Rule = {
   label: "HTTP URL with user name and password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<lead>(?:git\+)?(?:https?|wss?))):\/\/(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\]{1,256})@(?=[A-Za-z0-9_[.%{$-])/y,
-  validate: (value) => !isPlaceholderCredential(value),
+    /(?<=(?<lead>(?:git\+)?(?:https?|wss?))):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/y,
+  validate: (body) => !isPlaceholderUrlCredential(body),
   examples: () => ({
     positive: [
-      `const API = "https://apiuser:${password(1)}@api.example.com/v2";`,
+      `const API = "https://apiuser:${password(1)}@api.acme-corp.io/v2";`,
       `"dep": "git+https://${randomChars(40, 2, "0123456789abcdef")}:x-oauth-basic@github.com/o/r.git"`,
-      `[docs](https://deploy:${password(3)}@files.example.org/path)`,
+      `[docs](https://deploy:${password(3)}@files.acme-corp.io/path)`,
+      "https://admin:hunter2@grafana.acme-corp.io/d/abc", // a common word with a real host
     ],
     negative: [
       "https://user:pass@example.com", // placeholder password
       "https://${username}:${password}@api.example.com/v1", // template variables
       "https://{{user}}:{{pass}}@config.example.com", // template variables
       "https://YOUR_USERNAME:YOUR_PASSWORD@api.service.com", // placeholder words
+      `https://deploy:${password(4)}@files.example.org/path`, // documentation host
       "http://localhost:8080/path@v2", // no user info: a port and a path
     ],
   }),

@@ -1,0 +1,301 @@
+/**
+ * The decode layer: finds the encoded runs of a text whose decoded form the engine scans again
+ * (issue 10, "Encoded credentials"), each with a map from decoded offsets back to the text.
+ *
+ * Two kinds of run:
+ * - **base64 / base64url**: a maximal run of at least {@link MIN_BASE64_RUN} characters of
+ *   `[A-Za-z0-9+/_-]` (optionally `=` padded) not preceded by one of them, whose decoded bytes are
+ *   all printable text (ASCII printable, tab, LF, CR, or UTF-8 above 0x7F). Covers the base64 of
+ *   `user:<token>` in a Docker `config.json` `auth` value or an `Authorization: Basic` header and
+ *   Kubernetes Secret `data:` values. Random or binary base64 (certificates, hashes, ordinary long
+ *   words) is refused after its first 6 decoded bytes in the common case, so candidates cost O(1).
+ * - **escapes**: the whitespace-delimited word around one or more escape sequences (words with
+ *   escapes less than {@link ESCAPE_MERGE_GAP} apart, and what lies between them, make one run): percent-encoding
+ *   `%XX` (RFC 3986 §2.1), JSON `\uXXXX` (RFC 8259 §7), HTML character references, numeric
+ *   (`&#95;`, `&#x5F;`) and the named ones that stand for ASCII characters (`&lowbar;`, `&period;`,
+ *   `&amp;` …; WHATWG HTML §13.5, named character references). The word is decoded as a whole
+ *   (escape sequences replaced, other characters kept), so a token whose `_` is written `%5F`
+ *   is whole again.
+ *
+ * Bounds: every run's decoded length is charged to a {@link DecodeBudget} shared by all depths of
+ * one scan (the caller sizes it in proportion to the input: {@link decodeBudgetFor}); a run that no
+ * longer fits is not decoded. Each run is found and decoded in time linear in its length, and runs
+ * do not overlap, so one call is O(n). The caller limits the depth ({@link MAX_DECODE_DEPTH}).
+ */
+
+/** How a run was encoded; a finding inside a run nested twice names both, outer first (`base64/percent`). */
+export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity";
+
+/** Decode-and-rescan depth: a token encoded twice (e.g. a JSON `\u` escape inside base64) is found, three times is not. */
+export const MAX_DECODE_DEPTH = 2;
+
+/** Shortest base64 run decoded (20 characters = 15 bytes: the shortest credential of the catalog with a `user:` in front). */
+export const MIN_BASE64_RUN = 20;
+
+/** Decoded code units one scan may produce over all depths: 2 per input code unit, plus 64 Ki. */
+export function decodeBudgetFor(inputLength: number): DecodeBudget {
+  return { remaining: 2 * inputLength + 65_536 };
+}
+
+/** Decoded code units still allowed in this scan (mutated as runs are decoded). */
+export interface DecodeBudget {
+  remaining: number;
+}
+
+export interface DecodedRun {
+  /** Span of the encoded run in the searched text (end exclusive). */
+  readonly start: number;
+  readonly end: number;
+  /** Encodings found in the run, in a fixed order, joined by `+` when there are several (escapes). */
+  readonly encoding: string;
+  /** The decoded text. */
+  readonly text: string;
+  /**
+   * Span in the searched text of the decoded span `[s, e)`: the encoded characters it came from
+   * (for base64, the 4-character groups holding its bytes).
+   */
+  toOriginal(s: number, e: number): [number, number];
+}
+
+const B64 = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+B64["-".charCodeAt(0)] = 62;
+B64["_".charCodeAt(0)] = 63;
+
+/** Escaped words at most this many code units apart are decoded as one run. */
+const ESCAPE_MERGE_GAP = 256;
+
+/** 1 for the characters of base64 and base64url (`=` padding excluded). */
+const IS_B64 = new Uint8Array(128);
+for (let c = 0; c < 128; c++) IS_B64[c] = B64[c]! >= 0 ? 1 : 0;
+const isB64 = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i);
+  return c < 128 && IS_B64[c] === 1;
+};
+
+const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/g;
+
+/** Named HTML character references for ASCII characters (and the ones most often seen in notes). */
+const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    Tab: "\t", NewLine: "\n", excl: "!", quot: '"', QUOT: '"', num: "#", dollar: "$", percnt: "%", amp: "&", AMP: "&",
+    apos: "'", lpar: "(", rpar: ")", ast: "*", midast: "*", plus: "+", comma: ",", period: ".", sol: "/", colon: ":",
+    semi: ";", lt: "<", LT: "<", equals: "=", gt: ">", GT: ">", quest: "?", commat: "@", lsqb: "[", lbrack: "[",
+    bsol: "\\", rsqb: "]", rbrack: "]", Hat: "^", lowbar: "_", UnderBar: "_", grave: "`", DiacriticalGrave: "`",
+    lcub: "{", lbrace: "{", verbar: "|", vert: "|", VerticalLine: "|", rcub: "}", rbrace: "}", nbsp: "\u00a0",
+    hyphen: "\u2010", dash: "\u2010", minus: "\u2212",
+  }),
+);
+
+/** Printable text byte: tab, LF, CR, 0x20–0x7E, or part of a UTF-8 sequence (≥ 0x80; checked after decoding). */
+const isTextByte = (b: number): boolean => (b >= 0x20 ? b !== 0x7f : b === 9 || b === 10 || b === 13);
+/** Printable ASCII, tab, LF, CR: what the first bytes of an encoded credential are (`user:`, `{"`, a token). */
+const isAsciiTextByte = (b: number): boolean => (b >= 0x20 ? b < 0x7f : b === 9 || b === 10 || b === 13);
+
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
+
+/**
+ * The encoded runs of `text` worth scanning again, in order of position (base64 runs, then escape
+ * words), decoded within `budget`. O(text.length).
+ */
+export function decodedRuns(text: string, budget: DecodeBudget): DecodedRun[] {
+  const runs: DecodedRun[] = [];
+  // Runs of at least MIN_BASE64_RUN characters, found by looking at the last character of each
+  // window first (like Boyer-Moore): in prose it is usually a space or punctuation and the window
+  // is skipped whole. `i` is always just after a non-base64 character (or 0), so a run found starts
+  // there; every character is read at most twice.
+  const n = text.length;
+  let i = 0;
+  while (i + MIN_BASE64_RUN <= n) {
+    const j = i + MIN_BASE64_RUN - 1;
+    if (!isB64(text, j)) {
+      i = j + 1;
+      continue;
+    }
+    let k = j - 1;
+    while (k >= i && isB64(text, k)) k--;
+    if (k >= i) {
+      i = k + 1;
+      continue;
+    }
+    let charsEnd = j + 1;
+    while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
+    let end = charsEnd;
+    for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
+    const run = decodeBase64Run(text, i, charsEnd, end, budget);
+    if (run) runs.push(run);
+    i = end + 1;
+  }
+  if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
+    const wordEnd = (from: number): number => {
+      let end = from;
+      while (end < n && !isSpace(text.charCodeAt(end))) end++;
+      return end;
+    };
+    ESCAPE.lastIndex = 0;
+    let m = ESCAPE.exec(text);
+    while (m !== null) {
+      let start = m.index;
+      while (start > 0 && !isSpace(text.charCodeAt(start - 1))) start--;
+      let end = wordEnd(m.index + m[0].length);
+      // Words with escapes close to each other make one run, so many short escaped words cost one
+      // decode and one scan, not one each (the plain words between them are scanned twice at most).
+      ESCAPE.lastIndex = end;
+      m = ESCAPE.exec(text);
+      while (m !== null && m.index - end <= ESCAPE_MERGE_GAP) {
+        end = wordEnd(m.index + m[0].length);
+        ESCAPE.lastIndex = end;
+        m = ESCAPE.exec(text);
+      }
+      const run = decodeEscapes(text, start, end, budget);
+      if (run) runs.push(run);
+    }
+  }
+  return runs;
+}
+
+/** Do the first 8 characters at `start` (a run of at least {@link MIN_BASE64_RUN}) decode to 6 bytes of ASCII text? No allocation. */
+function asciiTextHead(text: string, start: number): boolean {
+  for (let q = start; q < start + 8; q += 4) {
+    const v = (B64[text.charCodeAt(q)]! << 18) | (B64[text.charCodeAt(q + 1)]! << 12) | (B64[text.charCodeAt(q + 2)]! << 6) | B64[text.charCodeAt(q + 3)]!;
+    if (!isAsciiTextByte(v >> 16) || !isAsciiTextByte((v >> 8) & 0xff) || !isAsciiTextByte(v & 0xff)) return false;
+  }
+  return true;
+}
+
+/** Bytes of the base64 characters `text[start, end)`, at most `maxBytes` (a trailing lone character's bits dropped). */
+function base64Bytes(text: string, start: number, end: number, maxBytes: number): Uint8Array {
+  const out = new Uint8Array(Math.min(maxBytes, Math.floor(((end - start) * 3) / 4)));
+  let n = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let i = start; i < end && n < out.length; i++) {
+    const v = B64[text.charCodeAt(i)]!;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
+function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget): DecodedRun | undefined {
+  // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
+  if (!asciiTextHead(text, start)) return undefined;
+  const size = Math.floor(((charsEnd - start) * 3) / 4);
+  if (size > budget.remaining) return undefined;
+  const bytes = base64Bytes(text, start, charsEnd, size);
+  for (let i = 0; i < bytes.length; i++) if (!isTextByte(bytes[i]!)) return undefined;
+  const decoded = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
+  if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
+  budget.remaining -= decoded.length;
+  let url = false;
+  for (let i = start; i < charsEnd && !url; i++) {
+    const c = text.charCodeAt(i);
+    url = c === 45 || c === 95; // - or _
+  }
+  const ascii = decoded.length === bytes.length;
+  // A decoded span maps to the whole 4-character groups holding its bytes (3 bytes per group), so the
+  // reported span starts at a group a reader can decode and its redaction removes every bit of the value.
+  const byteOffset = (i: number): number => (ascii ? i : Buffer.byteLength(decoded.slice(0, i), "utf8"));
+  return {
+    start,
+    end,
+    encoding: url ? "base64url" : "base64",
+    text: decoded,
+    toOriginal: (s, e) => [start + Math.floor(byteOffset(s) / 3) * 4, Math.min(end, start + Math.ceil(byteOffset(e) / 3) * 4)],
+  };
+}
+
+/** Decodes the escape sequences of `text[start, end)`; undefined when none decodes or over budget. One pass, no per-character allocation. */
+function decodeEscapes(text: string, start: number, end: number, budget: DecodeBudget): DecodedRun | undefined {
+  if (end - start > budget.remaining) return undefined;
+  // A decoded text is never longer than its source (a character reference to a surrogate pair, 2
+  // code units, is at least 8 characters long).
+  const out = new Uint16Array(end - start);
+  // src[j] = offset in `text` of decoded code unit j; src[length] = end.
+  const src = new Int32Array(end - start + 1);
+  let kinds = 0; // bit set over ESCAPE_KINDS
+  let j = 0;
+  let i = start;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    let cp = -1;
+    let len = 0;
+    let kind = 0;
+    if (c === 37 /* % */ && i + 2 < end) {
+      const h = hexValue(text, i + 1, 2);
+      if (h >= 0) [cp, len, kind] = [h, 3, 1];
+    } else if (c === 92 /* \ */ && text.charCodeAt(i + 1) === 117 /* u */ && i + 6 <= end) {
+      const h = hexValue(text, i + 2, 4);
+      if (h >= 0) [cp, len, kind] = [h, 6, 2];
+    } else if (c === 38 /* & */) {
+      [cp, len] = characterReference(text, i, end);
+      kind = 4;
+    }
+    if (cp < 0) {
+      out[j] = c;
+      src[j++] = i++;
+      continue;
+    }
+    kinds |= kind;
+    if (cp > 0xffff) {
+      out[j] = 0xd800 + ((cp - 0x10000) >> 10);
+      src[j++] = i;
+      cp = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+    }
+    out[j] = cp;
+    src[j++] = i;
+    i += len;
+  }
+  if (kinds === 0) return undefined;
+  src[j] = end;
+  const decoded = Buffer.from(out.buffer, 0, j * 2).toString("utf16le");
+  budget.remaining -= decoded.length;
+  return {
+    start,
+    end,
+    encoding: ESCAPE_KINDS.filter((_, k) => kinds & (1 << k)).join("+"),
+    text: decoded,
+    toOriginal: (s, e) => {
+      // The end is where the source of the next decoded code unit starts; a character reference
+      // decoded to a surrogate pair gives two code units of one source.
+      let k = e;
+      while (k < j && src[k] === src[e - 1]) k++;
+      return [src[s]!, src[k]!];
+    },
+  };
+}
+
+const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity"];
+
+/** Value of the `n` hex digits at `from`, or −1. */
+function hexValue(text: string, from: number, n: number): number {
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const c = text.charCodeAt(from + k);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** The HTML character reference at `i` (`&#95;`, `&#x5F;`, `&lowbar;`) before `end`: [code point, length], or [−1, 0]. */
+function characterReference(text: string, i: number, end: number): [number, number] {
+  const semi = text.indexOf(";", i + 2);
+  if (semi === -1 || semi >= end || semi - i > 33) return [-1, 0];
+  const name = text.slice(i + 1, semi);
+  let cp = -1;
+  if (/^#[0-9]{1,7}$/.test(name)) cp = parseInt(name.slice(1), 10);
+  else if (/^#[xX][0-9A-Fa-f]{1,6}$/.test(name)) cp = parseInt(name.slice(2), 16);
+  else {
+    const s = NAMED_ENTITIES.get(name);
+    if (s !== undefined) cp = s.charCodeAt(0);
+  }
+  return cp >= 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? [cp, semi + 1 - i] : [-1, 0];
+}
+
