@@ -6,3 +6,5 @@ export type { SyncSummary } from "./sync/sync.js";
 export { createApi, type Api, type ApiOptions } from "./http/api.js";
 export { layoutOf, type Layout } from "./state/layout.js";
 export { ClientError, UsageError, NetworkError, ServerError, ProtocolError } from "./errors.js";
+export { Watch, type WatchOptions, type WatchEnd } from "./watch/watch-folder.js";
+export { formatLiveEvent, type LiveEvent } from "./watch/live-log.js";

@@ -18,11 +18,13 @@ import * as restore from "./commands/restore.js";
 import * as scanCommand from "./commands/scan.js";
 import * as status from "./commands/status.js";
 import * as syncCommand from "./commands/sync.js";
+import * as watchCommand from "./commands/watch.js";
 import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
 
 const COMMANDS: readonly CommandModule[] = [
   init,
   syncCommand,
+  watchCommand,
   pushCommand,
   status,
   history,

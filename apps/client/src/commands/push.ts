@@ -12,6 +12,7 @@ import { requireConfig } from "../state/config.js";
 import { displayRelative, type Layout } from "../state/layout.js";
 import { describeEvent } from "../sync/events.js";
 import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
+import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { postWriteHook } from "../hooks/post-write.js";
 import { hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
@@ -57,6 +58,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     config,
     token,
     warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+    lockWaitMs: COMMAND_LOCK_WAIT_MS,
     only: (entryPath) => prefixes.some((p) => underEntry(p, entryPath)),
     pull: false,
   });

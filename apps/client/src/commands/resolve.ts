@@ -24,7 +24,7 @@ import { firstMarkerLine } from "../merge/markers.js";
 import { storeBaseContent } from "../state/base-store.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
-import { acquireLock } from "../state/lock.js";
+import { COMMAND_LOCK_WAIT_MS, acquireLock } from "../state/lock.js";
 import { loadReports, saveConflicts, type Conflict } from "../state/reports.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
 import { removeConflictCopy } from "../sync/settle-conflicts.js";
@@ -81,7 +81,8 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const shown = displayPath(path);
   const api = createApi({ server: config.server, namespace: config.namespace, token });
 
-  const release = await acquireLock(layout);
+  // A running `teammem watch` holds the lock only while it syncs: wait for that.
+  const release = await acquireLock(layout, { waitMs: COMMAND_LOCK_WAIT_MS });
   try {
     const state = await loadSyncState(layout);
     const reports = await loadReports(layout);

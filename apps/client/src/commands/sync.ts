@@ -11,6 +11,7 @@ import { requireConfig, type Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { planSync, type DryRunPlan } from "../sync/dry-run.js";
 import { describeEvent } from "../sync/events.js";
+import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
 import { sessionStartHook } from "../hooks/session-start.js";
@@ -42,6 +43,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
     config,
     token,
     warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+    lockWaitMs: COMMAND_LOCK_WAIT_MS,
     allowMassDelete: options.allowMassDelete === true,
   });
   if (summary.error && isAuthFailure(summary.error)) {

@@ -19,6 +19,7 @@
  *   conflicts/<conflictId>/<path> our side of each conflict
  *   bases/<sha256>                content of the versions the bases point at (a cache for merges and renames)
  *   command.lock/                 lock of the running command (proper-lockfile)
+ *   watch.lock/, watch.pid        lock of the running `teammem watch` and its process id
  * ```
  */
 import { join, resolve } from "node:path";
@@ -44,6 +45,8 @@ export interface Layout {
   readonly conflictCopies: string;
   readonly baseContents: string;
   readonly lock: string;
+  readonly watchLock: string;
+  readonly watchPid: string;
 }
 
 /** The layout of the memory folder `root` (resolved against the process's cwd). */
@@ -67,6 +70,8 @@ export function layoutOf(root: string): Layout {
     conflictCopies: join(state, "conflicts"),
     baseContents: join(state, "bases"),
     lock: join(state, "command.lock"),
+    watchLock: join(state, "watch.lock"),
+    watchPid: join(state, "watch.pid"),
   };
 }
 

@@ -18,13 +18,21 @@ export class LockBusyError extends ClientError {
 /** A lock whose mtime is older than this (ms) belongs to a process that is gone. */
 export const STALE_MS = 30_000;
 
+/** How long a command run by hand waits for the lock, ms: longer than one sync of a running watch usually takes. */
+export const COMMAND_LOCK_WAIT_MS = 10_000;
+
+/** How often a waiting command tries the lock again, ms. */
+const RETRY_EVERY_MS = 100;
+
 /**
- * Takes the lock of `layout`'s folder (its state folder must exist).
+ * Takes the lock of `layout`'s folder (its state folder must exist), waiting up to `waitMs`
+ * (default 0) while another command holds it (e.g. a sync of a running `teammem watch`, which
+ * holds the lock only while it syncs).
  * @returns a function releasing it.
  * @throws ClientError when another command holds it, or when the lock was lost while held (this
  *   process stalled longer than {@link STALE_MS}, so another one may have taken over): then at release.
  */
-export async function acquireLock(layout: Layout): Promise<() => Promise<void>> {
+export async function acquireLock(layout: Layout, { waitMs = 0 }: { waitMs?: number } = {}): Promise<() => Promise<void>> {
   let lost: Error | undefined;
   let release: () => Promise<void>;
   try {
@@ -32,7 +40,7 @@ export async function acquireLock(layout: Layout): Promise<() => Promise<void>> 
       lockfilePath: layout.lock,
       realpath: false,
       stale: STALE_MS,
-      retries: 0,
+      retries: waitMs > 0 ? { retries: Math.ceil(waitMs / RETRY_EVERY_MS), factor: 1, minTimeout: RETRY_EVERY_MS, maxTimeout: RETRY_EVERY_MS } : 0,
       // The default throws from a timer; the command finishes its step and reports the loss instead.
       onCompromised: (err) => void (lost = err),
     });

@@ -37,6 +37,8 @@ export interface SyncFolderOptions {
   readonly only?: (entryPath: string) => boolean;
   /** Pull first (default true); `teammem push` sends without pulling. */
   readonly pull?: boolean;
+  /** How long to wait while another command (e.g. a running `teammem watch`'s sync) holds the folder's lock, ms (default 0). */
+  readonly lockWaitMs?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface SyncFolderOptions {
  */
 export async function syncFolder(layout: Layout, options: SyncFolderOptions): Promise<SyncSummary> {
   const config = options.config ?? (await requireConfig(layout));
-  const release = await acquireLock(layout);
+  const release = await acquireLock(layout, { waitMs: options.lockWaitMs ?? 0 });
   try {
     return await sync({
       layout,
