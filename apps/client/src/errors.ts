@@ -28,6 +28,8 @@ export const CLIENT_ERROR_CODES = [
   "mass_delete_refused",
   /** Another teammem command holds the folder (exit 1). */
   "folder_busy",
+  /** Another `teammem watch` runs on the folder (exit 1). */
+  "watch_running",
   /** The server could not be reached (exit 1). */
   "network_error",
   /** The server's reply does not match the protocol (exit 1). */

@@ -18,7 +18,7 @@ import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files
 import { storeBaseContent } from "../state/base-store.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath } from "../state/layout.js";
-import { acquireLock } from "../state/lock.js";
+import { COMMAND_LOCK_WAIT_MS, acquireLock } from "../state/lock.js";
 import { listOutbox } from "../state/outbox.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
@@ -50,7 +50,8 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const api = createApi({ server: config.server, namespace: config.namespace, token });
   const shown = displayPath(path);
 
-  const release = await acquireLock(layout);
+  // A running `teammem watch` holds the lock only while it syncs: wait for that.
+  const release = await acquireLock(layout, { waitMs: COMMAND_LOCK_WAIT_MS });
   try {
     const state = await loadSyncState(layout);
     const base = state.bases[path];

@@ -37,7 +37,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   process.on("SIGTERM", stop);
   try {
     const end = await watch.ended;
-    if (end.exitCode !== 0 && !options.json) ctx.io.stderr(`teammem: ${end.message ?? "watch stopped"}\n`);
+    if (end.exitCode !== 0 && !options.json) ctx.io.stderr(`teammem: ${end.message ?? "watch stopped"} [${end.code ?? "failed"}]\n`);
     return end.exitCode;
   } finally {
     process.off("SIGINT", stop);

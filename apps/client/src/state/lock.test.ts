@@ -56,6 +56,20 @@ describe("folder lock", () => {
     await release();
   });
 
+  it("with waitMs, waits for the holder to release (a running watch's sync) instead of refusing", async () => {
+    const release = await acquireLock(layout);
+    let second: (() => Promise<void>) | undefined;
+    const waiting = acquireLock(layout, { waitMs: 10_000 }).then((r) => (second = r));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(second).toBeUndefined(); // still held
+    await release();
+    await waiting;
+    await second!();
+    const held = await acquireLock(layout);
+    await expect(acquireLock(layout, { waitMs: 300 })).rejects.toThrow("another teammem command is working on"); // gives up after waitMs
+    await held();
+  });
+
   it("takes over a lock left by a killed process once it is stale", async () => {
     const other = await otherProcessHolding();
     await other.kill("SIGKILL");

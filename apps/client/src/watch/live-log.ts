@@ -33,7 +33,7 @@ export type LiveEvent =
   /** A diagnostic (a file not written, a skipped change...). */
   | { readonly type: "warning"; readonly message: string }
   /** The watch ends: `exitCode` 0 after a stop (SIGINT/SIGTERM), 1 after a permanent error (`message`); `pending` operations stay queued. */
-  | { readonly type: "stopped"; readonly exitCode: 0 | 1; readonly pending: number; readonly message?: string };
+  | { readonly type: "stopped"; readonly exitCode: 0 | 1; readonly pending: number; readonly message?: string; readonly code?: string };
 
 /** One line (with its newline) for `event` at `at`. */
 export function formatLiveEvent(event: LiveEvent, at: Date, json: boolean): string {
@@ -74,7 +74,7 @@ function describeLive(e: LiveEvent): string {
       return `warning: ${e.message}`;
     case "stopped":
       return (
-        (e.exitCode === 0 ? "stopped" : `stopped: ${e.message ?? "error"}`) +
+        (e.exitCode === 0 ? `stopped${e.message ? `: ${e.message}` : ""}` : `stopped: ${e.message ?? "error"} [${e.code ?? "failed"}]`) +
         (e.pending > 0 ? `; ${e.pending} change(s) stay queued and the next sync, push or watch sends them` : "")
       );
   }

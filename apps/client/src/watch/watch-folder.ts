@@ -56,9 +56,11 @@ export interface WatchOptions {
 
 /** How a watch ended. */
 export interface WatchEnd {
-  /** 0: stopped; 1: a permanent error (`message`). */
+  /** 0: stopped; 1: a permanent error (`message`, `code`). */
   readonly exitCode: 0 | 1;
   readonly message?: string;
+  /** The error's stable code (the server's, or the client's `CLIENT_ERROR_CODES`) when `exitCode` is 1. */
+  readonly code?: string;
   /** Operations still queued in the outbox. */
   readonly pending: number;
 }
@@ -132,7 +134,7 @@ export class Watch {
   async start(): Promise<void> {
     this.#config = this.#options.config ?? (await requireConfig(this.#layout));
     this.#api = createApi({ server: this.#config.server, namespace: this.#config.namespace, token: this.#options.token });
-    this.#releaseLock = await acquireWatchLock(this.#layout, (err) => void this.#fail(`the watch lock on ${this.#layout.root} was lost (${err.message})`));
+    this.#releaseLock = await acquireWatchLock(this.#layout, (err) => void this.#fail(`the watch lock on ${this.#layout.root} was lost (${err.message})`, "failed"));
     try {
       this.#watcher = new TeamWatcher(this.#layout, {
         ...(this.#options.quietMs === undefined ? {} : { quietMs: this.#options.quietMs }),
@@ -170,11 +172,11 @@ export class Watch {
     this.#options.log(event);
   }
 
-  #fail(message: string): Promise<WatchEnd> {
-    return this.#finish({ exitCode: 1, message });
+  #fail(message: string, code: string): Promise<WatchEnd> {
+    return this.#finish({ exitCode: 1, message, code });
   }
 
-  #finish(end: { exitCode: 0 | 1; message?: string }): Promise<WatchEnd> {
+  #finish(end: { exitCode: 0 | 1; message?: string; code?: string }): Promise<WatchEnd> {
     this.#stopping ??= (async () => {
       if (this.#retryTimer) clearTimeout(this.#retryTimer);
       if (this.#streamTimer) clearTimeout(this.#streamTimer);
@@ -196,7 +198,7 @@ export class Watch {
       const pending = (await listOutbox(this.#layout)).length;
       await this.#releaseLock?.().catch(() => undefined);
       const message = end.message ?? note;
-      const result: WatchEnd = { exitCode: end.exitCode, pending, ...(message === undefined ? {} : { message }) };
+      const result: WatchEnd = { exitCode: end.exitCode, pending, ...(message === undefined ? {} : { message }), ...(end.code === undefined ? {} : { code: end.code }) };
       this.#log({ type: "stopped", ...result });
       this.#resolveEnded(result);
       return result;
@@ -229,7 +231,7 @@ export class Watch {
     const { full, pull, prefixes } = this.#work;
     if (!full && !pull && prefixes.size === 0) return;
     this.#busy = this.#runOnce(false)
-      .catch((err: unknown) => void this.#fail(`unexpected error: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) => void this.#fail(`unexpected error: ${err instanceof Error ? err.message : String(err)}`, "failed"))
       .finally(() => {
         this.#busy = undefined;
         this.#kick();
@@ -274,7 +276,7 @@ export class Watch {
       }
       if (err instanceof ClientError) {
         putBack();
-        if (!stopping) void this.#fail(err.message);
+        if (!stopping) void this.#fail(err.message, err.code);
         return;
       }
       throw err;
@@ -292,7 +294,7 @@ export class Watch {
     if (stopping) return;
     const err = summary.error;
     if (err instanceof ServerError && !err.retry) {
-      void this.#fail(`${err.message}; ${PERMANENT.has(err.code) ? permanentHint(err.code) : "not retrying"}`);
+      void this.#fail(`${err.message}; ${PERMANENT.has(err.code) ? permanentHint(err.code) : "not retrying"}`, err.code);
       return;
     }
     const delay = backoffDelayMs(this.#syncFailures++, this.#options.backoff, this.#options.random);
@@ -383,7 +385,7 @@ export class Watch {
       return;
     }
     if (code !== undefined && PERMANENT.has(code)) {
-      void this.#fail(`the server refused the change stream (${code}: ${end.kind === "network" ? "" : end.message}); ${permanentHint(code)}`);
+      void this.#fail(`the server refused the change stream (${end.kind === "network" ? code : end.message}); ${permanentHint(code)}`, code);
       return;
     }
     if (code === "stale_cursor") {
@@ -395,7 +397,7 @@ export class Watch {
       return;
     }
     if (code === "invalid_request" || code === "body_too_large") {
-      void this.#fail(`the server refused this client's stream messages (${code}: ${end.kind === "network" ? "" : end.message}); update teammem`);
+      void this.#fail(`the server refused this client's stream messages (${end.kind === "network" ? code : end.message}); update teammem`, code);
       return;
     }
     const reason =

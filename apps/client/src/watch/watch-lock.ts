@@ -22,6 +22,8 @@ export class WatchRunningError extends ClientError {
     super(
       `teammem watch is already running on ${root}${pid === undefined ? "" : ` (pid ${pid})`}; ` +
         `stop it first (a watch that was killed frees the folder within ${STALE_MS / 1000} s)`,
+      1,
+      "watch_running",
     );
   }
 }
