@@ -2,7 +2,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { layoutOf, Watch } from "@teammem/client";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { teammem, tempDir } from "../support/cli.js";
 import { setup, sync, syncJson } from "../support/clients.js";
@@ -52,6 +53,7 @@ describe("--json on every command", () => {
         check: [["check", "--dir", a]],
         doctor: [["doctor", "--dir", a]],
         resolve: [["resolve", "team/x.md", "--dir", a]], // no conflict: the refusal as JSON
+        watch: [["watch", "--dir", b]], // long-running (JSON lines); here refused as a second watch: the refusal as JSON
         scan: [["scan", "team/x.md", "--dir", a]],
         hooks: [
           ["hooks", "install", "--agent", "claude-code"],
@@ -59,6 +61,9 @@ describe("--json on every command", () => {
         ],
       };
       expect(Object.keys(runs).sort()).toEqual((await commandNames()).sort());
+      const running = new Watch(layoutOf(b), { token: await server.token("bob"), log: () => undefined });
+      await running.start();
+      onTestFinished(() => running.stop().then(() => undefined));
       for (const [command, argvs] of Object.entries(runs)) {
         for (const argv of argvs) {
           const r = await teammem([...argv, "--json"], command === "sync" && argv.includes(b) ? envB : env);
@@ -66,6 +71,7 @@ describe("--json on every command", () => {
           expect(() => (parsed = JSON.parse(r.stdout)), `${argv.join(" ")}: ${r.stdout} ${r.stderr}`).not.toThrow();
           expect(typeof parsed, argv.join(" ")).toBe("object");
           if (command === "resolve") expect([r.code, (parsed as { error: { code: string } }).error.code]).toEqual([1, "failed"]);
+          else if (command === "watch") expect([r.code, (parsed as { error: { code: string } }).error.code]).toEqual([1, "watch_running"]);
           else expect(r.code, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
         }
       }
