@@ -27,9 +27,7 @@ export interface TeamWatcherOptions {
   /** Longest wait from a batch's first change to its report while changes keep coming, ms (default 1000). */
   readonly maxWaitMs?: number;
   /**
-   * Receives each batch: entry paths (files or folders; "" is all of `team/`) whose subtree changed.
-   * Never called again before the previous call's promise settles.
-   */
+  /** Receives each batch: entry paths (files or folders; "" is all of `team/`) whose subtree changed. */
   readonly onBatch: (prefixes: Set<string>) => void;
   /** Watching failed (the watcher keeps whatever still works). */
   readonly onError: (err: Error) => void;
@@ -63,18 +61,15 @@ export class TeamWatcher {
     await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   }
 
-  /** Stops watching and drops a batch not reported yet; returns the prefixes it held. */
-  async stop(): Promise<Set<string>> {
+  /** Stops watching; a batch not reported yet is dropped (the caller rescans at stop). */
+  async stop(): Promise<void> {
     this.#clearTimers();
-    const left = this.#pending;
     this.#pending = new Set();
     await this.#watcher?.close();
     this.#watcher = undefined;
-    return left;
   }
 
-  /** Reports the batch collected so far now (e.g. at shutdown), if any. */
-  flush(): void {
+  #flush(): void {
     this.#clearTimers();
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
@@ -88,8 +83,8 @@ export class TeamWatcher {
     const check = rel === "" ? undefined : checkEntryPath(rel);
     this.#pending.add(check?.ok ? check.path : rel);
     if (this.#quietTimer) clearTimeout(this.#quietTimer);
-    this.#quietTimer = setTimeout(() => this.flush(), this.#options.quietMs ?? 100);
-    this.#maxTimer ??= setTimeout(() => this.flush(), this.#options.maxWaitMs ?? 1000);
+    this.#quietTimer = setTimeout(() => this.#flush(), this.#options.quietMs ?? 100);
+    this.#maxTimer ??= setTimeout(() => this.#flush(), this.#options.maxWaitMs ?? 1000);
   }
 
   #clearTimers(): void {

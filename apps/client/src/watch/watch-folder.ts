@@ -161,8 +161,8 @@ export class Watch {
   }
 
   /**
-   * Stops: no new work, the stream closed, changes seen but not sent yet pushed (for at most
-   * `stopTimeoutMs`; what is not sent by then stays queued), the lock released.
+   * Stops: no new work, the stream closed, every team file changed and not sent yet pushed (for
+   * at most `stopTimeoutMs`; what is not sent by then stays queued), the lock released.
    */
   stop(): Promise<WatchEnd> {
     return this.#finish({ exitCode: 0 });
@@ -184,8 +184,9 @@ export class Watch {
       if (this.#polling) clearInterval(this.#polling);
       this.#retryTimer = this.#streamTimer = this.#rescanTimer = undefined;
       this.#stream?.close();
-      const left = (await this.#watcher?.stop()) ?? new Set<string>();
-      for (const p of left) this.#work.prefixes.add(p);
+      await this.#watcher?.stop();
+      // Everything saved before the stop is sent, even a file whose event has not arrived yet.
+      if (end.exitCode === 0) this.#work.prefixes.add("");
       let note: string | undefined;
       if (end.exitCode === 0) {
         const flushed = this.#flushForStop();
@@ -206,7 +207,7 @@ export class Watch {
     return this.#stopping;
   }
 
-  /** At stop: waits for the run in progress, then sends what the watcher saw (no pull). */
+  /** At stop: waits for the run in progress, then sends every team file changed since its base (no pull). */
   async #flushForStop(): Promise<void> {
     await this.#busy;
     const { full, prefixes } = this.#work;
