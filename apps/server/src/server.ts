@@ -4,7 +4,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { z } from "zod";
+import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
 import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
 import { buildApp } from "./app.js";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
@@ -12,42 +12,14 @@ import { openDatabase, type Database } from "./db/database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loadServerSecrets, type ServerSecrets } from "./settings.js";
 
-const optionalText = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
-const optionalInt = z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().nonnegative().optional());
+export { EnvError, ServerEnv } from "./config/server-env.js";
 
-/** Environment variables the server reads; every one is optional. */
-export const ServerEnv = z.object({
-  /** postgres://user:pass@host:5432/db — PostgreSQL; unset: embedded PGlite in the data folder. */
-  DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional()),
-  /** Data folder of the embedded database; `--data-dir` wins. */
-  TEAMMEM_DATA_DIR: optionalText,
-  /** HS256 key (≥ 32 chars); unset: generated once and kept in the database. */
-  JWT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
-  /** Defaults for `--host` / `--port`. */
-  HOST: optionalText,
-  PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TEAMMEM_MAX_ENTRY_BYTES: optionalInt,
-  TEAMMEM_MAX_ENTRIES_PER_NAMESPACE: optionalInt,
-  TEAMMEM_MAX_BODY_BYTES: optionalInt,
-  TEAMMEM_MAX_OPERATIONS_PER_BATCH: optionalInt,
-  TEAMMEM_RATE_LIMIT_MAX: optionalInt,
-  TEAMMEM_RATE_LIMIT_WINDOW_MS: optionalInt,
-  /** Audit events older than this many days are deleted (hourly); 0 keeps them forever. Default 365. */
-  TEAMMEM_AUDIT_RETENTION_DAYS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(36500).optional()),
-});
-export type ServerEnv = z.infer<typeof ServerEnv>;
-
-/** The environment is invalid; the message names each bad variable. */
-export class EnvError extends Error {}
-
-/** Parses an environment (the CLI passes `process.env`). @throws EnvError naming each invalid variable. */
+/**
+ * Validates an environment (the CLI passes `process.env`): see config/server-env.ts.
+ * @throws EnvError listing every invalid variable, one line each.
+ */
 export function readServerEnv(env: Readonly<Record<string, string | undefined>>): ServerEnv {
-  const parsed = ServerEnv.safeParse(env);
-  if (!parsed.success) {
-    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
-  }
-  return parsed.data;
+  return parseServerEnv(env);
 }
 
 /** Limits from the TEAMMEM_* variables over the defaults. */
@@ -85,11 +57,17 @@ export async function openStore(env: ServerEnv, dataDir: string, purpose: string
   let database: Database;
   let description: string;
   if (env.DATABASE_URL) {
-    database = await openDatabase({ kind: "postgres", url: env.DATABASE_URL });
+    database = await openDatabase({
+      kind: "postgres",
+      url: env.DATABASE_URL,
+      ...(env.TEAMMEM_DB_POOL_SIZE !== undefined ? { poolSize: env.TEAMMEM_DB_POOL_SIZE } : {}),
+      ...(env.TEAMMEM_DB_LOCK_TIMEOUT_MS !== undefined ? { lockTimeoutMs: env.TEAMMEM_DB_LOCK_TIMEOUT_MS } : {}),
+      ...(env.TEAMMEM_DB_STATEMENT_TIMEOUT_MS !== undefined ? { statementTimeoutMs: env.TEAMMEM_DB_STATEMENT_TIMEOUT_MS } : {}),
+    });
     description = "PostgreSQL (DATABASE_URL)";
   } else {
     const dir = resolve(dataDir);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     lock = await acquireDataDirLock(dir, purpose);
     try {
       database = await openDatabase({ kind: "pglite", dataDir: dir });

@@ -68,7 +68,7 @@ export async function run(
       return e.exitCode;
     }
     if (e instanceof EnvError) {
-      stderr(`invalid environment: ${e.message}`);
+      stderr(`invalid environment (nothing was started):\n${e.problems.map((p) => `  ${p}`).join("\n")}`);
       return EXIT.usage;
     }
     if (e instanceof DataDirLockedError) {

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { makeTreePrivate, withPrivateUmask } from "./private-files.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -19,7 +20,22 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string; poolSize?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      /** Connections in the pool (default 10). */
+      poolSize?: number;
+      /**
+       * Longest wait for a lock, and longest statement, in ms, on every connection of the pool (so in
+       * every transaction; migrations run on their own connection without them). Past either,
+       * PostgreSQL cancels the statement (55P03 / 57014) and the request is answered 503
+       * `database_busy` with Retry-After. Defaults 5000 and 30000.
+       */
+      lockTimeoutMs?: number;
+      statementTimeoutMs?: number;
+      /** How long a request waits for a free or new connection before it fails (503), ms. Default 5000. */
+      connectTimeoutMs?: number;
+    }
   | { kind: "pglite"; dataDir: string };
 
 export interface Database {
@@ -38,16 +54,17 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../../../migrations", im
 const MIGRATION_LOCK_KEY = 0x7ea3_3e3;
 
 /**
- * Runs `migrate` while holding a session advisory lock on its own connection, so two processes
+ * Migrates over one dedicated connection (free of the pool's timeouts) while holding a session
+ * advisory lock on it, so two processes
  * starting at once on a fresh database migrate one after the other instead of racing on
  * CREATE TABLE (the second then finds everything applied).
  */
-async function withMigrationLock(url: string, migrate: () => Promise<void>): Promise<void> {
+async function migrateWithLock(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-    await migrate();
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
     await client.end(); // ending the session releases the lock
   }
@@ -56,16 +73,29 @@ async function withMigrationLock(url: string, migrate: () => Promise<void>): Pro
 /** Opens (but does not migrate) the database described by `target`. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      lock_timeout: target.lockTimeoutMs ?? 5000,
+      statement_timeout: target.statementTimeoutMs ?? 30_000,
+      connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
+    });
+    // An idle connection that the server drops (a restart, a terminated backend) is an 'error' event
+    // of the pool: without a listener it would end the process. The pool discards that connection
+    // and opens a new one on the next query.
+    pool.on("error", () => undefined);
     const db = drizzlePg(pool, { schema });
     return {
       db: db as unknown as Db,
       kind: "postgres",
-      migrate: () => withMigrationLock(target.url, () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR })),
+      migrate: () => migrateWithLock(target.url),
       close: () => pool.end(),
     };
   }
-  const client = await PGlite.create(target.dataDir);
+  const inMemory = target.dataDir.startsWith("memory://");
+  // initdb's template files arrive as 0666 whatever the umask: made owner-only right after.
+  const client = inMemory ? await PGlite.create(target.dataDir) : await withPrivateUmask(() => PGlite.create(target.dataDir));
+  if (!inMemory) await makeTreePrivate(target.dataDir);
   const db = drizzlePglite(client, { schema });
   return {
     db: db as unknown as Db,

@@ -31,7 +31,7 @@ describe("teammem-server usage errors", () => {
 
   it.each([
     ["JWT_SECRET", "short", /JWT_SECRET: must be at least 32 characters/],
-    ["DATABASE_URL", "mysql://root@localhost/db", /DATABASE_URL: must be a postgres:\/\/ URL/],
+    ["DATABASE_URL", "mysql://root@localhost/db", /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/],
     ["PORT", "eighty", /PORT: /],
     ["LOG_LEVEL", "loud", /LOG_LEVEL: /],
   ])("exits 2 when %s is invalid, naming the variable, and creates no data folder", async (name, value, message) => {

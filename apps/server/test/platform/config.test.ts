@@ -1,0 +1,144 @@
+/**
+ * Configuration: the environment validated with zod before anything is opened (every bad variable
+ * listed at once, exit 2), `.env.example` documenting exactly the variables the server reads, and the
+ * embedded database's folder owner-only (folders 0700, files 0600; issue 12).
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { EnvError, parseServerEnv, SERVER_ENV_NAMES } from "../../src/config/server-env.js";
+import { openStore, readServerEnv } from "../../src/server.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+const ENV_EXAMPLE = fileURLToPath(new URL("../../../../.env.example", import.meta.url));
+
+const temps: string[] = [];
+const tempDir = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    parseServerEnv(env);
+    return [];
+  } catch (e) {
+    expect(e).toBeInstanceOf(EnvError);
+    return (e as EnvError).problems;
+  }
+}
+
+/** `.env.example`'s `NAME=value` lines. */
+function exampleVariables(): Map<string, string> {
+  const lines = readFileSync(ENV_EXAMPLE, "utf8").split("\n");
+  return new Map(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+}
+
+describe("server environment", () => {
+  it("lists every bad variable at once, one line each, never quoting a value", () => {
+    const secret = "short-secret-value";
+    expect(
+      problemsOf({
+        DATABASE_URL: "mysql://root@db/teammem",
+        PORT: "80a",
+        LOG_LEVEL: "loud",
+        JWT_SECRET: secret,
+        TEAMMEM_MAX_BODY_BYTES: "-1",
+        TEAMMEM_DB_POOL_SIZE: "0",
+        TEAMMEM_SHUTDOWN_TIMEOUT_MS: "1.5",
+      }),
+    ).toEqual([
+      "DATABASE_URL: must be a postgres:// or postgresql:// URL",
+      "TEAMMEM_DB_POOL_SIZE: must be a whole number from 1 to 1000",
+      "JWT_SECRET: must be at least 32 characters",
+      "PORT: must be a whole number from 0 to 65535",
+      "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
+      "TEAMMEM_SHUTDOWN_TIMEOUT_MS: must be a whole number from 0 to 600000 (milliseconds)",
+      "TEAMMEM_MAX_BODY_BYTES: must be a whole number from 1 to 2147483648",
+    ]);
+  });
+
+  it("takes empty values as unset and ignores variables it does not read", () => {
+    expect(parseServerEnv({ DATABASE_URL: "", PORT: "", LOG_LEVEL: "", HOME: "/root" })).toEqual({ LOG_LEVEL: "info" });
+    expect(readServerEnv({ PORT: "8081", TEAMMEM_DB_LOCK_TIMEOUT_MS: "250" })).toEqual({ PORT: 8081, TEAMMEM_DB_LOCK_TIMEOUT_MS: 250, LOG_LEVEL: "info" });
+  });
+
+  it(".env.example documents exactly the variables the server reads, each with a valid default", () => {
+    const example = exampleVariables();
+    expect([...example.keys()].sort()).toEqual([...SERVER_ENV_NAMES].sort());
+    expect(problemsOf(Object.fromEntries(example))).toEqual([]);
+  });
+
+  it("teammem-server start with a bad environment exits 2 listing every bad variable and opens nothing", () => {
+    const dataDir = join(tempDir("teammem-env-"), "data");
+    const env: Record<string, string> = { PATH: process.env["PATH"] ?? "", PORT: "http", LOG_LEVEL: "verbose", TEAMMEM_DATA_DIR: dataDir };
+    const r = spawnSync(process.execPath, [CLI, "start"], { encoding: "utf8", env, timeout: 60_000 });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "teammem-server: invalid environment (nothing was started):\n" +
+        "  PORT: must be a whole number from 0 to 65535\n" +
+        "  LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent\n",
+    });
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+/** Every path below `dir` (itself included) with its permission bits, e.g. `base/1/112 600`. */
+function modesBelow(dir: string): Map<string, string> {
+  const out = new Map<string, string>([[".", (statSync(dir).mode & 0o777).toString(8)]]);
+  const walk = (d: string, rel: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, e.name);
+      const key = rel ? `${rel}/${e.name}` : e.name;
+      out.set(key, (statSync(path).mode & 0o777).toString(8));
+      if (e.isDirectory()) walk(path, key);
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+function notPrivate(dir: string): string[] {
+  const bad: string[] = [];
+  for (const [path, mode] of modesBelow(dir)) {
+    const isDir = statSync(path === "." ? dir : join(dir, path)).isDirectory();
+    if (mode !== (isDir ? "700" : "600")) bad.push(`${path} ${mode}`);
+  }
+  return bad;
+}
+
+describe("embedded database folder", () => {
+  it("creates the folder 0700 and every file in it 0600, also after writes and a restart", async () => {
+    const dataDir = join(tempDir("teammem-modes-"), "data");
+    const first = await openStore(readServerEnv({}), dataDir, "test");
+    await first.database.db.execute("CREATE TABLE mode_probe AS SELECT generate_series(1, 20000) AS n");
+    expect(notPrivate(dataDir)).toEqual([]); // also the lock file, while held
+    await first.close();
+    expect(modesBelow(dataDir).size).toBeGreaterThan(500);
+    expect(notPrivate(dataDir)).toEqual([]);
+
+    const second = await openStore(readServerEnv({}), dataDir, "test");
+    await second.database.db.execute("CREATE INDEX mode_probe_n ON mode_probe (n)");
+    await second.close();
+    expect(notPrivate(dataDir)).toEqual([]);
+  });
+
+  it("makes an existing folder left world-readable by an older version owner-only at the next open", async () => {
+    const dataDir = join(tempDir("teammem-modes-"), "data");
+    await (await openStore(readServerEnv({}), dataDir, "test")).close();
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, "postgresql.conf"), 0o666);
+    chmodSync(join(dataDir, "base"), 0o777);
+    await (await openStore(readServerEnv({}), dataDir, "test")).close();
+    expect(notPrivate(dataDir)).toEqual([]);
+  });
+});
