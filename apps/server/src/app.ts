@@ -10,6 +10,7 @@ import auth from "./plugins/auth.js";
 import docs from "./plugins/docs.js";
 import errors from "./plugins/errors.js";
 import rateLimit from "./plugins/rate-limit.js";
+import shutdown from "./plugins/shutdown.js";
 import teamPolicy from "./plugins/team-policy.js";
 import adminRoutes from "./routes/admin/index.js";
 import namespaceRoutes from "./routes/namespaces/index.js";
@@ -45,6 +46,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // A path parameter is at most a namespace name with every character percent-encoded
     // (`acme%2Fweb`); the router's default of 100 would answer 414 to valid long names.
     routerOptions: { maxParamLength: MAX_NAMESPACE_LENGTH * 3 },
+    // Requests arriving during close are answered by plugins/shutdown.ts with our error contract.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -56,6 +59,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("serverIdentity", identity);
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
+  await app.register(shutdown);
   await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
   await app.register(audit, { ...DEFAULT_AUDIT_OPTIONS, ...opts.audit });
   await app.register(teamPolicy, opts.policyCacheMs !== undefined ? { cacheMs: opts.policyCacheMs } : {});

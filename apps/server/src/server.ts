@@ -111,7 +111,11 @@ export interface StartOptions {
 export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 (the wildcard host shown as 127.0.0.1). */
   url: string;
-  /** Closes the app (in-flight requests finish), then the database, then releases the lock. */
+  /**
+   * Stops accepting connections, lets in-flight requests (and so their transactions) finish,
+   * answers requests arriving meanwhile on open keep-alive connections with 503
+   * `server_shutting_down`, then closes the database and releases the lock. Idempotent.
+   */
   close(): Promise<void>;
 }
 

@@ -52,8 +52,8 @@ export const ERRORS = {
   rate_limited: { http: 429, close: 4429, retry: true, retryAfter: true },
   slow_consumer: { http: null, close: 4001, retry: true },
   idle_timeout: { http: null, close: 4003, retry: true },
-  database_busy: { http: 503, close: 1013, retry: true },
-  server_shutting_down: { http: 503, close: 1001, retry: true },
+  database_busy: { http: 503, close: 1013, retry: true, retryAfter: true },
+  server_shutting_down: { http: 503, close: 1001, retry: true, retryAfter: true },
   internal_error: { http: 500, close: 1011, retry: true },
 } as const satisfies Record<string, ErrorSpec>;
 

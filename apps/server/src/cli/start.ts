@@ -1,11 +1,14 @@
 /**
  * `teammem-server start`: serve HTTP until SIGINT or SIGTERM (or the context's signal), then close
- * gracefully (in-flight requests finish, the database closes, the data folder's lock is released)
- * and resolve. A second signal during the shutdown gets Node's default action: the process ends.
+ * gracefully (no new connections; in-flight requests finish their transactions; the database
+ * closes, the data folder's lock is released) and resolve. Bounded: requests still running after
+ * TEAMMEM_SHUTDOWN_TIMEOUT_MS (default 10 s) are abandoned and the process exits 1 (their
+ * transactions roll back when the connections drop). A second signal during the shutdown gets
+ * Node's default action: the process ends.
  */
 import type { Command } from "@commander-js/extra-typings";
 import { readServerEnv, startServer } from "../server.js";
-import { DEFAULT_DATA_DIR, dataDirOption, err, parsePort, type CliContext } from "./context.js";
+import { DEFAULT_DATA_DIR, EXIT, dataDirOption, err, parsePort, type CliContext } from "./context.js";
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -25,8 +28,20 @@ export function register(program: Command, ctx: CliContext): void {
         log: { write: (text) => ctx.io.stderr(text) },
       });
       await stopRequested(ctx.signal);
-      err(ctx, "teammem-server: shutting down");
-      await running.close();
+      const timeoutMs = env.TEAMMEM_SHUTDOWN_TIMEOUT_MS ?? 10_000;
+      err(ctx, `teammem-server: shutting down (in-flight requests get up to ${timeoutMs} ms)`);
+      const timer = setTimeout(() => {
+        err(ctx, `teammem-server: requests still running after ${timeoutMs} ms; exiting without them (their transactions roll back)`);
+        // The one forced exit: what still runs holds sockets and connections that would keep the process alive.
+        process.exit(EXIT.failure);
+      }, timeoutMs);
+      timer.unref();
+      try {
+        await running.close();
+      } finally {
+        clearTimeout(timer);
+      }
+      err(ctx, "teammem-server: stopped");
     });
 }
 

@@ -14,6 +14,7 @@ import {
   WriteResponse,
   type OperationResult,
 } from "@teammem/protocol";
+import { refusalForDatabaseError } from "../../errors/database-errors.js";
 import { Refusal } from "../../errors/refusal.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
@@ -58,6 +59,10 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
         try {
           results.push(await applyOperation(app.db, ctx, op));
         } catch (err) {
+          // A transient database failure ends the batch with 503 and Retry-After: the operations
+          // before it are stored (each atomically) and a resent batch replays them by opId.
+          const busy = refusalForDatabaseError(err);
+          if (busy) throw busy;
           // One failing operation must not hide the results of the others; this one is not stored, so a retry re-runs it.
           request.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, opId: op.opId }, "operation failed");
           results.push({ opId: op.opId, path: op.path, status: "rejected", code: "internal_error", message: "internal error; retry the operation" });

@@ -1,0 +1,56 @@
+/**
+ * Database failures that are not the request's fault and pass by themselves: a lock or statement
+ * timeout, a serialization failure or deadlock, a connection refused, dropped or not obtained in
+ * time (PostgreSQL restarting, failing over, out of connections). They become 503
+ * `database_busy` with Retry-After, never 500; the transaction was rolled back, so nothing is
+ * half-written and the same request can be sent again (writes are idempotent by opId).
+ */
+import { Refusal } from "./refusal.js";
+
+/** Seconds a client is told to wait before retrying, in ms. */
+export const DATABASE_RETRY_AFTER_MS = 1000;
+
+/**
+ * SQLSTATE codes (PostgreSQL appendix A) of transient failures: 40001 serialization_failure,
+ * 40P01 deadlock_detected, 55P03 lock_not_available (lock_timeout), 57014 query_canceled
+ * (statement_timeout), 57P01-57P03 admin/crash shutdown and cannot_connect_now, 53300
+ * too_many_connections; class 08 (connection exceptions) by prefix.
+ */
+const TRANSIENT_SQLSTATES = new Set(["40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "53300"]);
+/** Node socket errors of a database connection. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+/** `pg`'s own messages for a connection lost or not obtained (it sets no code on these). */
+const PG_CONNECTION_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error and is not queryable/,
+  /^Client was closed and is not queryable/,
+];
+
+/** What kind of transient failure `err` (or an error in its `cause` chain: drizzle wraps driver errors) is, or null. */
+export function transientDatabaseFailure(err: unknown): "timeout" | "contention" | "unavailable" | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof Refusal) return null;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") {
+      if (code === "55P03" || code === "57014") return "timeout";
+      if (code === "40001" || code === "40P01") return "contention";
+      if (TRANSIENT_SQLSTATES.has(code) || code.startsWith("08") || SOCKET_CODES.has(code)) return "unavailable";
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === "string" && PG_CONNECTION_MESSAGES.some((m) => m.test(message))) return "unavailable";
+  }
+  return null;
+}
+
+const MESSAGES = {
+  timeout: "the database did not finish this request in time (a lock wait or statement timed out); nothing was changed, retry",
+  contention: "the request collided with a concurrent one; nothing was changed, retry",
+  unavailable: "the database is not reachable right now; retry",
+} as const;
+
+/** `err` as a 503 `database_busy` refusal (details.retryAfterMs), or null when it is not a transient database failure. */
+export function refusalForDatabaseError(err: unknown): Refusal | null {
+  const kind = transientDatabaseFailure(err);
+  return kind ? new Refusal("database_busy", MESSAGES[kind], { retryAfterMs: DATABASE_RETRY_AFTER_MS }) : null;
+}

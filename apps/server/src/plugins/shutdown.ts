@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { Refusal } from "../errors/refusal.js";
+
+/** How long a client refused during a shutdown is told to wait, in ms (a restart or another instance). */
+const RETRY_AFTER_MS = 2000;
+
+/**
+ * Graceful close: from the moment `app.close()` begins (a SIGTERM in the CLI), a request arriving
+ * on a connection that is still open is answered 503 `server_shutting_down` with Retry-After and
+ * `Connection: close`, while requests already running finish (Fastify waits for them before its
+ * `onClose` hooks close anything they use). Decorates `app.closing` (true once closing began).
+ */
+async function shutdown(app: FastifyInstance): Promise<void> {
+  let closing = false;
+  app.decorate("closing", {
+    getter: () => closing,
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!closing) return;
+    reply.header("connection", "close");
+    throw new Refusal("server_shutting_down", "the server is shutting down; retry shortly (another instance or the restarted one answers)", {
+      retryAfterMs: RETRY_AFTER_MS,
+    });
+  });
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** True from the moment `close()` began. */
+    readonly closing: boolean;
+  }
+}
+
+export default fp(shutdown, { name: "teammem-shutdown", dependencies: ["teammem-errors"] });
