@@ -103,6 +103,13 @@ describe("teammem scan --stdin --path", () => {
     expect([binary.code, binary.stderr]).toEqual([2, expect.stringContaining("is not UTF-8 text")]);
   });
 
+  it("scans UTF-16 input with a byte order mark like a sync reads the file (issue 10)", async () => {
+    const dir = await memoryFolder();
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`note\nt=${fakeGithubPat()}\n`, "utf16le")]);
+    const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"], utf16);
+    expect([r.code, r.stdout]).toEqual([1, "team/x.md:2:github-pat (GitHub personal access token (classic))\n"]);
+  });
+
   it("exits 2 when there is no standard input to read", async () => {
     const dir = await memoryFolder();
     const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"]);

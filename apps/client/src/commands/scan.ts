@@ -9,6 +9,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { decodeUtf16WithBom } from "@teammem/scanner";
 import { UsageError } from "../errors.js";
 import { MAX_LOCAL_FILE_BYTES } from "../local/team-files.js";
 import { teamPathOf } from "../local/team-path.js";
@@ -49,9 +50,11 @@ export interface ScanResult {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Decodes `bytes` as UTF-8. @throws UsageError when too large or not UTF-8 (a sync would not send it either). */
+/** Decodes `bytes` as UTF-8, or UTF-16 with a byte order mark (as a sync reads team files). @throws UsageError when too large or not text (a sync would not send it either). */
 export function decodeTeamContent(bytes: Uint8Array, what: string): string {
   if (bytes.length > MAX_SCAN_BYTES) throw new UsageError(`${what} is over ${MAX_SCAN_BYTES / 1024 / 1024} MiB: too large for a team file`);
+  const utf16 = decodeUtf16WithBom(bytes);
+  if (utf16) return utf16.text;
   try {
     return utf8.decode(bytes);
   } catch {

@@ -48,4 +48,15 @@ describe("team files", () => {
     await writeFile(join(root, "team", "bom.md"), "\uFEFFtext");
     expect(await readTeamFile(layout, "bom.md")).toMatchObject({ kind: "file", content: "\uFEFFtext" });
   });
+
+  it("reads UTF-16 LE and BE files with a byte order mark as text (so they are scanned and synced, issue 10)", async () => {
+    const { root, layout } = await memoryFolder();
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("# Notes\r\nclé\r\n", "utf16le")]);
+    await writeFile(join(root, "team", "le.md"), le);
+    await writeFile(join(root, "team", "be.md"), Buffer.from(le).swap16());
+    expect(await readTeamFile(layout, "le.md")).toMatchObject({ kind: "file", content: "# Notes\r\nclé\r\n" });
+    expect(await readTeamFile(layout, "be.md")).toMatchObject({ kind: "file", content: "# Notes\r\nclé\r\n" });
+    await writeFile(join(root, "team", "odd.md"), Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x00]));
+    expect(await readTeamFile(layout, "odd.md")).toEqual({ kind: "unsafe", reason: "not UTF-8 text" });
+  });
 });

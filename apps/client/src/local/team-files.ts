@@ -8,6 +8,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "@teammem/protocol";
+import { decodeUtf16WithBom } from "@teammem/scanner";
 import { fsyncDir, unlinkDurable, writeFileAtomic } from "../state/atomic.js";
 import { displayPath, type Layout } from "../state/layout.js";
 
@@ -45,7 +46,7 @@ async function checkParents(layout: Layout, entryPath: string, create: boolean):
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Reads `team/<entryPath>` if it is a regular UTF-8 file reached without symlinks. */
+/** Reads `team/<entryPath>` if it is a regular UTF-8 (or UTF-16 with a byte order mark) file reached without symlinks. */
 export async function readTeamFile(layout: Layout, entryPath: string): Promise<LocalFile> {
   const parents = await checkParents(layout, entryPath, false);
   if (parents === "absent") return { kind: "absent" };
@@ -65,9 +66,11 @@ export async function readTeamFile(layout: Layout, entryPath: string): Promise<L
     if (!st.isFile()) return { kind: "unsafe", reason: "not a regular file" };
     if (st.size > MAX_LOCAL_FILE_BYTES) return { kind: "unsafe", reason: `larger than ${MAX_LOCAL_FILE_BYTES} bytes` };
     const bytes = await handle.readFile();
-    let content: string;
+    // UTF-16 with a byte order mark (Windows editors) is text too: decoded, so it is scanned and
+    // synced like UTF-8 rather than skipped (issue 10); a teammate receives it as UTF-8.
+    let content = decodeUtf16WithBom(bytes)?.text;
     try {
-      content = utf8.decode(bytes);
+      content ??= utf8.decode(bytes);
     } catch {
       return { kind: "unsafe", reason: "not UTF-8 text" };
     }

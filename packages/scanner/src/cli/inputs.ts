@@ -1,12 +1,14 @@
 /**
  * The inputs of `teammem-scan`: expands the command line's paths into texts to scan. Files are read,
  * folders walked recursively in name order (skipping `.git`, `node_modules` and symbolic links),
- * `-` reads stdin. Problems are collected, never thrown: an unreadable path is an error, a file that
- * is not text is "not scanned"; the caller reports both so that "no findings" never means "not
- * looked at".
+ * `-` reads stdin. UTF-16 with a byte order mark is decoded (text-file.ts). Problems are collected,
+ * never thrown: an unreadable path is an error, a file that is not text (binary) or larger than
+ * {@link MAX_SCAN_FILE_BYTES} is "not scanned"; the caller reports both (and exits non-zero) so that
+ * "no findings" never means "not looked at".
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fileText, MAX_SCAN_FILE_BYTES } from "../text-file.js";
 
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
@@ -31,11 +33,6 @@ export interface InputSource {
 }
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? "error";
-
-/** Is `buf` binary? (a NUL byte in its first 8 KiB, like git's heuristic) */
-function isBinary(buf: Buffer): boolean {
-  return buf.subarray(0, 8192).includes(0);
-}
 
 /** Expands every path of `paths` (in order) into inputs. */
 export function collectInputs(paths: readonly string[], source: InputSource): Collected {
@@ -72,12 +69,17 @@ function collect(arg: string, source: InputSource, out: Collected): void {
     out.errors.push(`${arg}: not a regular file or folder`);
     return;
   }
-  readInto(arg, source, out);
+  readInto(arg, source, out, st.size);
 }
 
-function readInto(path: string, source: InputSource, out: Collected): void {
+function readInto(path: string, source: InputSource, out: Collected, size?: number): void {
   let buf: Buffer;
   try {
+    size ??= statSync(resolve(source.cwd, path)).size;
+    if (size > MAX_SCAN_FILE_BYTES) {
+      out.notScanned.push(`${path}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`);
+      return;
+    }
     buf = readFileSync(resolve(source.cwd, path));
   } catch (e) {
     out.errors.push(`${path}: cannot read (${code(e)})`);
@@ -87,11 +89,13 @@ function readInto(path: string, source: InputSource, out: Collected): void {
 }
 
 function addText(path: string, buf: Buffer, out: Collected): void {
-  if (isBinary(buf)) {
-    out.notScanned.push(`${path}: not scanned (binary file: a NUL byte in the first 8 KiB)`);
+  if (buf.length > MAX_SCAN_FILE_BYTES) {
+    out.notScanned.push(`${path}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`);
     return;
   }
-  out.inputs.push({ path, text: buf.toString("utf8") });
+  const decoded = fileText(buf);
+  if (decoded.kind === "not-text") out.notScanned.push(`${path}: not scanned (${decoded.reason})`);
+  else out.inputs.push({ path, text: decoded.text });
 }
 
 /** Recursive folder walk in name order; symbolic links are not followed. */

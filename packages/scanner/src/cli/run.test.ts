@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fakeGithubToken, randomChars } from "../fakes.js";
-import { run } from "./run.js";
+import { MAX_SCAN_FILE_BYTES } from "../text-file.js";
+import { EXIT_NOT_SCANNED, run } from "./run.js";
 
 let dir: string;
 const token = fakeGithubToken("ghp_", 101);
@@ -22,6 +23,14 @@ async function cli(args: string[], stdin = "") {
   };
   const code = await run(args, { TEAMMEM_SCAN_KEY_FILE: join(dir, "key") }, io, dir);
   return { code, stdout, stderr };
+}
+
+/** {@link cli} with stdin given as bytes. */
+async function cliBytes(args: string[], stdin: Buffer) {
+  let stdout = "";
+  const io = { stdout: (t: string) => void (stdout += t), stderr: () => undefined, readStdin: () => stdin };
+  const code = await run(args, { TEAMMEM_SCAN_KEY_FILE: join(dir, "key") }, io, dir);
+  return { code, stdout };
 }
 
 beforeAll(() => {
@@ -42,6 +51,43 @@ describe("teammem-scan", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`${join("tree", "sub", "notes.md")}:3:14 github-pat GitHub personal access token (classic)\n`);
     expect(r.stdout + r.stderr).not.toContain(token.slice(4));
+  });
+
+  it("decodes UTF-16 LE and BE files with a byte order mark and stdin, and reports UTF-16 positions", async () => {
+    const text = `# Notes\r\nclé: ${token}\r\n`;
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    const be = Buffer.from(le).swap16();
+    writeFileSync(join(dir, "le.txt"), le);
+    writeFileSync(join(dir, "be.txt"), be);
+    const r = await cli(["le.txt", "be.txt"]);
+    expect(r).toMatchObject({ code: 1, stderr: "" });
+    expect(r.stdout).toBe(["le.txt:2:6 github-pat GitHub personal access token (classic)", "be.txt:2:6 github-pat GitHub personal access token (classic)", ""].join("\n"));
+    const { code, stdout } = await cliBytes(["-"], le);
+    expect([code, stdout]).toEqual([1, "-:2:6 github-pat GitHub personal access token (classic)\n"]);
+  });
+
+  it(`exits ${EXIT_NOT_SCANNED} naming each input it did not scan (binary, odd-length UTF-16, over 64 MiB) when nothing was found`, async () => {
+    mkdirSync(join(dir, "skipped"), { recursive: true });
+    writeFileSync(join(dir, "skipped/blob.bin"), Buffer.from([0x00, 0x01, 0x02]));
+    writeFileSync(join(dir, "skipped/odd.txt"), Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x00]));
+    writeFileSync(join(dir, "skipped/huge.md"), "");
+    truncateSync(join(dir, "skipped/huge.md"), MAX_SCAN_FILE_BYTES + 1); // sparse: nothing is written
+    writeFileSync(join(dir, "skipped/ok.md"), "fine\n");
+    const r = await cli(["skipped"]);
+    expect(r).toEqual({
+      code: EXIT_NOT_SCANNED,
+      stdout: "",
+      stderr: [
+        `teammem-scan: ${join("skipped", "blob.bin")}: not scanned (binary file: a NUL byte in the first 8 KiB)`,
+        `teammem-scan: ${join("skipped", "huge.md")}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`,
+        `teammem-scan: ${join("skipped", "odd.txt")}: not scanned (UTF-16 byte order mark but an odd number of bytes)`,
+        "",
+      ].join("\n"),
+    });
+    expect((await cli([join("skipped", "blob.bin")])).code).toBe(EXIT_NOT_SCANNED);
+    expect((await cli([join("skipped", "ok.md")])).code).toBe(0);
+    // Findings elsewhere take precedence (exit 1), the skipped file is still named.
+    expect(await cli(["skipped", join("tree", "sub", "notes.md")])).toMatchObject({ code: 1, stderr: expect.stringContaining("blob.bin: not scanned") });
   });
 
   it("exits 0 on clean input", async () => {

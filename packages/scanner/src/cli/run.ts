@@ -2,7 +2,8 @@
  * The `teammem-scan` command line as a function: `run(argv, env, io, cwd)` parses `argv` (without
  * node and script), scans files, folders (recursively, see inputs.ts) or `-` (stdin) for credentials,
  * writes the report to `io.stdout` and diagnostics to `io.stderr`, and returns the exit status:
- * 0 nothing found, 1 findings, 2 usage or I/O error (message on stderr).
+ * 0 nothing found, 1 findings, 2 usage or I/O error (message on stderr), 3 no findings but an input
+ * was not scanned (binary, larger than 64 MiB; named on stderr).
  * Tests call it in-process; `../cli.ts` (the bin) calls it with the real process. It never exits
  * the process and reads no global state other than through its arguments.
  *
@@ -27,8 +28,10 @@ import { toSarif, type PathFinding } from "./sarif.js";
 
 const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--config FILE] [--key-file FILE] <paths...|->
        teammem-scan --version | --help
-  Scans files, folders (recursive; skips binary files, .git and node_modules) or stdin (-) for credentials.
-  Exit status: 0 clean, 1 findings, 2 usage or I/O error.`;
+  Scans files, folders (recursive; skips .git and node_modules) or stdin (-) for credentials.
+  UTF-8 and UTF-16 with a byte order mark are read; binary files and files over 64 MiB are not scanned.
+  Exit status: 0 clean, 1 findings, 2 usage or I/O error (an unreadable path),
+  3 no findings but an input was not scanned (each named on stderr).`;
 
 /** stdout carries the report, stderr diagnostics; stdin is read only for the path `-`. */
 export interface Io {
@@ -42,6 +45,9 @@ export const processIo: Io = {
   stderr: (text) => void process.stderr.write(text),
   readStdin: () => readFileSync(0),
 };
+
+/** Exit status when nothing was found but an input was not scanned (binary, too large): never 0 for "not looked at". */
+export const EXIT_NOT_SCANNED = 3;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -84,7 +90,7 @@ function parse(argv: readonly string[]): { values: Values; positionals: string[]
  * Runs `teammem-scan` with `argv` (without node and script). Relative paths (inputs, `--config`,
  * `--key-file`) resolve against `cwd`; `env` supplies `TEAMMEM_SCAN_KEY_FILE`, `XDG_CONFIG_HOME`
  * and `HOME`. Never throws: every failure is a message on `io.stderr` and exit status 2.
- * @returns the exit status (0 clean, 1 findings, 2 usage or I/O error).
+ * @returns the exit status (0 clean, 1 findings, 2 usage or I/O error, 3 an input not scanned).
  */
 export async function run(argv: readonly string[], env: Env = process.env, io: Io = processIo, cwd: string = process.cwd()): Promise<number> {
   let values: Values;
@@ -159,7 +165,8 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
   for (const m of notScanned) io.stderr(`teammem-scan: ${m}\n`);
   for (const e of errors) io.stderr(`teammem-scan: ${e}\n`);
   if (errors.length > 0) return 2;
-  return results.length > 0 ? 1 : 0;
+  if (results.length > 0) return 1;
+  return notScanned.length > 0 ? EXIT_NOT_SCANNED : 0;
 }
 
 /** One row of `--format json`: the finding without offsets, with its path. */

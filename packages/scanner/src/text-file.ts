@@ -1,0 +1,44 @@
+/**
+ * Bytes of a file → the text to scan, or why it cannot be scanned. Shared by the `teammem-scan` CLI
+ * and the teammem client, so both read a file alike and "no findings" never means "not looked at".
+ *
+ * - UTF-16 with a byte order mark (`FF FE` little-endian, `FE FF` big-endian; Windows tools such as
+ *   PowerShell's `Out-File` and Notepad write these) is decoded, without the mark.
+ * - Other input is UTF-8 (a UTF-8 byte order mark is removed by the scan's normalisation).
+ * - A NUL byte in the first 8 KiB (git's heuristic) without a UTF-16 mark: binary, not text. So is
+ *   UTF-16 with an odd number of bytes.
+ */
+
+/** Largest file the CLI reads (bytes); a larger one is reported as not scanned. */
+export const MAX_SCAN_FILE_BYTES = 64 * 1024 * 1024;
+
+export type FileText =
+  | { readonly kind: "text"; readonly text: string; readonly encoding: "utf-8" | "utf-16le" | "utf-16be" }
+  | { readonly kind: "not-text"; readonly reason: string };
+
+/**
+ * The text of a UTF-16 file with a byte order mark (`FF FE` or `FE FF`), without the mark; undefined
+ * when `bytes` does not start with one or has an odd length. Lone surrogates are kept as they are.
+ */
+export function decodeUtf16WithBom(bytes: Uint8Array): { text: string; encoding: "utf-16le" | "utf-16be" } | undefined {
+  if (bytes.length < 2 || bytes.length % 2 !== 0) return undefined;
+  const le = bytes[0] === 0xff && bytes[1] === 0xfe;
+  const be = bytes[0] === 0xfe && bytes[1] === 0xff;
+  if (!le && !be) return undefined;
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset + 2, bytes.length - 2);
+  if (le) return { text: body.toString("utf16le"), encoding: "utf-16le" };
+  const swapped = Buffer.from(body); // a copy: swap16 works in place
+  return { text: swapped.swap16().toString("utf16le"), encoding: "utf-16be" };
+}
+
+/** Decodes a file's bytes for scanning (see the module doc). */
+export function fileText(bytes: Uint8Array): FileText {
+  const utf16 = decodeUtf16WithBom(bytes);
+  if (utf16) return { kind: "text", ...utf16 };
+  const head = bytes.subarray(0, 8192);
+  if (head.includes(0)) {
+    const odd = bytes.length % 2 !== 0 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+    return { kind: "not-text", reason: odd ? "UTF-16 byte order mark but an odd number of bytes" : "binary file: a NUL byte in the first 8 KiB" };
+  }
+  return { kind: "text", text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), encoding: "utf-8" };
+}
