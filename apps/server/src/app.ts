@@ -9,6 +9,8 @@ import audit, { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from "./plugins/audit
 import auth from "./plugins/auth.js";
 import docs from "./plugins/docs.js";
 import errors from "./plugins/errors.js";
+import live from "./plugins/live.js";
+import { DEFAULT_LIVE_OPTIONS, type LiveOptions } from "./live/change-hub.js";
 import rateLimit from "./plugins/rate-limit.js";
 import shutdown from "./plugins/shutdown.js";
 import teamPolicy from "./plugins/team-policy.js";
@@ -35,6 +37,8 @@ export interface AppOptions {
   auditExportBatchSize?: number;
   /** How long the server identity and epoch are cached per instance, in ms. Default 5000. */
   identityCacheMs?: number;
+  /** The change stream's limits, timers and allowed origins (defaults: DEFAULT_LIVE_OPTIONS). */
+  live?: Partial<LiveOptions>;
 }
 
 /** Builds the server without listening. Reads no env; call once per test. */
@@ -65,6 +69,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(teamPolicy, opts.policyCacheMs !== undefined ? { cacheMs: opts.policyCacheMs } : {});
   await app.register(rateLimit, { max: limits.rateLimitMax, windowMs: limits.rateLimitWindowMs });
   await app.register(docs); // before the routes, so they are described
+  await app.register(live, { ...DEFAULT_LIVE_OPTIONS, ...opts.live });
 
   app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
   await app.register(serverRoutes, { prefix: "/v1/server" });

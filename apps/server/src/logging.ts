@@ -8,6 +8,10 @@ export const REDACTED_PATHS = [
   "headers.authorization",
   "req.headers.cookie",
   "headers.cookie",
+  // A WebSocket client may carry its token as the subprotocol `teammem.bearer.<token>`.
+  'req.headers["sec-websocket-protocol"]',
+  'request.headers["sec-websocket-protocol"]',
+  'headers["sec-websocket-protocol"]',
 ];
 
 /**

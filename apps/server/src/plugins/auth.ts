@@ -2,6 +2,7 @@ import fastifyJwt from "@fastify/jwt";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { BEARER_SUBPROTOCOL_PREFIX } from "@teammem/protocol";
 import { Refusal } from "../errors/refusal.js";
 import { ROLES, type Role, type TokenClaims } from "../auth/auth-context.js";
 import { memberships, principals, teams, tokens } from "../db/schema.js";
@@ -40,6 +41,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_CACHED = 10_000;
 
 /**
+ * The request's bearer token: `Authorization: Bearer <token>`, or, on a WebSocket upgrade only, the
+ * offered subprotocol `teammem.bearer.<token>` (for clients that cannot set headers). Never the URL.
+ */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const parts = header.split(" ");
+    return parts.length === 2 && /^Bearer$/i.test(parts[0]!) && parts[1] ? parts[1] : undefined;
+  }
+  const protocols = request.headers["sec-websocket-protocol"];
+  if (typeof protocols !== "string" || request.headers.upgrade?.toLowerCase() !== "websocket") return undefined;
+  const offered = protocols.split(",").map((p) => p.trim()).filter((p) => p.startsWith(BEARER_SUBPROTOCOL_PREFIX));
+  return offered.length === 1 ? offered[0]!.slice(BEARER_SUBPROTOCOL_PREFIX.length) || undefined : undefined;
+}
+
+/**
  * Verifies the bearer JWT and sets `request.auth`. Adds `app.authenticate` (an onRequest hook for
  * protected routes), `app.requireRole(role)`, `app.tokenCache` and `app.verifyBearer(request)`.
  *
@@ -62,7 +79,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
   await app.register(fastifyJwt, {
     secret: opts.secret,
     sign: { algorithm: "HS256" },
-    verify: { algorithms: ["HS256"] },
+    verify: { algorithms: ["HS256"], extractToken: bearerToken },
   });
 
   async function readToken(tokenId: string): Promise<TokenRecord | null> {

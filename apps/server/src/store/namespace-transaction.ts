@@ -1,11 +1,18 @@
 /**
  * The transaction every write runs in: it begins by locking its namespace row, so writers of one
- * namespace run one after another and cursors are handed out gap-free and in commit order.
+ * namespace run one after another and cursors are handed out gap-free and in commit order. A
+ * transaction that moved the namespace's cursor sends `NOTIFY teammem_changes, '<namespace id>:<cursor>'`
+ * (no content) before it commits; PostgreSQL delivers it at commit, in commit order, to every
+ * instance's LISTEN connection (see live/change-listener.ts).
  */
+import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Db, Tx } from "../db/database.js";
 import { lockNamespace, parseWriteState, readForWrite, readForWriteSql, type WriteState } from "./heads.js";
+
+/** The channel every write notifies and every instance listens on. */
+export const CHANGES_CHANNEL = "teammem_changes";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,16 +24,22 @@ function pgPool(db: Db): pg.Pool | null {
 
 /**
  * On a connection of `pool`: sends `BEGIN; <lead>` as one simple-protocol query (its statements run
- * in order, each with its own snapshot), then `work(tx, results of lead's statements)`, then COMMIT;
+ * in order, each with its own snapshot), then `work(tx, results of lead's statements)`, then
+ * `<trail>; COMMIT` as one query;
  * ROLLBACK when anything throws (rethrown). A connection that cannot even roll back is discarded.
  */
-async function pgTransaction<T>(pool: pg.Pool, lead: string, work: (tx: Tx, lead: pg.QueryResult[]) => Promise<T>): Promise<T> {
+async function pgTransaction<T>(
+  pool: pg.Pool,
+  lead: string,
+  work: (tx: Tx, lead: pg.QueryResult[]) => Promise<T>,
+  trail: (lead: pg.QueryResult[]) => string,
+): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     const results = (await client.query(`BEGIN; ${lead}`)) as unknown as pg.QueryResult[];
     const value = await work(drizzle(client) as unknown as Tx, results.slice(1));
-    await client.query("COMMIT");
+    await client.query(`${trail(results.slice(1))}; COMMIT`);
     return value;
   } catch (err) {
     try {
@@ -43,6 +56,23 @@ async function pgTransaction<T>(pool: pg.Pool, lead: string, work: (tx: Tx, lead
 function lockSql(namespaceId: string): string {
   if (!UUID.test(namespaceId)) throw new Error(`not a namespace id: ${namespaceId}`);
   return `SELECT cursor FROM namespaces WHERE id = '${namespaceId}' FOR UPDATE`;
+}
+
+/**
+ * The statement that notifies the namespace's new cursor when the transaction moved it past
+ * `lockedCursor` (a write that changed nothing, e.g. an idempotent replay, notifies nothing).
+ */
+function notifySql(namespaceId: string, lockedCursor: number): string {
+  if (!UUID.test(namespaceId)) throw new Error(`not a namespace id: ${namespaceId}`);
+  return (
+    `SELECT pg_notify('${CHANGES_CHANNEL}', id::text || ':' || cursor::text) FROM namespaces ` +
+    `WHERE id = '${namespaceId}' AND cursor > ${Math.trunc(lockedCursor)}`
+  );
+}
+
+/** As {@link notifySql}, inside a drizzle transaction (PGlite). */
+async function notifyIn(tx: Tx, namespaceId: string, lockedCursor: number): Promise<void> {
+  await tx.execute(sql.raw(notifySql(namespaceId, lockedCursor)));
 }
 
 function lockedCursor(result: pg.QueryResult | undefined): number {
@@ -67,10 +97,17 @@ export async function inNamespaceTransaction<T>(db: Db, namespaceId: string, wor
   if (!pool) {
     return db.transaction(async (tx) => {
       const { cursor } = await lockNamespace(tx, namespaceId);
-      return work(tx, cursor);
+      const value = await work(tx, cursor);
+      await notifyIn(tx, namespaceId, cursor);
+      return value;
     });
   }
-  return pgTransaction(pool, lockSql(namespaceId), (tx, [lock]) => work(tx, lockedCursor(lock)));
+  return pgTransaction(
+    pool,
+    lockSql(namespaceId),
+    (tx, [lock]) => work(tx, lockedCursor(lock)),
+    ([lock]) => notifySql(namespaceId, lockedCursor(lock)),
+  );
 }
 
 /**
@@ -90,9 +127,16 @@ export async function inWriteTransaction<T>(
   if (!pool) {
     return db.transaction(async (tx) => {
       const { cursor } = await lockNamespace(tx, namespaceId);
-      return work(tx, cursor, await readForWrite(tx, namespaceId, opId, path));
+      const value = await work(tx, cursor, await readForWrite(tx, namespaceId, opId, path));
+      await notifyIn(tx, namespaceId, cursor);
+      return value;
     });
   }
   const lead = `${lockSql(namespaceId)}; ${readForWriteSql(namespaceId, opId, path)}`;
-  return pgTransaction(pool, lead, (tx, [lock, read]) => work(tx, lockedCursor(lock), parseWriteState(read?.rows[0])));
+  return pgTransaction(
+    pool,
+    lead,
+    (tx, [lock, read]) => work(tx, lockedCursor(lock), parseWriteState(read?.rows[0])),
+    ([lock]) => notifySql(namespaceId, lockedCursor(lock)),
+  );
 }

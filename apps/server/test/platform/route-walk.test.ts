@@ -18,9 +18,11 @@ interface Sample {
   payload?: (headers: Record<string, string>) => unknown;
   role: Role;
   otherTeam: OtherTeam;
+  /** The status of a valid request when not 2xx (the stream route answers a plain GET with 426). */
+  okStatus?: number;
 }
 
-const PUBLIC = /^\/(docs|healthz)(\/|$)/;
+const PUBLIC = /^\/(docs|healthz|readyz)(\/|$)/;
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
 
 /** Every "METHOD /full/path" of `printRoutes({ commonPrefix: false })`, HEAD left out (it mirrors GET). */
@@ -139,6 +141,8 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
         otherTeam: "not_found",
         payload: () => ({ paths: [{ path: "team/a.md", candidates: ["0123456789abcdef"] }] }),
       },
+      // A WebSocket route: a plain GET passes every check and gets 426 (test/live/stream.test.ts upgrades).
+      "GET /v1/namespaces/:namespace/stream": { url: `${ns}/stream`, role: "reader", otherTeam: "not_found", okStatus: 426 },
       "GET /v1/namespaces/:namespace/diff": { url: `${ns}/diff?path=team/a.md&from=0&to=1`, role: "reader", otherTeam: "not_found" },
       "GET /v1/server": { url: "/v1/server", role: "reader", otherTeam: "own" },
       "GET /v1/server/": { url: "/v1/server/", role: "reader", otherTeam: "own" },
@@ -210,7 +214,8 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       const [method] = keyParts(key);
       const sample = samples[key]!;
       const res = await send(method, sample, bearer(tokens[sample.role === "admin" ? "admin" : sample.role]));
-      expect({ key, ok: res.statusCode < 300, body: res.statusCode < 300 ? null : res.json() }).toEqual({ key, ok: true, body: null });
+      const ok = sample.okStatus ? res.statusCode === sample.okStatus : res.statusCode < 300;
+      expect({ key, ok, body: ok ? null : res.json() }).toEqual({ key, ok: true, body: null });
     }
   });
 

@@ -14,6 +14,7 @@ import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
 import { ensureCallerNamespace, errorReplies, NamespaceCache, serverRef } from "./context.js";
 import readRoutes from "./reads.js";
 import reconcileRoutes from "./reconcile.js";
+import streamRoutes from "./stream.js";
 import writeRoutes from "./writes.js";
 
 const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -86,6 +87,7 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(writeRoutes);
   await app.register(readRoutes);
   await app.register(reconcileRoutes);
+  await app.register(streamRoutes);
 };
 
 export default namespaceRoutes;

@@ -1,0 +1,64 @@
+/**
+ * The change stream's shared machinery on the app: @fastify/websocket (ws) with the stream's
+ * limits, `app.changeHub` (LISTEN connection, channels, connections; see live/change-hub.ts),
+ * `GET /readyz` (database and LISTEN connection), and a graceful shutdown that closes every stream
+ * with 1001 before the server stops. The route itself is routes/namespaces/stream.ts, under the
+ * namespace routes' auth hook.
+ */
+import websocket from "@fastify/websocket";
+import { STREAM_SUBPROTOCOL } from "@teammem/protocol";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { ChangeHub, type LiveOptions } from "../live/change-hub.js";
+
+async function live(app: FastifyInstance, opts: LiveOptions): Promise<void> {
+  const hub = new ChangeHub(app.db, app.serverIdentity, opts, app.log);
+  app.decorate("changeHub", hub);
+
+  await app.register(websocket, {
+    options: {
+      maxPayload: opts.maxMessageBytes,
+      // Select the stream's own subprotocol; `teammem.bearer.<token>` only carries the token.
+      handleProtocols: (protocols) => (protocols.has(STREAM_SUBPROTOCOL) ? STREAM_SUBPROTOCOL : false),
+      perMessageDeflate: false,
+    },
+    preClose: async () => {
+      await hub.shutdown();
+      app.websocketServer.close();
+    },
+    errorHandler: (error, socket, request) => {
+      // ws has already started closing (1009 too big, 1007 bad UTF-8, 1002 protocol error): let
+      // the close handshake finish; drop the socket only if it never does.
+      request.log.info({ err: { message: error.message, code: (error as { code?: string }).code } }, "change stream: socket error");
+      if (socket.readyState === socket.OPEN) socket.close(1011, "internal_error");
+      const timer = setTimeout(() => socket.terminate(), opts.closeGraceMs);
+      timer.unref();
+      socket.once("close", () => clearTimeout(timer));
+    },
+  });
+
+  app.get("/readyz", { config: { rateLimit: false }, schema: { hide: true } }, async (_request, reply) => {
+    let database = true;
+    try {
+      await app.db.execute(sql`SELECT 1`);
+    } catch {
+      database = false;
+    }
+    const listen = hub.listener.status();
+    const ready = database && listen.state === "listening";
+    return reply.status(ready ? 200 : 503).send({ ok: ready, database, listen, streams: hub.connectionCount });
+  });
+
+  await hub.start();
+  app.addHook("onClose", async () => hub.close());
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** This instance's change stream hub. */
+    changeHub: ChangeHub;
+  }
+}
+
+export default fp(live, { name: "teammem-live", dependencies: ["teammem-auth"] });
