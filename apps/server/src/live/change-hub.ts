@@ -68,6 +68,7 @@ export class ChangeHub {
   /** The channel each subscribed connection counts as a member of. */
   readonly #joined = new Map<StreamConnection, NamespaceChannel>();
   #sweepTimer: NodeJS.Timeout | null = null;
+  #lastSweepAt = Date.now();
   #tokenTimer: NodeJS.Timeout | null = null;
   #checkingTokens = false;
   #closing = false;
@@ -261,9 +262,13 @@ export class ChangeHub {
     }
     const now = Date.now();
     const half = this.options.heartbeatMs / 2;
+    // A sweep that runs late means this process's event loop stalled (a long synchronous task, the
+    // embedded database): pongs may be waiting unread, so nobody is judged on this round's ping.
+    const stalled = now - this.#lastSweepAt > this.options.heartbeatMs + half;
+    this.#lastSweepAt = now;
     for (const conn of [...this.#connections]) {
       if (!conn.open) continue;
-      if (!conn.alive) {
+      if (!conn.alive && !stalled) {
         conn.close("idle_timeout", "no pong since the last ping", { frame: false });
         continue;
       }

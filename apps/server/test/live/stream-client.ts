@@ -73,7 +73,7 @@ export function openStream(baseUrl: string, namespace: string, opts: OpenOptions
           resolve();
         } else if (ws.readyState === ws.CLOSED) {
           waiters.delete(check);
-          reject(new Error(`stream closed before the condition held; got ${JSON.stringify(messages.map((m) => m.type))}`));
+          reject(new Error(`stream closed before the condition held; got ${JSON.stringify(messages.map((m) => (m.type === "change" ? m.change.cursor : m)))}`));
         }
       };
       waiters.add(check);

@@ -29,8 +29,8 @@ const LIVE: Partial<LiveOptions> = {
   allowedOrigins: ["https://console.example.com"],
   maxInlineBytes: 64,
   maxMessageBytes: 1024,
-  subscribeTimeoutMs: 300,
-  heartbeatMs: 300,
+  subscribeTimeoutMs: 1000,
+  heartbeatMs: 500,
   tokenCheckMs: 100,
 };
 
@@ -127,7 +127,7 @@ describe.each(DATABASE_KINDS)("change stream on %s", (kind) => {
     await live.write(ns, paths("new", 2));
     await client.until(() => client.cursors().length === 5);
     const [subscribed, ...rest] = client.messages.filter((m) => m.type !== "heartbeat");
-    expect(subscribed).toEqual({ type: "subscribed", namespace: ns, cursor: 0, headCursor: 3, server: await live.serverRef(), maxInlineBytes: 64, heartbeatMs: 300 });
+    expect(subscribed).toEqual({ type: "subscribed", namespace: ns, cursor: 0, headCursor: 3, server: await live.serverRef(), maxInlineBytes: 64, heartbeatMs: 500 });
     expect(rest.map((m) => (m.type === "change" ? `${m.change.cursor} ${m.change.path} ${m.change.content?.trim()}` : m.type))).toEqual([
       "1 team/old-0000.md team/old-0000.md",
       "2 team/old-0001.md team/old-0001.md",
