@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
 
     const statusA = await status(a);
     expect(statusA.heldBack).toEqual([
-      { path: "team/leak.md", findings: [{ ruleId: "github-pat", label: expect.any(String), line: 3, column: 21 }] },
+      { path: "team/leak.md", findings: [{ ruleId: "github-pat", label: expect.any(String), line: 3, column: 21, fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) }] },
     ]);
     expect(JSON.stringify(statusA)).not.toContain(secret);
     const human = await teammem(["status", "--dir", a]);

@@ -137,7 +137,9 @@ describe("teammem scan PATH", () => {
     const scanned = JSON.parse((await teammem(["scan", "--dir", dir, "team/mixed.md", "--json"])).stdout).results[0].findings;
     await teammem(["sync", "--dir", dir, "--token", "tok"]); // server unreachable: changes are queued, held-back files recorded
     const status = JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout);
-    expect(status.heldBack).toEqual([{ path: "team/mixed.md", findings: scanned }]);
+    // status adds each finding's fingerprint (for sync --allow); scan --json never shows one
+    const withoutFingerprints = status.heldBack[0].findings.map(({ fingerprint, ...f }: { fingerprint: string }) => (expect(fingerprint).toMatch(/^[0-9a-f]{32}$/), f));
+    expect([{ ...status.heldBack[0], findings: withoutFingerprints }]).toEqual([{ path: "team/mixed.md", findings: scanned }]);
     expect(scanned.map((f: { ruleId: string }) => f.ruleId)).toEqual(["github-pat", "aws-access-token"]);
   });
 });

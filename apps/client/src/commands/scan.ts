@@ -67,13 +67,13 @@ export function decodeTeamContent(bytes: Uint8Array, what: string): string {
  * @returns the result, with `scope: "private"` (nothing scanned) for a path outside `team/`.
  * @throws UsageError for a path outside the memory folder or not a valid entry path.
  */
-export function scanAt(layout: Layout, raw: string, content: string, fingerprintKey: string | undefined): ScanResult {
+export function scanAt(layout: Layout, raw: string, content: string, fingerprintKey: string | undefined, allowFingerprints: readonly string[] = []): ScanResult {
   const where = teamPathOf(layout, raw);
   if (where.scope === "outside") throw new UsageError(`${displayRelative(raw)} is outside the memory folder ${layout.root}`);
   if (where.scope === "invalid") throw new UsageError(`${displayRelative(raw)} is not a valid team path: ${where.reason}`);
   if (where.scope === "private") return { path: displayRelative(where.relative), scope: "private", findings: [], pathFindings: [] };
   if (where.entryPath === "") throw new UsageError(`${displayRelative(raw)} names the team folder, not a file`);
-  const found: TeamFileScan = scanTeamFile(where.entryPath, content, fingerprintKey);
+  const found: TeamFileScan = scanTeamFile(where.entryPath, content, fingerprintKey, allowFingerprints);
   return {
     path: displayPath(where.entryPath),
     scope: "team",
@@ -100,17 +100,19 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const layout = await layoutFor(options, ctx);
   // The folder's key when it is set up (the team's, once fetched), as its sync scans; else the scanner's default.
   const config = await loadConfig(layout).catch(() => undefined);
-  const fingerprintKey = config ? scanKeyOf(config, await loadScanPolicy(layout).catch(() => undefined)).fingerprintKey : undefined;
+  const scanKey = config ? scanKeyOf(config, await loadScanPolicy(layout).catch(() => undefined)) : undefined;
+  const fingerprintKey = scanKey?.fingerprintKey;
+  const allowed = scanKey?.allowFingerprints ?? [];
   const results: ScanResult[] = [];
   if (options.stdin) {
     if (!ctx.io.readStdin) throw new UsageError("--stdin: there is no standard input to read");
     const content = decodeTeamContent(await ctx.io.readStdin(MAX_SCAN_BYTES), "standard input");
-    results.push(scanAt(layout, options.path!, content, fingerprintKey));
+    results.push(scanAt(layout, options.path!, content, fingerprintKey, allowed));
   } else {
     for (const raw of paths) {
       const where = teamPathOf(layout, raw);
       if (where.scope !== "team" || where.entryPath === "") {
-        results.push(scanAt(layout, raw, "", fingerprintKey)); // refuses or reports private, as with --stdin
+        results.push(scanAt(layout, raw, "", fingerprintKey, allowed)); // refuses or reports private, as with --stdin
         continue;
       }
       let bytes: Buffer;
@@ -119,7 +121,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
       } catch (err) {
         throw new UsageError(`${displayPath(where.entryPath)}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
       }
-      results.push(scanAt(layout, raw, decodeTeamContent(bytes, displayPath(where.entryPath)), fingerprintKey));
+      results.push(scanAt(layout, raw, decodeTeamContent(bytes, displayPath(where.entryPath)), fingerprintKey, allowed));
     }
   }
   const dirty = results.filter((r) => r.findings.length + r.pathFindings.length > 0);

@@ -1,7 +1,7 @@
 /**
  * `teammem status [--json]`: what is pending and what is blocked, from local state only (no
  * network): outbox operations, local changes not queued yet, held-back files with `path:line rule`,
- * rejected operations, conflicts, server versions not applied here (not written, or kept out by a
+ * rejected operations, bypass requests (`sync --allow`) as last seen, conflicts, server versions not applied here (not written, or kept out by a
  * local edit that was not merged), skipped paths, the last cursor.
  */
 import { checkTeamMemory, formatWarning, type MemoryWarning } from "../checks/memory-checks.js";
@@ -10,6 +10,7 @@ import { requireConfig } from "../state/config.js";
 import { listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import { loadReports, type Reports } from "../state/reports.js";
+import { loadBypasses } from "../state/bypasses.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
@@ -41,13 +42,22 @@ export interface StatusReport {
   /** `from`: the old path of a rename. */
   pending: { opId: string; path: string; kind: "put" | "delete" | "rename"; from?: string; baseVersion: number; queuedAt: string }[];
   modified: string[];
-  /** `pathFindings`: credentials in the file's path (the path shown is redacted). */
+  /**
+   * `pathFindings`: credentials in the file's path (the path shown is redacted). `fingerprint`: the
+   * team-keyed fingerprint of the value, for `teammem sync --allow <fingerprint> --reason ...`.
+   */
   heldBack: {
     path: string;
-    findings: { ruleId: string; label: string; line: number; column: number }[];
+    findings: { ruleId: string; label: string; line: number; column: number; fingerprint: string }[];
     pathFindings?: { ruleId: string; label: string }[];
   }[];
   rejected: { path: string; code: string; message: string; retry: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
+  /**
+   * Bypass requests sent from this folder (`sync --allow`), newest last, in the state the last sync
+   * saw: `pending` (an admin decides; every sync asks again), `approved` (the file is sent),
+   * `denied`, `revoked`. `decidedBy` is `policy` for an approval by the team's immediate policy.
+   */
+  bypasses: { id: string; path: string; line: number; ruleId: string; fingerprint: string; reason: string; status: string; requestedAt: string; decidedBy: string | null; note: string | null }[];
   /**
    * `conflictId`: the server's record (null: found by this client's merge at pull); `author` wrote
    * the server version `headVersion`; `markersAt`: line of the first conflict marker still in the
@@ -84,11 +94,12 @@ export interface StatusReport {
 export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
-  const [state, reports, outbox, scope] = await Promise.all([
+  const [state, reports, outbox, scope, bypasses] = await Promise.all([
     loadSyncState(layout),
     loadReports(layout),
     listOutbox(layout),
     walkTeamScope(layout),
+    loadBypasses(layout),
   ]);
   const markersAt = new Map<string, number | null>();
   for (const c of reports.conflicts) markersAt.set(c.path, markersAt.get(c.path) ?? (await markersLeftIn(layout, c)));
@@ -118,7 +129,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
       .map((c) => displayPath(c.path)),
     heldBack: reports.heldBack.map((h) => ({
       path: displayPath(h.path),
-      findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+      findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
       ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
     })),
     rejected: reports.rejected.map((r) => ({
@@ -127,6 +138,18 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
       message: r.message,
       retry: r.retry,
       ...(r.findings ? { findings: r.findings.map((f) => ({ ruleId: f.ruleId, line: f.line, column: f.column })) } : {}),
+    })),
+    bypasses: bypasses.map((b) => ({
+      id: b.id,
+      path: displayPath(b.path),
+      line: b.line,
+      ruleId: b.ruleId,
+      fingerprint: b.fingerprint,
+      reason: b.reason,
+      status: b.status,
+      requestedAt: b.requestedAt,
+      decidedBy: b.decidedBy,
+      note: b.note,
     })),
     conflicts: reports.conflicts.map((c) => ({
       path: displayPath(c.path),
@@ -178,10 +201,10 @@ function formatStatus(s: StatusReport): string {
   );
   section("changed locally, not queued yet (run teammem sync)", s.modified);
   section(
-    "held back (secret found; remove it and sync again)",
+    "held back (secret found; remove it and sync again, or if it is no secret: teammem sync --allow <fingerprint> --reason false_positive|test_value|will_fix \"why\")",
     s.heldBack.flatMap((h) => [
       ...(h.pathFindings ?? []).map((f) => `${h.path}: path holds ${f.ruleId} (${f.label})`),
-      ...h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId} (${f.label})`),
+      ...h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`),
     ]),
   );
   section(
@@ -208,6 +231,14 @@ function formatStatus(s: StatusReport): string {
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
   if (out.length === 1) out.push("everything synced");
+  section(
+    "bypass requests (as of the last sync)",
+    s.bypasses.map(
+      (b) =>
+        `${b.path}:${b.line} ${b.ruleId} (${b.reason}): ${b.status}${b.decidedBy ? ` by ${b.decidedBy}` : ""}${b.note ? `: ${b.note}` : ""}` +
+        (b.status === "pending" ? " (waiting for an admin)" : ""),
+    ),
+  );
   section("memory warnings (teammem check; they never block a sync)", s.warnings.map(formatWarning));
   return out.join("\n") + "\n";
 }

@@ -1,14 +1,20 @@
 /**
- * `teammem sync [--json] [--dry-run]`: pull, then push. stdout: a summary (or JSON); stderr: held-back files
+ * `teammem sync [--json] [--dry-run] [--allow <fingerprint> --reason false_positive|test_value|will_fix "text"]`:
+ * pull, then push; with --allow, first ask the team to let a held-back secret through (a bypass
+ * request: where it is and why, never the value), which the team's policy approves at once or
+ * leaves pending for an admin. stdout: a summary (or JSON); stderr: held-back files
  * (`team/x.md:3 rule`), conflicts, rejections. Exit 1 when the server could not be reached or
  * refused the run (local changes stay queued), else 0. `--dry-run`: what the sync would do
  * (sync/dry-run.ts), nothing sent, written or changed; exit 1 when the sync would be refused or the
  * server could not be read.
  */
-import { NetworkError, ServerError } from "../errors.js";
+import { BypassReason, FindingFingerprint, FreeText } from "@teammem/protocol";
+import { NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
+import type { StoredBypass } from "../state/bypasses.js";
 import { requireConfig, type Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
+import type { AllowRequest } from "../sync/bypasses.js";
 import { planSync, type DryRunPlan } from "../sync/dry-run.js";
 import { describeEvent } from "../sync/events.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
@@ -25,6 +31,8 @@ function define(command: CommonCommand) {
     .option("--json", "print the summary as JSON")
     .option("--dry-run", "show what a sync would pull, send, hold back and delete; send, write and change nothing")
     .option("--allow-mass-delete", "allow deleting every entry (team/ missing) or more than 10 entries and half of them in one sync")
+    .option("--allow <fingerprint>", "ask the team to let the held-back secret with this fingerprint through (teammem status shows fingerprints); needs --reason")
+    .option("--reason <why...>", 'with --allow: false_positive, test_value or will_fix, then optionally a note in quotes, e.g. --reason test_value "sandbox key from the docs"')
     .option("--hook <agent>", "run as the agent's session-start hook (reads the hook's JSON on stdin; bounded time; exit 0 unless refusing): claude-code");
 }
 
@@ -38,8 +46,11 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);
+  const allow = allowRequestOf(options.allow, options.reason);
+  if (options.dryRun && allow) throw new UsageError("--allow sends a request: it does not go with --dry-run");
   if (options.dryRun) return dryRun(layout, config, token, options, ctx);
   const summary = await syncFolder(layout, {
+    ...(allow ? { allow } : {}),
     config,
     token,
     warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
@@ -93,6 +104,33 @@ function describePlan(p: DryRunPlan): string {
   return lines.join("\n") + "\n";
 }
 
+/**
+ * `--allow` and `--reason`, checked as the server will check them.
+ * @throws UsageError (exit 2) when one comes without the other or a value is malformed.
+ */
+function allowRequestOf(allow: string | undefined, reason: string[] | undefined): AllowRequest | undefined {
+  if (allow === undefined && reason === undefined) return undefined;
+  if (allow === undefined) throw new UsageError("--reason goes with --allow <fingerprint>");
+  if (reason === undefined || reason.length === 0) throw new UsageError("--allow needs --reason false_positive|test_value|will_fix [\"note\"]");
+  const fingerprint = FindingFingerprint.safeParse(allow.trim().toLowerCase());
+  if (!fingerprint.success) throw new UsageError(`--allow ${JSON.stringify(allow)}: a fingerprint is 32 hex digits, as teammem status shows it`);
+  const [why, ...words] = reason;
+  const parsedReason = BypassReason.safeParse(why);
+  if (!parsedReason.success) throw new UsageError(`--reason ${JSON.stringify(why)}: give false_positive, test_value or will_fix`);
+  if (words.length === 0) return { fingerprint: fingerprint.data, reason: parsedReason.data };
+  const text = FreeText.safeParse(words.join(" "));
+  if (!text.success) throw new UsageError(`--reason note: ${text.error.issues[0]?.message ?? "not accepted"} (1-500 characters on one line)`);
+  return { fingerprint: fingerprint.data, reason: parsedReason.data, reasonText: text.data };
+}
+
+/** One line on the bypass request `--allow` sent. */
+export function describeBypass(b: StoredBypass): string {
+  const where = `${displayPath(b.path)}:${b.line} ${b.ruleId}`;
+  if (b.status === "approved") return `bypass approved${b.decidedBy === "policy" ? " by the team's policy" : b.decidedBy ? ` by ${b.decidedBy}` : ""} for ${where}: the file is sent`;
+  if (b.status === "pending") return `bypass requested for ${where}: waiting for an admin's approval (teammem status shows its state; the file stays held back until then)`;
+  return `bypass for ${where} is ${b.status}${b.decidedBy ? ` (by ${b.decidedBy})` : ""}${b.note ? `: ${b.note}` : ""}; remove the secret to send the file`;
+}
+
 /** The server refused the token itself (401), or its access to the namespace (403 on a read). */
 function isAuthFailure(err: NetworkError | ServerError): boolean {
   return err instanceof ServerError && (err.code === "unauthorized" || err.code === "forbidden");
@@ -115,11 +153,12 @@ function toJson(s: SyncSummary) {
   return {
     ok: !s.error,
     ...(s.error ? { error: errorJson(s.error) } : {}),
+    ...(s.bypass ? { bypass: s.bypass } : {}),
     pulled: s.pulled,
     pushed: s.pushed,
     heldBack: s.heldBack.map((h) => ({
       path: displayPath(h.path),
-      findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+      findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
       ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
     })),
     skipped: s.skipped,
@@ -144,6 +183,7 @@ function describe(s: SyncSummary): string {
     `pushed: ${s.pushed.applied.length} applied, ${s.pushed.merged.length} merged, ` +
       `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
   ];
+  if (s.bypass) lines.unshift(describeBypass(s.bypass));
   for (const e of s.events.slice(0, MAX_EVENT_LINES)) lines.push(describeEvent(e));
   if (s.events.length > MAX_EVENT_LINES) lines.push(`... and ${s.events.length - MAX_EVENT_LINES} more file change(s) (sync --json lists them all)`);
   if (s.unresolved.length)

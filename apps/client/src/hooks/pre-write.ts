@@ -51,12 +51,12 @@ export function preWriteHook(ctx: CommandContext): Promise<number> {
     if (where.scope !== "team" || where.entryPath === "") return 0;
     const config = await loadConfig(layout);
     if (!config) return 0;
-    const key = scanKeyOf(config, await loadScanPolicy(layout).catch(() => undefined)).fingerprintKey;
+    const { fingerprintKey: key, allowFingerprints } = scanKeyOf(config, await loadScanPolicy(layout).catch(() => undefined));
     const now = await currentText(file);
     const after = contentAfter(input, now.text);
     if (after === undefined || Buffer.byteLength(after, "utf8") > MAX_SCAN_BYTES) return 0;
-    const before = scanTeamFile(where.entryPath, now.text, key);
-    const next = scanTeamFile(where.entryPath, after, key);
+    const before = scanTeamFile(where.entryPath, now.text, key, allowFingerprints);
+    const next = scanTeamFile(where.entryPath, after, key, allowFingerprints);
     const newFindings = added(next.findings, before.findings);
     const newPath = now.exists ? [] : next.pathFindings;
     if (newFindings.length === 0 && newPath.length === 0) return 0;

@@ -19,6 +19,8 @@ import {
   NamespaceResponse,
   ScanPolicyResponse,
   WhoamiResponse,
+  BypassResponse,
+  type BypassRequest,
   VersionResponse,
   type BatchRequest,
   type BlockReport,
@@ -66,6 +68,10 @@ export interface Api {
   blockReport(report: BlockReport): Promise<void>;
   /** The team's scan policy (fingerprint key); any role. */
   scanPolicy(): Promise<ScanPolicyResponse>;
+  /** Asks that a held-back secret be let through for the team (member); 201 new, 200 the team's live request for that fingerprint. */
+  requestBypass(request: BypassRequest): Promise<BypassResponse>;
+  /** One of the caller's bypass requests (404 not_found: not the caller's, or gone). */
+  bypass(id: string): Promise<BypassResponse>;
   /** Who the token speaks for (team, user, role, expiry) and the server's version; any role. */
   whoami(): Promise<WhoamiResponse>;
 }
@@ -126,5 +132,7 @@ export function createApi(options: ApiOptions): Api {
     },
     scanPolicy: () => call("GET", `${server}/v1/team/scan-policy`, "GET scan-policy", ScanPolicyResponse),
     whoami: () => call("GET", `${server}/v1/team/whoami`, "GET whoami", WhoamiResponse),
+    requestBypass: (request) => call("POST", `${server}/v1/team/bypasses`, "POST bypasses", BypassResponse, request),
+    bypass: (id) => call("GET", `${server}/v1/team/bypasses/${encodeURIComponent(id)}`, "GET bypass", BypassResponse),
   };
 }

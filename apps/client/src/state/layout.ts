@@ -16,6 +16,7 @@
  *   conflicts.json                conflicts the server recorded, with the local copy's location
  *   not-written.json              pulled versions that could not be written locally (and why)
  *   newer-on-server.json          pulled versions not applied because the local file was changed
+ *   bypasses.json                 bypass requests sent (sync --allow) and their last known state
  *   conflicts/<conflictId>/<path> our side of each conflict
  *   bases/<sha256>                content of the versions the bases point at (a cache for merges and renames)
  *   command.lock/                 lock of the running command (proper-lockfile)
@@ -42,6 +43,7 @@ export interface Layout {
   readonly conflicts: string;
   readonly notWritten: string;
   readonly newerOnServer: string;
+  readonly bypasses: string;
   readonly conflictCopies: string;
   readonly baseContents: string;
   readonly lock: string;
@@ -67,6 +69,7 @@ export function layoutOf(root: string): Layout {
     conflicts: join(state, "conflicts.json"),
     notWritten: join(state, "not-written.json"),
     newerOnServer: join(state, "newer-on-server.json"),
+    bypasses: join(state, "bypasses.json"),
     conflictCopies: join(state, "conflicts"),
     baseContents: join(state, "bases"),
     lock: join(state, "command.lock"),

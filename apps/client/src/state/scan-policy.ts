@@ -1,7 +1,8 @@
 /**
  * `.teammem/scan-policy.json` (mode 0600): the team's scan policy as last fetched from the server
  * (`GET /v1/team/scan-policy`): the team's fingerprint key, so a secret's fingerprint here is the
- * one the server and every teammate compute. Until the server was reached once, the config's local
+ * one the server and every teammate compute, and the fingerprints the team's approved bypasses let
+ * through. Until the server was reached once, the config's local
  * key stands in (its fingerprints match nothing elsewhere and block reports then carry none).
  */
 import { chmod } from "node:fs/promises";
@@ -18,6 +19,8 @@ export type StoredScanPolicy = z.infer<typeof StoredScanPolicy>;
 export interface ScanKey {
   readonly fingerprintKey: string;
   readonly fingerprintKeyId: number | null;
+  /** Fingerprints the team's approved bypasses let through (none with the stand-in key). */
+  readonly allowFingerprints: readonly string[];
 }
 
 export async function loadScanPolicy(layout: Layout): Promise<StoredScanPolicy | undefined> {
@@ -34,6 +37,6 @@ export async function saveScanPolicy(layout: Layout, policy: ScanPolicyResponse)
 /** The team's key when known, else the config's local one. */
 export function scanKeyOf(config: Config, policy: StoredScanPolicy | undefined): ScanKey {
   return policy
-    ? { fingerprintKey: policy.fingerprintKey.key, fingerprintKeyId: policy.fingerprintKey.id }
-    : { fingerprintKey: config.fingerprintKey, fingerprintKeyId: null };
+    ? { fingerprintKey: policy.fingerprintKey.key, fingerprintKeyId: policy.fingerprintKey.id, allowFingerprints: policy.allowedFingerprints }
+    : { fingerprintKey: config.fingerprintKey, fingerprintKeyId: null, allowFingerprints: [] };
 }

@@ -5,6 +5,7 @@ import type { Layout } from "../state/layout.js";
 import type { Reports } from "../state/reports.js";
 import type { ScanKey } from "../state/scan-policy.js";
 import type { SyncState } from "../state/sync-state.js";
+import type { AllowRequest } from "./bypasses.js";
 import type { SyncEvent } from "./events.js";
 
 /**
@@ -31,6 +32,8 @@ export interface SyncContext {
   readonly only?: (entryPath: string) => boolean;
   /** Pull the server's changes first (default true; `push` does not). */
   readonly pull?: boolean;
+  /** `--allow <fingerprint> --reason <why>`: ask the team to let a held-back secret through before pushing. */
+  readonly allow?: AllowRequest;
   /** The merge policy of an entry path (config rules, then the defaults). */
   readonly mergePolicy: (entryPath: string) => MergePolicy;
   /** What this run did to files that changes what the user last saw; printed by the summary. */

@@ -79,7 +79,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
     if (change.content !== null) {
       // The name is sent too: a credential in a file or folder name holds the file back like one in its content.
       // (A delete only names a path the server already holds, so it is sent.)
-      const { findings, pathFindings } = scanTeamFile(change.path, change.content, ctx.scanKey.fingerprintKey);
+      const { findings, pathFindings } = scanTeamFile(change.path, change.content, ctx.scanKey.fingerprintKey, ctx.scanKey.allowFingerprints);
       if (findings.length > 0 || pathFindings.length > 0) {
         const before = previousHeld.get(change.path);
         heldBack.push({
@@ -114,7 +114,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   await enqueue(ctx.layout, operations);
   for (const h of heldBack) {
     for (const f of h.pathFindings ?? []) ctx.warn(`held back ${displayPath(h.path)}: path holds ${f.ruleId} (${f.label})`);
-    for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label})`);
+    for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`);
   }
   const byPath = (x: { path: string }, y: { path: string }) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0);
   heldBack.sort(byPath); // kept entries (outside `only`) and new ones, in path order

@@ -1,4 +1,4 @@
-/** Keeping the team's scan policy (fingerprint key) current: fetched at the start of every sync. */
+/** Keeping the team's scan policy (fingerprint key, allowed fingerprints) current: fetched at the start of every sync. */
 import { NetworkError, ServerError } from "../errors.js";
 import { loadScanPolicy, saveScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import type { SyncContext } from "./context.js";
@@ -17,7 +17,11 @@ export async function refreshScanPolicy(ctx: SyncContext): Promise<void> {
     throw err;
   }
   const stored = await loadScanPolicy(ctx.layout);
-  const same = stored && stored.fingerprintKey.id === fetched.fingerprintKey.id && stored.fingerprintKey.key === fetched.fingerprintKey.key;
+  const same =
+    stored &&
+    stored.fingerprintKey.id === fetched.fingerprintKey.id &&
+    stored.fingerprintKey.key === fetched.fingerprintKey.key &&
+    stored.allowedFingerprints.join() === fetched.allowedFingerprints.join();
   if (stored && stored.fingerprintKey.id !== fetched.fingerprintKey.id) ctx.warn(`the team's fingerprint key was rotated (key ${fetched.fingerprintKey.id}); fingerprints shown from now on differ from earlier ones`);
   ctx.scanKey = scanKeyOf(ctx.config, same ? stored : await saveScanPolicy(ctx.layout, fetched));
 }

@@ -11,6 +11,7 @@ import { acquireLock } from "../state/lock.js";
 import { loadReports } from "../state/reports.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { loadSyncState } from "../state/sync-state.js";
+import type { AllowRequest } from "./bypasses.js";
 import { sync, type SyncSummary } from "./sync.js";
 
 /** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
@@ -39,6 +40,8 @@ export interface SyncFolderOptions {
   readonly pull?: boolean;
   /** How long to wait while another command (e.g. a running `teammem watch`'s sync) holds the folder's lock, ms (default 0). */
   readonly lockWaitMs?: number;
+  /** `--allow <fingerprint> --reason <why>`: a bypass request sent before the push. */
+  readonly allow?: AllowRequest;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       pullPageSize: options.pullPageSize ?? DEFAULT_PULL_PAGE_SIZE,
       ...(options.only ? { only: options.only } : {}),
       ...(options.pull === false ? { pull: false } : {}),
+      ...(options.allow ? { allow: options.allow } : {}),
       mergePolicy: mergePolicies(config.merge),
       events: [],
     });

@@ -18,6 +18,8 @@ import { dropCaughtUp, emptyPullOutcome, pull, type PullOutcome } from "./pull.j
 import { queueChanges } from "./queue-changes.js";
 import { renameSource } from "./renames.js";
 import { refreshScanPolicy } from "./scan-policy.js";
+import { refreshBypasses, sendBypassRequest } from "./bypasses.js";
+import type { StoredBypass } from "../state/bypasses.js";
 import { closeSettledConflicts, dropSettledConflicts, markersLeftIn } from "./settle-conflicts.js";
 
 export interface SyncSummary {
@@ -35,6 +37,8 @@ export interface SyncSummary {
   /** Operations still in the outbox at the end. */
   pending: number;
   cursor: number;
+  /** The bypass request `--allow` sent (its state as the server answered). */
+  bypass?: StoredBypass;
   /** Set when the server could not be reached or refused: the run stopped there, changes stay queued. */
   error?: NetworkError | ServerError;
 }
@@ -63,6 +67,15 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   };
   await dropSettledConflicts(ctx);
   await refreshScanPolicy(ctx);
+  await refreshBypasses(ctx);
+  if (ctx.allow) {
+    try {
+      summary.bypass = await sendBypassRequest(ctx, ctx.allow);
+    } catch (err) {
+      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      summary.error = err;
+    }
+  }
   if (ctx.pull !== false) {
     try {
       summary.pulled = await pullEnsuringNamespace(ctx);

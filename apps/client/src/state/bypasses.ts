@@ -1,0 +1,37 @@
+/**
+ * `.teammem/bypasses.json`: the bypass requests this folder sent (`teammem sync --allow`), with the
+ * state last seen on the server, so `status` can show it without the network. Refreshed by every
+ * sync while a request is pending. Metadata only: fingerprint, rule, path, line, never the value.
+ */
+import { z } from "zod";
+import { BypassReason, BypassStatus } from "@teammem/protocol";
+import { readJson, writeJsonAtomic } from "./atomic.js";
+import type { Layout } from "./layout.js";
+
+export const StoredBypass = z.object({
+  id: z.string(),
+  /** Entry path (relative to `team/`) of the held-back file. */
+  path: z.string(),
+  line: z.number().int(),
+  ruleId: z.string(),
+  fingerprint: z.string(),
+  reason: BypassReason,
+  reasonText: z.string().nullable(),
+  status: BypassStatus,
+  requestedAt: z.string(),
+  /** Who approved or denied (`policy`: the team's immediate policy). */
+  decidedBy: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type StoredBypass = z.infer<typeof StoredBypass>;
+
+const File = z.object({ entries: z.array(StoredBypass) });
+
+export async function loadBypasses(layout: Layout): Promise<StoredBypass[]> {
+  return (await readJson(layout.bypasses, File))?.entries ?? [];
+}
+
+/** Keeps the newest 100 requests. */
+export async function saveBypasses(layout: Layout, entries: StoredBypass[]): Promise<void> {
+  await writeJsonAtomic(layout.bypasses, { entries: entries.slice(-100) });
+}

@@ -1,0 +1,107 @@
+/**
+ * Bypass requests of a sync: `teammem sync --allow <fingerprint> --reason <why> [text]` asks the
+ * server to let a held-back secret through for the team (where it is and why; never the value),
+ * and every sync refreshes the state of this folder's pending requests for `status`.
+ */
+import type { Bypass, BypassReason } from "@teammem/protocol";
+import { NetworkError, ServerError, UsageError } from "../errors.js";
+import { readTeamFile } from "../local/team-files.js";
+import { loadBypasses, saveBypasses, type StoredBypass } from "../state/bypasses.js";
+import { displayPath } from "../state/layout.js";
+import { redact } from "@teammem/scanner";
+import type { SyncContext } from "./context.js";
+import { scanTeamFile } from "./scan-team-file.js";
+import { refreshScanPolicy } from "./scan-policy.js";
+
+/** What the user asked for with `--allow` and `--reason`. */
+export interface AllowRequest {
+  /** 32 lowercase hex digits, as `status` and the held-back lines show it. */
+  readonly fingerprint: string;
+  readonly reason: BypassReason;
+  readonly reasonText?: string;
+}
+
+const stored = (b: Bypass, path: string): StoredBypass => ({
+  id: b.id,
+  path,
+  line: b.line,
+  ruleId: b.ruleId,
+  fingerprint: b.fingerprint,
+  reason: b.reason,
+  reasonText: b.reasonText,
+  status: b.status,
+  requestedAt: b.requestedAt,
+  decidedBy: b.decidedBy,
+  note: b.note,
+});
+
+/**
+ * Finds the held-back team file whose content holds a secret with `allow.fingerprint` (scanned now,
+ * with the team's current key), sends the request and records it in `.teammem/bypasses.json`. When
+ * the team's policy approves it at once, the scan policy is fetched again so this run sends the file.
+ * @returns the request as the server answered.
+ * @throws UsageError (exit 2) when no held-back file holds that fingerprint, or only in its path;
+ *   NetworkError / ServerError from the request (e.g. `forbidden` for a reader, `fingerprint_key_stale`).
+ */
+export async function sendBypassRequest(ctx: SyncContext, allow: AllowRequest): Promise<StoredBypass> {
+  if (ctx.scanKey.fingerprintKeyId === null) {
+    throw new UsageError("the team's fingerprint key is not known yet (the server was not reached); run teammem sync, then try again");
+  }
+  for (const held of ctx.reports.heldBack) {
+    if (held.pathFindings?.some((f) => f.fingerprint === allow.fingerprint)) {
+      throw new UsageError(`${displayPath(held.path)}: the secret is in the file's name, which is never let through; rename the file`);
+    }
+    const file = await readTeamFile(ctx.layout, held.path);
+    if (file.kind !== "file") continue;
+    const finding = scanTeamFile(held.path, file.content, ctx.scanKey.fingerprintKey).findings.find((f) => f.fingerprint === allow.fingerprint);
+    if (!finding) continue;
+    const { bypass } = await ctx.api.requestBypass({
+      namespace: ctx.config.namespace,
+      // The path goes out redacted like a block report's; the server redacts it again.
+      path: redact(`team/${held.path}`),
+      ruleId: finding.ruleId,
+      line: finding.line,
+      column: finding.column,
+      fingerprint: finding.fingerprint,
+      fingerprintKeyId: ctx.scanKey.fingerprintKeyId,
+      reason: allow.reason,
+      ...(allow.reasonText !== undefined ? { reasonText: allow.reasonText } : {}),
+      clientId: ctx.config.clientId,
+    });
+    const entry = stored(bypass, held.path);
+    const others = (await loadBypasses(ctx.layout)).filter((b) => b.id !== entry.id);
+    await saveBypasses(ctx.layout, [...others, entry]);
+    if (entry.status === "approved") await refreshScanPolicy(ctx);
+    return entry;
+  }
+  throw new UsageError(
+    `no held-back team file holds a secret with fingerprint ${allow.fingerprint}; teammem status lists the held-back findings with their fingerprints`,
+  );
+}
+
+/**
+ * Asks the server for the state of each pending request of this folder and records changes (an
+ * approval also refreshes the scan policy, so this run sends the file). Failures leave the stored
+ * state as it was; the next sync asks again.
+ */
+export async function refreshBypasses(ctx: SyncContext): Promise<void> {
+  const all = await loadBypasses(ctx.layout);
+  let changed = false;
+  let approved = false;
+  for (const [i, b] of all.entries()) {
+    if (b.status !== "pending") continue;
+    try {
+      const { bypass } = await ctx.api.bypass(b.id);
+      if (bypass.status === b.status) continue;
+      all[i] = stored(bypass, b.path);
+      changed = true;
+      if (bypass.status === "approved") approved = true;
+      ctx.warn(`bypass for ${displayPath(b.path)}:${b.line} ${b.ruleId} was ${bypass.status}${bypass.decidedBy ? ` by ${bypass.decidedBy}` : ""}${bypass.note ? `: ${bypass.note}` : ""}`);
+    } catch (err) {
+      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+      return;
+    }
+  }
+  if (changed) await saveBypasses(ctx.layout, all);
+  if (approved) await refreshScanPolicy(ctx);
+}
