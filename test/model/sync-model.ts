@@ -10,11 +10,15 @@
  *
  * Clients sync in-process through `syncFolder`. "Offline" points a client at a server that is not
  * there; a "crash" aborts a sync between outbox steps (the batch is not sent, or sent and its
- * result never stored, like a SIGKILL mid-flush); "lose state" deletes `.teammem/` and inits again.
+ * result never stored); a "kill" runs `teammem sync` (the built CLI) as a process and SIGKILLs it
+ * after a random delay; "lose state" deletes `.teammem/` and inits again.
  */
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { mkdir, readFile, readdir, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { createApi, layoutOf, NetworkError, syncFolder, type Api, type SyncSummary } from "@teammem/client";
@@ -26,6 +30,8 @@ export const CLIENTS = 3;
 /** Team files the actions touch (a subfolder included, so renames move across folders). */
 const FILES = ["MEMORY.md", "build.md", "docs/api.md", "docs/style.md"] as const;
 const NAMESPACE = "acme/model";
+/** The built `teammem` (`npm test` builds first), run as a process for the "kill" action. */
+const CLIENT_CLI = fileURLToPath(new URL("../../apps/client/dist/cli.js", import.meta.url));
 
 export type Action =
   | { readonly kind: "write"; readonly client: number; readonly file: number; readonly append: boolean }
@@ -35,6 +41,7 @@ export type Action =
   | { readonly kind: "sync"; readonly client: number }
   | { readonly kind: "offline"; readonly client: number }
   | { readonly kind: "crash"; readonly client: number; readonly afterSend: boolean }
+  | { readonly kind: "kill"; readonly client: number; readonly afterMs: number }
   | { readonly kind: "lose-state"; readonly client: number }
   | { readonly kind: "restart-server" };
 
@@ -54,6 +61,7 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("sync" as const), client }), weight: 6 },
   { arbitrary: fc.record({ kind: fc.constant("offline" as const), client }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("crash" as const), client, afterSend: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant("kill" as const), client, afterMs: fc.integer({ min: 150, max: 1500 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("lose-state" as const), client }), weight: 1 },
   { arbitrary: fc.constant({ kind: "restart-server" as const }), weight: 1 },
 );
@@ -175,6 +183,21 @@ async function apply(world: World, action: Action, runId: string): Promise<void>
           throw new NetworkError(url, action.afterSend ? "process killed after the batch was sent" : "process killed before the batch was sent");
         },
       });
+      return;
+    }
+    case "kill": {
+      // `teammem sync` as a real process (the built CLI), SIGKILLed at a random moment.
+      const child = spawn(process.execPath, [CLIENT_CLI, "sync", "--dir", c!.dir], {
+        env: { PATH: process.env["PATH"] ?? "", TEAMMEM_TOKEN: c!.token },
+        stdio: "ignore",
+      });
+      const exited = once(child, "exit");
+      await new Promise((resolve) => setTimeout(resolve, action.afterMs));
+      child.kill("SIGKILL");
+      await exited;
+      // The killed command's lock would be taken over 30 s later; age it instead of waiting.
+      const past = new Date(Date.now() - 60_000);
+      await utimes(join(c!.dir, ".teammem", "command.lock"), past, past).catch(() => undefined);
       return;
     }
     case "lose-state":
