@@ -167,4 +167,19 @@ describe("sync --dry-run", () => {
     expect(await folderBytes(a)).toEqual(before);
     expect(existsSync(join(a, "team", "n0.md"))).toBe(true);
   });
+
+  it("says the sync would reconcile when the server refuses the folder's cursor as from another server or epoch", async () => {
+    const { a, envA } = await setup("postgres");
+    await writeFile(join(a, "team", "x.md"), "x\n");
+    await sync(a, envA);
+    const statePath = join(a, ".teammem", "state.json");
+    const state = JSON.parse(await readFile(statePath, "utf8"));
+    await writeFile(statePath, JSON.stringify({ ...state, cursor: state.cursor + 1000 })); // as after a server restored from an older backup
+    const before = await folderBytes(a);
+    const r = await teammem(["sync", "--dir", a, "--dry-run", "--json"], envA);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, reconcile: true, pull: [], send: [] });
+    expect((await teammem(["sync", "--dir", a, "--dry-run"], envA)).stdout).toContain("the sync would reconcile every entry instead of pulling");
+    expect(await folderBytes(a)).toEqual(before);
+  });
 });

@@ -85,6 +85,8 @@ function describePlan(p: DryRunPlan): string {
   const lines = ["dry run: nothing was sent, written or changed"];
   if (p.refused) lines.push(`a sync would be refused (nothing pulled or sent): ${p.refused.message}`);
   if (p.namespaceMissing) lines.push("the namespace does not exist on the server yet: the sync would create it");
+  if (p.reconcile)
+    lines.push("the server is not the one this folder last synced with (restored, reset or replaced): the sync would reconcile every entry instead of pulling");
   if (p.error) lines.push("would pull: unknown (the server could not be read, see below)");
   else {
     lines.push(`would pull ${p.pull.length} change(s)` + (p.pull.length ? ":" : ""));

@@ -57,6 +57,11 @@ export interface DryRunPlan {
   readonly refused: { code: string; message: string } | null;
   /** The namespace does not exist on the server yet (the sync would create it). */
   readonly namespaceMissing: boolean;
+  /**
+   * The server refused this folder's cursor as from another server or epoch (`stale_cursor`: it
+   * was restored, reset or replaced): the sync would reconcile every entry instead of pulling.
+   */
+  readonly reconcile: boolean;
   /** Operations in the outbox now. */
   readonly pending: number;
   readonly cursor: number;
@@ -100,6 +105,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
 
   const pull: PlannedPull[] = [];
   let namespaceMissing = false;
+  let reconcile = false;
   let error: NetworkError | ServerError | undefined;
   if (refused === null) {
     try {
@@ -120,6 +126,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
       }
     } catch (err) {
       if (err instanceof ServerError && err.code === "not_found") namespaceMissing = true;
+      else if (err instanceof ServerError && err.code === "stale_cursor") reconcile = true;
       else if (err instanceof NetworkError || err instanceof ServerError) error = err;
       else throw err;
     }
@@ -192,6 +199,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     notResent,
     refused,
     namespaceMissing,
+    reconcile,
     pending: outbox.length,
     cursor: state.cursor,
     ...(error ? { error } : {}),
