@@ -120,7 +120,8 @@ export class ChangeListener {
   async #connect(): Promise<void> {
     const pool = pgPool(this.#db);
     if (!pool || this.#state === "closed") return;
-    const client = new pg.Client({ ...(pool.options as pg.ClientConfig), keepAlive: true });
+    // Named, so operators (and tests) tell it from the pool in pg_stat_activity.
+    const client = new pg.Client({ ...(pool.options as pg.ClientConfig), keepAlive: true, application_name: "teammem-listen" });
     client.on("error", (err) => this.#lost(client, err));
     client.on("end", () => this.#lost(client, new Error("connection ended")));
     client.on("notification", (msg) => {

@@ -36,6 +36,10 @@ async function pgTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out connection has no 'error' listener of the pool's: one the server terminates
+  // between two queries (a restart) would otherwise end the process. It is discarded on release.
+  const onError = (err: Error) => void (broken ??= err);
+  client.on("error", onError);
   try {
     const results = (await client.query(`BEGIN; ${lead}`)) as unknown as pg.QueryResult[];
     const value = await work(drizzle(client) as unknown as Tx, results.slice(1));
@@ -49,6 +53,7 @@ async function pgTransaction<T>(
     }
     throw err;
   } finally {
+    client.off("error", onError);
     client.release(broken);
   }
 }

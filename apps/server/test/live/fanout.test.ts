@@ -1,0 +1,127 @@
+/**
+ * Fan-out across instances (issue 9): two servers on one PostgreSQL database, each with its own
+ * LISTEN connection. A write through one reaches subscribers of the other; a PostgreSQL restart in
+ * the middle of a stream of writes (a throwaway cluster, never the shared one) loses and repeats
+ * nothing for any subscriber.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
+import { issueToken } from "../../src/admin/tokens.js";
+import { buildApp } from "../../src/app.js";
+import type { LiveOptions } from "../../src/live/change-hub.js";
+import { openDatabase } from "../../src/db/database.js";
+import { createPostgresDatabase } from "../../src/testing.js";
+import { bearer } from "../platform/support.js";
+import { isType, openStream } from "./stream-client.js";
+import { postgresBinDir, startThrowawayCluster } from "./throwaway-cluster.js";
+
+const SECRET = "fanout-test-secret-".padEnd(40, "x");
+
+interface Instances {
+  apps: FastifyInstance[];
+  urls: string[];
+  token: string;
+}
+
+/** `count` servers on one fresh database of the PostgreSQL server at `serverUrl`, listening on their own ports. */
+async function startInstances(serverUrl: string, count: number, live: Partial<LiveOptions> = {}): Promise<Instances & { databaseUrl: string }> {
+  const { url, drop } = await createPostgresDatabase(serverUrl);
+  onTestFinished(() => drop());
+  const apps: FastifyInstance[] = [];
+  const urls: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
+    onTestFinished(() => database.close());
+    if (i === 0) await database.migrate();
+    const app = await buildApp({ db: database.db, jwtSecret: SECRET, limits: { rateLimitMax: 0 }, live: { heartbeatMs: 1000, probeMs: 500, ...live } });
+    onTestFinished(() => app.close());
+    apps.push(app);
+    urls.push(await app.listen({ host: "127.0.0.1", port: 0 }));
+  }
+  const { token } = await issueToken(apps[0]!.db, SECRET, { teamName: "acme", userName: "ann", role: "member" });
+  const res = await apps[0]!.inject({ method: "PUT", url: "/v1/namespaces/acme%2Fweb", headers: bearer(token) });
+  expect(res.statusCode).toBe(201);
+  return { apps, urls, token, databaseUrl: url };
+}
+
+/** Writes `path` through `app`, resending the same operation until the server answers 200 (it is idempotent by opId). */
+async function writeUntilStored(app: FastifyInstance, token: string, path: string): Promise<void> {
+  const operations = [{ opId: randomUUID(), path, baseVersion: 0, content: `${path}\n` }];
+  for (;;) {
+    const res = await app.inject({ method: "POST", url: "/v1/namespaces/acme%2Fweb/batch", headers: bearer(token), payload: { operations } }).catch(() => null);
+    if (res?.statusCode === 200 && res.json().results[0].status === "applied") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("fan-out across instances", () => {
+  it("delivers a write through instance 1 to a subscriber on instance 2", async () => {
+    const { apps, urls, token } = await startInstances(inject("postgresUrl"), 2);
+    const client = openStream(urls[1]!, "acme/web", { token });
+    onTestFinished(() => client.ws.terminate());
+    client.subscribe(0);
+    await client.waitFor(isType("caught_up"));
+    await writeUntilStored(apps[0]!, token, "team/from-one.md");
+    await client.until(() => client.cursors().length === 1);
+    const change = client.messages.find(isType("change"))!;
+    expect([change.change.path, change.change.content, change.change.cursor]).toEqual(["team/from-one.md", "team/from-one.md\n", 1]);
+    for (const app of apps) {
+      const ready = await app.inject({ url: "/readyz" });
+      expect({ status: ready.statusCode, state: ready.json().listen.state }).toEqual({ status: 200, state: "listening" });
+    }
+  });
+
+  it("catches subscribers up from the feed when the LISTEN connection drops while changes commit", async () => {
+    // Reconnects wait a full second, so the write below commits while nobody listens.
+    const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 1, { minBackoffMs: 1000, maxBackoffMs: 1000 });
+    const client = openStream(urls[0]!, "acme/web", { token });
+    onTestFinished(() => client.ws.terminate());
+    client.subscribe(0);
+    await client.waitFor(isType("caught_up"));
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    onTestFinished(() => admin.end());
+    const { rows } = await admin.query(
+      "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'teammem-listen'",
+    );
+    expect(rows).toEqual([{ done: true }]);
+    await writeUntilStored(apps[0]!, token, "team/while-away.md");
+    await client.until(() => client.cursors().length === 1);
+    expect(client.messages.find(isType("change"))!.change.path).toBe("team/while-away.md");
+    const ready = (await apps[0]!.inject({ url: "/readyz" })).json();
+    expect({ state: ready.listen.state, reconnects: ready.listen.reconnects }).toEqual({ state: "listening", reconnects: 1 });
+  });
+
+  it.skipIf(!postgresBinDir())(
+    "gives every subscriber every change exactly once when PostgreSQL restarts in the middle of a stream of writes",
+    async () => {
+      const cluster = await startThrowawayCluster();
+      onTestFinished(() => cluster.destroy());
+      const { apps, urls, token } = await startInstances(cluster.url, 2);
+      const clients = [0, 1, 0, 1].map((i) => openStream(urls[i]!, "acme/web", { token }));
+      for (const c of clients) onTestFinished(() => c.ws.terminate());
+      for (const c of clients) c.subscribe(0);
+      await Promise.all(clients.map((c) => c.waitFor(isType("caught_up"))));
+
+      const total = 40;
+      let restarted: Promise<void> | null = null;
+      for (let i = 0; i < total; i++) {
+        // alternate the instance written through; restart PostgreSQL once, halfway, without waiting
+        await writeUntilStored(apps[i % 2]!, token, `team/w-${String(i).padStart(3, "0")}.md`);
+        if (i === total / 2) restarted = cluster.restart();
+      }
+      await restarted;
+      const expected = Array.from({ length: total }, (_, i) => i + 1);
+      await Promise.all(clients.map((c) => c.until(() => c.cursors().length >= total)));
+      for (const c of clients) expect(c.cursors()).toEqual(expected);
+      for (const c of clients) expect(c.ws.readyState).toBe(c.ws.OPEN);
+      // Both LISTEN connections came back after the restart.
+      for (const app of apps) {
+        const ready = (await app.inject({ url: "/readyz" })).json();
+        expect({ state: ready.listen.state, reconnected: ready.listen.reconnects >= 1 }).toEqual({ state: "listening", reconnected: true });
+      }
+    },
+  );
+});
