@@ -1,0 +1,196 @@
+// `npm run bench:live`: time from saving a file in client A's team/ to the same bytes on client
+// B's disk, both running `teammem watch` (the built binary, as child processes) against one
+// `teammem-server` (a child process too). See README.md here for the method and the results.
+//
+//   node apps/client/bench/live.mjs [--edits 100] [--files 10] [--gap-ms 50]
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node apps/client/bench/live.mjs
+//
+// Without BENCH_DATABASE_URL the server uses its embedded database in a temporary folder. With
+// it, a fresh database teammem_bench_live_<random> is created there and dropped at the end.
+import { spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { CLIENT_CLI, SERVER_CLI, runCli, startServer } from "../../../scripts/lib/processes.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    edits: { type: "string", default: "100" },
+    files: { type: "string", default: "10" },
+    "gap-ms": { type: "string", default: "50" },
+    "timeout-ms": { type: "string", default: "15000" },
+  },
+});
+const EDITS = Number(args.edits);
+const FILES = Number(args.files);
+const GAP_MS = Number(args["gap-ms"]);
+const TIMEOUT_MS = Number(args["timeout-ms"]);
+const NAMESPACE = "bench-live";
+const BASELINE_NAMESPACE = "bench-live-baseline";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const root = mkdtempSync(join(tmpdir(), "teammem-bench-live-"));
+const cleanups = [];
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function stats(samples) {
+  const s = [...samples].sort((x, y) => x - y);
+  return { n: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1] };
+}
+
+/** A fresh database on BENCH_DATABASE_URL's server, dropped at the end; or undefined for the embedded one. */
+async function database() {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) return undefined;
+  const name = `teammem_bench_live_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  });
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** `teammem watch --json` on `dir`; resolves once it is subscribed to the change stream. */
+async function startWatch(dir, token) {
+  const child = spawn(process.execPath, [CLIENT_CLI, "watch", "--json", "--dir", dir], {
+    env: { ...process.env, TEAMMEM_TOKEN: token },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (b) => (out += b));
+  child.stderr.on("data", (b) => (out += b));
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+  });
+  const deadline = Date.now() + 60_000;
+  while (!out.includes('"type":"connected"')) {
+    if (out.includes("no change stream")) throw new Error("the server has no change stream: build the server with the stream route first");
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`teammem watch did not subscribe:\n${out}`);
+    await sleep(50);
+  }
+  return { output: () => out };
+}
+
+/** Resolves when `path` holds `content` (inotify on its folder, plus a 20 ms poll as a safety net). */
+function arrival(path, folder, content) {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      try {
+        if (readFileSync(path, "utf8") === content) {
+          done();
+          resolve(performance.now());
+        }
+      } catch {
+        // not there yet
+      }
+    };
+    const watcher = watch(folder, check);
+    const poll = setInterval(check, 20);
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${path} did not arrive within ${TIMEOUT_MS} ms`));
+    }, TIMEOUT_MS);
+    const done = () => {
+      watcher.close();
+      clearInterval(poll);
+      clearTimeout(timer);
+    };
+    check();
+  });
+}
+
+/** The bare round trip: one batch POST of the same content, then change-feed GETs until it is listed (what any client needs at least). */
+async function bareRoundTrip(url, token, path, content, version, cursor) {
+  const base = `${url}/v1/namespaces/${BASELINE_NAMESPACE}`;
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const t0 = performance.now();
+  const res = await fetch(`${base}/batch`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ operations: [{ opId: randomUUID(), path, baseVersion: version, content }] }),
+  });
+  if (!res.ok) throw new Error(`baseline batch: ${res.status} ${await res.text()}`);
+  for (;;) {
+    const page = await (await fetch(`${base}/changes?since=${cursor}&limit=100`, { headers })).json();
+    const hit = page.changes.find((c) => c.path === path && c.content === content);
+    if (hit) return { ms: performance.now() - t0, cursor: page.nextCursor, version: hit.version };
+  }
+}
+
+async function main() {
+  const databaseUrl = await database();
+  const dataDir = databaseUrl ? undefined : join(root, "server-data");
+  const serverArgs = databaseUrl ? [] : ["--data-dir", dataDir];
+  const serverEnv = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  if (databaseUrl) runCli(SERVER_CLI, ["migrate"], { env: serverEnv });
+  // Tokens first: the embedded database admits one process at a time.
+  const token = (user) => /(eyJ[\w.-]+)/.exec(runCli(SERVER_CLI, ["token", "create", ...serverArgs, "--team", "bench", "--user", user, "--role", "member"], { env: serverEnv }).stdout)[1];
+  const [tokenA, tokenB, tokenBase] = [token("alice"), token("bob"), token("carol")];
+  const server = await startServer(databaseUrl ? { databaseUrl } : { dataDir });
+  cleanups.push(() => server.stop());
+  const [a, b] = [join(root, "a"), join(root, "b")];
+  runCli(CLIENT_CLI, ["init", "--dir", a, "--server", server.url, "--namespace", NAMESPACE, "--token", tokenA]);
+  runCli(CLIENT_CLI, ["init", "--dir", b, "--server", server.url, "--namespace", NAMESPACE, "--token", tokenB]);
+  await fetch(`${server.url}/v1/namespaces/${BASELINE_NAMESPACE}`, { method: "PUT", headers: { authorization: `Bearer ${tokenBase}` } });
+
+  const [watchA, watchB] = [await startWatch(a, tokenA), await startWatch(b, tokenB)];
+  const live = [];
+  const bare = [];
+  const versions = new Map();
+  let cursor = 0;
+  const warmup = 5;
+  for (let i = -warmup; i < EDITS; i++) {
+    const name = `topic-${((i % FILES) + FILES) % FILES}.md`;
+    const content = `# Topic\n\n- note ${i} ${randomBytes(6).toString("hex")}: the build needs node 20\n`;
+    const arrived = arrival(join(b, "team", name), join(b, "team"), content);
+    const t0 = performance.now();
+    writeFileSync(join(a, "team", name), content);
+    const t1 = await arrived;
+    const round = await bareRoundTrip(server.url, tokenBase, name, content, versions.get(name) ?? 0, cursor);
+    versions.set(name, round.version);
+    cursor = round.cursor;
+    if (i >= 0) {
+      live.push(t1 - t0);
+      bare.push(round.ms);
+    }
+    await sleep(GAP_MS);
+  }
+  const w = stats(live);
+  const r = stats(bare);
+  const fmt = (x) => x.toFixed(0).padStart(6);
+  console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}, database: ${databaseUrl ? "PostgreSQL" : "embedded (PGlite)"}`);
+  console.log(`${EDITS} edits over ${FILES} files (${warmup} warm-up edits not counted), ${GAP_MS} ms between edits; debounce 100 ms quiet / 1 s max`);
+  console.log("");
+  console.log("                                         n    p50    p90    p99    max   (ms)");
+  console.log(`save on A -> bytes on B (both watching) ${String(w.n).padStart(3)} ${fmt(w.p50)} ${fmt(w.p90)} ${fmt(w.p99)} ${fmt(w.max)}`);
+  console.log(`bare HTTP: POST batch + GET changes     ${String(r.n).padStart(3)} ${fmt(r.p50)} ${fmt(r.p90)} ${fmt(r.p99)} ${fmt(r.max)}`);
+  console.log("");
+  console.log(`ratio watch/bare: p50 ${(w.p50 / r.p50).toFixed(1)}x, p99 ${(w.p99 / r.p99).toFixed(1)}x`);
+  console.log(`goal p99 < 1000 ms: ${w.p99 < 1000 ? "met" : "NOT met"} (p99 ${w.p99.toFixed(0)} ms)`);
+  const errors = [watchA, watchB].map((x) => x.output()).join("").split("\n").filter((l) => /"type":"(disconnected|warning|stopped)"/.test(l));
+  if (errors.length) console.log(`\nwatch log lines of note:\n${errors.slice(0, 10).join("\n")}`);
+}
+
+try {
+  await main();
+} finally {
+  for (const c of cleanups.reverse()) await c().catch((e) => console.error(`cleanup: ${e.message}`));
+  rmSync(root, { recursive: true, force: true });
+}
