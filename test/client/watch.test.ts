@@ -4,7 +4,7 @@
  * Every wait polls for an outcome with a generous limit; nothing asserts how long anything took.
  */
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { layoutOf, Watch, type LiveEvent, type WatchOptions } from "@teammem/client";
@@ -36,7 +36,56 @@ async function watch(dir: string, token: string, options: Partial<WatchOptions> 
 }
 
 
+const fileIs = (path: string, content: string) =>
+  until(`${path} to hold the expected content`, async () => existsSync(path) && (await readFile(path, "utf8")) === content);
+
 describe("teammem watch", () => {
+  it("brings a file saved on A to B's disk through the stream, a large one (sent without inline content) too, and logs the teammate's change", async () => {
+    const { a, b, envA, server } = await setup("postgres");
+    const wa = await watch(a, envA.TEAMMEM_TOKEN!);
+    const wb = await watch(b, await server.token("bob"));
+    await wa.live();
+    await wb.live();
+    await writeFile(join(a, "team", "build.md"), "# Build\n\n- node 20\n");
+    await fileIs(join(b, "team", "build.md"), "# Build\n\n- node 20\n");
+    const large = `# Log\n\n${"- a long line of notes about the build and the deploy\n".repeat(2000)}`; // ~110 KB: over the inline limit
+    await writeFile(join(a, "team", "log.md"), large);
+    await fileIs(join(b, "team", "log.md"), large);
+    // B edits back; A gets it.
+    await writeFile(join(b, "team", "build.md"), "# Build\n\n- node 20\n- npm ci, not npm install\n");
+    await fileIs(join(a, "team", "build.md"), "# Build\n\n- node 20\n- npm ci, not npm install\n");
+    const applied = (w: { events: LiveEvent[] }) => w.events.flatMap((e) => (e.type === "sync-event" ? [e.event] : []));
+    await until("A to log bob's change", () => applied(wa).length > 0);
+    expect(applied(wb)).toEqual([
+      { type: "created", path: "team/build.md", author: "alice", version: 1 },
+      { type: "created", path: "team/log.md", author: "alice", version: 1 },
+    ]);
+    expect(applied(wa)).toEqual([{ type: "updated", path: "team/build.md", author: "bob", version: 2 }]);
+  });
+
+  it("reconnects after a server restart and catches up with no gap and no duplicate", async () => {
+    const { a, b, envA, server } = await setup("postgres");
+    const wa = await watch(a, envA.TEAMMEM_TOKEN!);
+    const wb = await watch(b, await server.token("bob"));
+    await wa.live();
+    await wb.live();
+    await writeFile(join(a, "team", "before.md"), "before\n");
+    await fileIs(join(b, "team", "before.md"), "before\n");
+    await server.stop();
+    await until("both to notice", () => [wa, wb].every((w) => w.events.some((e) => e.type === "disconnected")));
+    await writeFile(join(a, "team", "during.md"), "written while the server was down\n");
+    await until("A to queue it", async () => (await status(a)).pending.length === 1);
+    await server.start();
+    for (let i = 0; i < 5; i++) await writeFile(join(a, "team", `after-${i}.md`), `after ${i}\n`);
+    await fileIs(join(b, "team", "during.md"), "written while the server was down\n");
+    for (let i = 0; i < 5; i++) await fileIs(join(b, "team", `after-${i}.md`), `after ${i}\n`);
+    const applied = () => wb.events.flatMap((e) => (e.type === "sync-event" ? [`${e.event.type} ${"path" in e.event ? e.event.path : ""}`] : []));
+    await until("B to log every change", () => applied().length >= 7);
+    expect(applied().sort()).toEqual(["created team/after-0.md", "created team/after-1.md", "created team/after-2.md", "created team/after-3.md", "created team/after-4.md", "created team/before.md", "created team/during.md"]);
+    expect(wb.events.filter((e) => e.type === "connected").length).toBeGreaterThanOrEqual(2);
+    expect((await status(b)).cursor).toBe((await status(a)).cursor);
+  });
+
   it("holds back a file with a credential and logs file:line:rule; status works while it runs; a second watch is refused with the pid", async () => {
     const { server, a, envA } = await setup("postgres");
     const token = envA.TEAMMEM_TOKEN!;
@@ -81,19 +130,20 @@ describe("teammem watch", () => {
     const { server, a, envA } = await setup("postgres");
     const token = envA.TEAMMEM_TOKEN!;
     const w = await watch(a, token);
+    await w.live();
     await writeFile(join(a, "team", "one.md"), "one\n");
     await w.synced("team/one.md");
     const admin = await server.token("root", "default", "admin");
     const tokenId = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")).jti as string;
     const revoked = await fetch(`${server.url}/v1/admin/tokens/${tokenId}`, { method: "DELETE", headers: { authorization: `Bearer ${admin}` } });
     expect(revoked.status).toBe(200);
-    await writeFile(join(a, "team", "two.md"), "two\n"); // the next push meets the revocation, if the stream did not already
+    // The server closes the revoked token's stream (4401) within seconds; the watch stops, no retries.
     const end = await until("the watch to end", () => Promise.race([w.watch.ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), 100))]), 30_000);
     expect(end.exitCode).toBe(1);
     expect(end.code).toBe("token_revoked");
     expect(end.message).toContain("get a new token (teammem init --token T, or TEAMMEM_TOKEN) and start teammem watch again");
     expect(w.events.at(-1)).toMatchObject({ type: "stopped", exitCode: 1 });
-    // Nothing is lost: the refused change stays queued for the next sync with a valid token.
-    expect((await status(a)).pending).toEqual([expect.objectContaining({ path: "team/two.md" })]);
+    expect(end.message).toContain("the server refused the change stream");
+    expect(w.events.filter((e) => e.type === "disconnected")).toEqual([]);
   });
 });
