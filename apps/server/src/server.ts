@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
 import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
 import { buildApp } from "./app.js";
-import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
+import { acquireDataDirLock, type DataDirLock } from "./db/data-dir-lock.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loadServerSecrets, type ServerSecrets } from "./settings.js";
@@ -112,6 +112,11 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8080 (the wildcard host shown as 127.0.0.1). */
   url: string;
   /**
+   * Settles when the embedded data folder's lock is lost while serving (never with PostgreSQL):
+   * another process may open the folder, so the caller must close the server.
+   */
+  lockLost: Promise<Error>;
+  /**
    * Stops accepting connections, lets in-flight requests (and so their transactions) finish,
    * answers requests arriving meanwhile on open keep-alive connections with 503
    * `server_shutting_down`, then closes the database and releases the lock. Idempotent.
@@ -168,6 +173,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     let closing: Promise<void> | null = null;
     return {
       url,
+      lockLost: store.lock?.lost ?? new Promise<Error>(() => undefined),
       close: () =>
         (closing ??= (async () => {
           await app.close();

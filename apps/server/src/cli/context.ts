@@ -4,7 +4,7 @@
  * admin command, waiting for another admin command on the embedded folder, never for a server).
  */
 import { InvalidArgumentError, Option, type Command } from "@commander-js/extra-typings";
-import { DataDirLockedError } from "../data-dir-lock.js";
+import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { openStore, readServerEnv, type OpenedStore } from "../server.js";
 
 /** Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 the embedded data folder is held. */
@@ -90,9 +90,9 @@ export const dataDirOption = () =>
 
 /** What to tell a user whose admin command met a data folder held by a running server. */
 function lockedAdvice(e: DataDirLockedError, apiExample: string | null): string {
-  const url = e.holder.url ?? "http://<host>:<port>";
+  const url = e.holder?.url ?? "http://<host>:<port>";
   const lines = [`${e.message}.`, "The embedded database admits one process at a time, so this command did not open it."];
-  if (e.holder.purpose !== "server") {
+  if (e.holder?.purpose !== "server") {
     lines.push("It did not finish within 15 s; try again once it has.");
   } else if (apiExample) {
     lines.push("Stop the server and run the command again, or use the server's admin API with an admin token, e.g.:");
@@ -125,7 +125,7 @@ export async function withStore<T>(ctx: CliContext, request: StoreRequest, fn: (
       store = await openStore(env, request.dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR, request.purpose);
     } catch (e) {
       if (!(e instanceof DataDirLockedError)) throw e;
-      if (e.holder.purpose === "server" || Date.now() > deadline) throw new CliError(lockedAdvice(e, request.apiExample ?? null), EXIT.locked);
+      if (e.holder?.purpose === "server" || Date.now() > deadline) throw new CliError(lockedAdvice(e, request.apiExample ?? null), EXIT.locked);
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -8,9 +8,9 @@
  * a new one is one file plus one entry in {@link COMMANDS}.
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
+import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { EnvError } from "../server.js";
 import { describeFailure } from "./failure-message.js";
-import { DataDirLockedError } from "../data-dir-lock.js";
 import { SERVER_VERSION } from "../version.js";
 import { CliError, EXIT, type CliContext, type CommandModule, type Io } from "./context.js";
 import * as epoch from "./epoch.js";
@@ -72,7 +72,7 @@ export async function run(
       return EXIT.usage;
     }
     if (e instanceof DataDirLockedError) {
-      stderr(`${e.message}.\nThe embedded database admits one process at a time: stop that process first${e.holder.url ? `, or use the server at ${e.holder.url}` : ""}.`);
+      stderr(`${e.message}.\nThe embedded database admits one process at a time: stop that process first${e.holder?.url ? `, or use the server at ${e.holder.url}` : ""}.`);
       return EXIT.locked;
     }
     stderr(describeFailure(e));

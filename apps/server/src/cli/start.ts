@@ -4,11 +4,12 @@
  * closes, the data folder's lock is released) and resolve. Bounded: requests still running after
  * TEAMMEM_SHUTDOWN_TIMEOUT_MS (default 10 s) are abandoned and the process exits 1 (their
  * transactions roll back when the connections drop). A second signal during the shutdown gets
- * Node's default action: the process ends.
+ * Node's default action: the process ends. Losing the embedded data folder's lock while serving
+ * stops the server too, with exit 1: another process may open the folder, and PGlite admits one.
  */
 import type { Command } from "@commander-js/extra-typings";
 import { readServerEnv, startServer } from "../server.js";
-import { DEFAULT_DATA_DIR, EXIT, dataDirOption, err, parsePort, type CliContext } from "./context.js";
+import { CliError, DEFAULT_DATA_DIR, EXIT, dataDirOption, err, parsePort, type CliContext } from "./context.js";
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -27,7 +28,13 @@ export function register(program: Command, ctx: CliContext): void {
         print: (text) => ctx.io.stdout(text + "\n"),
         log: { write: (text) => ctx.io.stderr(text) },
       });
-      await stopRequested(ctx.signal);
+      const stop = stopRequested(ctx.signal);
+      const lost = await Promise.race([stop.requested.then(() => null), running.lockLost]);
+      stop.cancel();
+      if (lost) {
+        await running.close().catch(() => undefined);
+        throw new CliError(`the data folder's lock was lost while serving (${lost.message}); stopped, so that no second process opens the embedded database`);
+      }
       const timeoutMs = env.TEAMMEM_SHUTDOWN_TIMEOUT_MS ?? 10_000;
       err(ctx, `teammem-server: shutting down (in-flight requests get up to ${timeoutMs} ms)`);
       const timer = setTimeout(() => {
@@ -45,18 +52,23 @@ export function register(program: Command, ctx: CliContext): void {
     });
 }
 
-/** Resolves at the first SIGINT or SIGTERM, or when `signal` aborts; removes its listeners then. */
-function stopRequested(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
+/** `requested` settles at the first SIGINT or SIGTERM, or when `signal` aborts; `cancel` removes the listeners (also done then). */
+function stopRequested(signal: AbortSignal | undefined): { requested: Promise<void>; cancel(): void } {
+  let cancel = () => undefined as void;
+  const requested = new Promise<void>((resolve) => {
     const stop = () => {
+      cancel();
+      resolve();
+    };
+    cancel = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
       signal?.removeEventListener("abort", stop);
-      resolve();
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     if (signal?.aborted) stop();
     else signal?.addEventListener("abort", stop);
   });
+  return { requested, cancel };
 }

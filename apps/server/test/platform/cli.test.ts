@@ -127,6 +127,19 @@ describe.each(DATABASE_KINDS)("teammem-server on %s", (kind) => {
   });
 });
 
+describe("teammem-server on an embedded data folder held in this process", () => {
+  it("refuses an admin command while a server started by run() holds the folder: exit 3 naming this pid and the URL", { timeout: 120_000 }, async () => {
+    const dataDir = join(await tempDir(), "data");
+    const server = await startCli(["--data-dir", dataDir]);
+    const create = await cli(["token", "create", "--team", "default", "--user", "bob", "--role", "member", "--data-dir", dataDir]);
+    expect(create).toMatchObject({ status: 3, stdout: "" });
+    expect(create.stderr).toContain(`is in use by a running teammem-server (pid ${process.pid}, ${server.url})`);
+    expect(create.stderr).toContain(`curl -X POST ${server.url}/v1/admin/tokens`);
+    expect(await server.stop()).toBe(0);
+    expect((await cli(["token", "create", "--team", "default", "--user", "bob", "--role", "member", "--data-dir", dataDir])).status).toBe(0);
+  });
+});
+
 describe("teammem-server on PostgreSQL while the server runs", () => {
   it("issues and revokes tokens from the command line; the running server refuses a revoked token within 5 s", async () => {
     const { args, env } = await cliDatabase("postgres", inject("postgresUrl"));
