@@ -8,3 +8,4 @@ export { layoutOf, type Layout } from "./state/layout.js";
 export { ClientError, UsageError, NetworkError, ServerError, ProtocolError } from "./errors.js";
 export { Watch, type WatchOptions, type WatchEnd } from "./watch/watch-folder.js";
 export { formatLiveEvent, type LiveEvent } from "./watch/live-log.js";
+export { RULE_SET } from "./sync/send-path.js";

@@ -35,6 +35,11 @@ export interface StatusReport {
   namespace: string;
   clientId: string;
   cursor: number;
+  /**
+   * A full reconciliation with the server is due (the server was restored, reset or moved, or the
+   * folder has no sync state) or was interrupted: the next sync runs it; until then nothing here is known to be synced.
+   */
+  reconcile: { reason: string; since: string } | null;
   /** What team/ is: "folder", or "missing" / "symlink" / "not a folder" (sync then refuses while entries are tracked). */
   teamFolder: TeamRoot;
   /** Entries last seen alive on the server (bases that are not tombstones). */
@@ -51,7 +56,8 @@ export interface StatusReport {
     findings: { ruleId: string; label: string; line: number; column: number; fingerprint: string }[];
     pathFindings?: { ruleId: string; label: string }[];
   }[];
-  rejected: { path: string; code: string; message: string; retry: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
+  /** `local`: refused by this client before sending (over the server's limits, same code and message as the server's). */
+  rejected: { path: string; code: string; message: string; retry: boolean; local?: boolean; findings?: { ruleId: string; line: number; column: number }[] }[];
   /**
    * Bypass requests sent from this folder (`sync --allow`), newest last, in the state the last sync
    * saw: `pending` (an admin decides; every sync asks again), `approved` (the file is sent),
@@ -114,6 +120,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     namespace: config.namespace,
     clientId: config.clientId,
     cursor: state.cursor,
+    reconcile: state.reconcile ?? null,
     teamFolder: scope.root,
     trackedEntries: liveEntryCount(state),
     pending: outbox.map(({ entry: { operation: op, queuedAt } }) => ({
@@ -137,6 +144,7 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
       code: r.code,
       message: r.message,
       retry: r.retry,
+      ...(r.local ? { local: true } : {}),
       ...(r.findings ? { findings: r.findings.map((f) => ({ ruleId: f.ruleId, line: f.line, column: f.column })) } : {}),
     })),
     bypasses: bypasses.map((b) => ({
@@ -192,6 +200,8 @@ function formatStatus(s: StatusReport): string {
         `sync refuses to run, it would delete all ${s.trackedEntries} tracked entries; restore the folder, or run ` +
         "`teammem sync --allow-mass-delete` if you really mean to delete them",
     );
+  if (s.reconcile)
+    out.push(`reconciliation with the server due since ${s.reconcile.since} (${s.reconcile.reason}): the next sync compares every entry by content`);
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
   };
@@ -208,8 +218,10 @@ function formatStatus(s: StatusReport): string {
     ]),
   );
   section(
-    "rejected by the server",
-    s.rejected.map((r) => `${r.path} ${r.code}: ${r.message}${r.retry ? " (will retry)" : " (not resent until the file changes)"}`),
+    "rejected (by the server, or here over its limits)",
+    s.rejected.map(
+      (r) => `${r.path} ${r.code}: ${r.message}${r.local ? " (refused here, never sent)" : ""}${r.retry ? " (will retry)" : " (not resent until the file changes)"}`,
+    ),
   );
   section(
     "conflicts (keep what you want between the <<<<<<< ||||||| ======= >>>>>>> lines and remove them, then sync; or teammem resolve team/<file> --take mine|theirs)",

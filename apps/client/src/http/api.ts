@@ -16,6 +16,9 @@ import {
   ERRORS,
   AppliedWriteResponse,
   HistoryResponse,
+  FindVersionsResponse,
+  HeadsResponse,
+  ServerInfoResponse,
   NamespaceResponse,
   ScanPolicyResponse,
   WhoamiResponse,
@@ -24,6 +27,7 @@ import {
   VersionResponse,
   type BatchRequest,
   type BlockReport,
+  type FindVersionsRequest,
   type ResolveConflictRequest,
   type RestoreRequest,
 } from "@teammem/protocol";
@@ -72,6 +76,12 @@ export interface Api {
   requestBypass(request: BypassRequest): Promise<BypassResponse>;
   /** One of the caller's bypass requests (404 not_found: not the caller's, or gone). */
   bypass(id: string): Promise<BypassResponse>;
+  /** The server's identity, epoch and limits (GET /v1/server); any role. */
+  serverInfo(): Promise<ServerInfoResponse>;
+  /** One page of every entry's head (tombstones too), metadata only, paths after `after`, in path order. */
+  heads(after: string | undefined, limit: number): Promise<HeadsResponse>;
+  /** Per path, the newest version whose sha256 starts with one of the candidates' 16-hex-digit prefixes. */
+  findVersions(request: FindVersionsRequest): Promise<FindVersionsResponse>;
   /** Who the token speaks for (team, user, role, expiry) and the server's version; any role. */
   whoami(): Promise<WhoamiResponse>;
 }
@@ -131,6 +141,10 @@ export function createApi(options: ApiOptions): Api {
       await call("POST", `${base}/block-reports`, "POST block-reports", null, report);
     },
     scanPolicy: () => call("GET", `${server}/v1/team/scan-policy`, "GET scan-policy", ScanPolicyResponse),
+    serverInfo: () => call("GET", `${server}/v1/server`, "GET server", ServerInfoResponse),
+    heads: (after, limit) =>
+      call("GET", `${base}/heads?limit=${limit}${after === undefined ? "" : `&after=${encodeURIComponent(after)}`}`, "GET heads", HeadsResponse),
+    findVersions: (request) => call("POST", `${base}/versions/find`, "POST versions/find", FindVersionsResponse, request),
     whoami: () => call("GET", `${server}/v1/team/whoami`, "GET whoami", WhoamiResponse),
     requestBypass: (request) => call("POST", `${server}/v1/team/bypasses`, "POST bypasses", BypassResponse, request),
     bypass: (id) => call("GET", `${server}/v1/team/bypasses/${encodeURIComponent(id)}`, "GET bypass", BypassResponse),

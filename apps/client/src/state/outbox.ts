@@ -29,6 +29,11 @@ export const OutboxEntry = z.object({
   /** sha256 of the content sent (null for a delete): tells whether the local file still is what was sent. */
   sha256: Sha256.nullable(),
   queuedAt: z.string(),
+  /**
+   * The scanner's rule set the content was scanned with when queued (see `sync/send-path.ts`); an
+   * operation queued under another rule set (or by an older client, absent) is scanned again before it is sent.
+   */
+  ruleSet: z.string().optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
@@ -83,6 +88,15 @@ export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
     if (entry) queued.push({ file, entry });
   }
   return queued;
+}
+
+/**
+ * Replaces the operation in `op`'s file (atomically) by `entry`, e.g. what the file holds at send
+ * time; its place in the queue stays. Returns the queued operation as it now is.
+ */
+export async function replaceQueued(op: QueuedOperation, entry: OutboxEntry): Promise<QueuedOperation> {
+  await writeJsonAtomic(op.file, entry);
+  return { file: op.file, entry };
 }
 
 /** Removes a queued operation once its result is stored. */

@@ -57,6 +57,8 @@ export const Rejected = z.object({
   retry: z.boolean(),
   details: z.record(z.string(), z.unknown()).optional(),
   findings: z.array(WireFinding).optional(),
+  /** Refused by this client before sending, with the server's code and message (over the server's limits): never sent. */
+  local: z.boolean().optional(),
 });
 export type Rejected = z.infer<typeof Rejected>;
 

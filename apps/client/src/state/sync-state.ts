@@ -3,17 +3,46 @@
  * local file was last known to equal (its base). A base with `sha256: null` is a tombstone.
  */
 import { z } from "zod";
-import { Cursor, Sha256, Version } from "@teammem/protocol";
+import { Cursor, ServerRef, Sha256, Version } from "@teammem/protocol";
 import { readJson, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
-export const Base = z.object({ version: Version, sha256: Sha256.nullable() });
+/** Earlier contents a path's base held, kept for a reconciliation (see {@link advanceBase}). */
+export const MAX_EARLIER = 4;
+
+export const Base = z.object({
+  version: Version,
+  sha256: Sha256.nullable(),
+  /**
+   * The first 16 hex digits of the sha256 of up to {@link MAX_EARLIER} earlier contents of this
+   * path's base, newest first: a reconciliation finds with them where this folder's history meets
+   * a restored server's (POST versions/find).
+   */
+  earlier: z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(MAX_EARLIER).optional(),
+});
 export type Base = z.infer<typeof Base>;
+
+/** Why a full reconciliation with the server is due (see `sync/reconcile.ts`); kept until it finished. */
+export const PendingReconcile = z.object({
+  /** e.g. "the server's epoch changed (restored from a backup, reset or moved)". */
+  reason: z.string(),
+  /** ISO 8601. */
+  since: z.string(),
+});
+export type PendingReconcile = z.infer<typeof PendingReconcile>;
 
 export const SyncState = z.object({
   version: z.literal(1),
   /** Last change cursor whose effects are on disk. */
   cursor: Cursor,
+  /**
+   * The server identity and epoch `cursor` and the bases' versions come from (absent: never synced,
+   * or a state written before servers had one). Another one means the bases no longer name that
+   * server's versions: the client reconciles.
+   */
+  server: ServerRef.optional(),
+  /** A reconciliation due or interrupted: the next sync runs it first; `status` says so. */
+  reconcile: PendingReconcile.optional(),
   bases: z.record(z.string(), Base),
 });
 export type SyncState = z.infer<typeof SyncState>;
@@ -39,6 +68,14 @@ export function advanceBase(state: SyncState, path: string, next: Base): boolean
   const current = state.bases[path];
   if (current && current.version > next.version) return false;
   if (current && current.version === next.version && current.sha256 === next.sha256) return false;
-  state.bases[path] = next;
+  state.bases[path] = withEarlier({ version: next.version, sha256: next.sha256 }, current);
   return true;
+}
+
+/** `next` with the contents `previous` held (its sha256 and its own earlier ones) as its earlier ones. */
+export function withEarlier(next: Base, previous: Base | undefined): Base {
+  const earlier = [...new Set([...(previous?.sha256 ? [previous.sha256.slice(0, 16)] : []), ...(previous?.earlier ?? [])])]
+    .filter((p) => p !== next.sha256?.slice(0, 16))
+    .slice(0, MAX_EARLIER);
+  return earlier.length > 0 ? { ...next, earlier } : { version: next.version, sha256: next.sha256 };
 }

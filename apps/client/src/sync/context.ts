@@ -1,4 +1,4 @@
-import type { MergePolicy } from "@teammem/protocol";
+import type { MergePolicy, ServerLimits } from "@teammem/protocol";
 import type { Api } from "../http/api.js";
 import type { Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
@@ -24,6 +24,8 @@ export interface SyncContext {
   scanKey: ScanKey;
   /** Operations per batch; lowered when the server names a smaller limit. */
   batchSize: number;
+  /** The server's limits, read once per run (GET /v1/server); null when it could not be asked (batches then adapt to refusals). */
+  limits: ServerLimits | null;
   /** `--allow-mass-delete`: lets a sync delete everything (missing `team/`) or more than the mass-delete thresholds. */
   readonly allowMassDelete?: boolean;
   /** Changes asked for per pull request (1-1000). */

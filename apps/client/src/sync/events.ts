@@ -75,7 +75,32 @@ interface ConflictClosed {
   readonly version: number;
 }
 
-export type SyncEvent = TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
+/**
+ * A full reconciliation with the server ran (`sync/reconcile.ts`): every entry compared by content
+ * hash. `entries`: paths compared; `fromServer`: server heads applied here (written, merged or
+ * deleted); `toSend`: local files the server lacks, sent as new versions by this sync's push.
+ */
+interface Reconciled {
+  readonly type: "reconciled";
+  readonly reason: string;
+  readonly entries: number;
+  readonly fromServer: number;
+  readonly toSend: number;
+}
+
+/**
+ * A file this folder had no base for (lost state) holds exactly version `version` of the server's
+ * history: a stale copy, not an edit; the server's newer head `headVersion` is taken (`deleted`: it is a tombstone).
+ */
+interface StaleCopy {
+  readonly type: "stale-copy";
+  readonly path: string;
+  readonly version: number;
+  readonly headVersion: number;
+  readonly deleted: boolean;
+}
+
+export type SyncEvent = Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
 
 const who = (author: string) => author || "a teammate";
 const whose = (author: string) => (author ? `${author}'s` : "a teammate's");
@@ -83,6 +108,16 @@ const whose = (author: string) => (author ? `${author}'s` : "a teammate's");
 /** The line the summary prints for `event`. */
 export function describeEvent(e: SyncEvent): string {
   switch (e.type) {
+    case "reconciled":
+      return (
+        `reconciled with the server (${e.reason}): compared ${e.entries} entr${e.entries === 1 ? "y" : "ies"} by content; ` +
+        `${e.fromServer} taken from the server, ${e.toSend} local file(s) the server lacks sent as new versions`
+      );
+    case "stale-copy":
+      return (
+        `${e.path}: your copy is version ${e.version} of the server's history, a stale copy and not an edit; ` +
+        `the server's newer state is taken (${e.deleted ? "deleted" : "updated"} in v${e.headVersion})`
+      );
     case "created":
     case "updated":
     case "deleted":

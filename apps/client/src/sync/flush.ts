@@ -12,6 +12,7 @@ import { saveConflicts, saveRejected } from "../state/reports.js";
 import { saveSyncState } from "../state/sync-state.js";
 import { applyResult } from "./apply-result.js";
 import type { SyncContext } from "./context.js";
+import { envelopeBytes, prepareForSend, sendBatch } from "./send-path.js";
 
 export interface FlushOutcome {
   /** Results received (and stored), in order: also those of the batches before a failure. */
@@ -50,11 +51,16 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
   const own = new Set<number>();
   let i = 0;
   while (i < queued.length) {
-    const chunk = queued.slice(i, i + ctx.batchSize);
+    const { chunk, consumed } = await nextChunk(ctx, queued, i);
+    if (chunk.length === 0) {
+      i += consumed;
+      continue;
+    }
     let results: OperationResult[];
     try {
-      ({ results } = await ctx.api.batch({ clientId: ctx.config.clientId, operations: chunk.map((q) => q.entry.operation) }));
+      ({ results } = await sendBatch(ctx, chunk.map((q) => q.entry.operation)));
     } catch (err) {
+      // Each retry below prepares the operations again: their files may have changed meanwhile.
       if (err instanceof ServerError && err.code === "batch_too_large") {
         const limit = namedLimit(err) ?? Math.floor(chunk.length / 2);
         if (limit >= 1 && limit < chunk.length) {
@@ -68,7 +74,7 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
           continue;
         }
         await refuseLocally(ctx, chunk[0]!, err);
-        i += 1;
+        i += consumed;
         continue;
       }
       if (err instanceof ServerError && err.code === "forbidden") {
@@ -98,9 +104,39 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
     await saveRejected(ctx.layout, ctx.reports.rejected);
     await saveConflicts(ctx.layout, ctx.reports.conflicts);
     for (const q of answered) await dequeue(q);
-    i += chunk.length;
+    i += consumed;
   }
   return outcome;
+}
+
+/**
+ * The next batch from `queued[start]` on, each operation prepared by the send path (re-read,
+ * scanned, checked against the limits): at most `ctx.batchSize` operations and, with the server's
+ * limits known, at most its body limit in bytes. Operations the send path dropped leave `queued`;
+ * prepared ones replace theirs in it (a retry prepares them again). `consumed`: how many of
+ * `queued` from `start` the batch covers (including operations kept back for now).
+ */
+async function nextChunk(ctx: SyncContext, queued: QueuedOperation[], start: number): Promise<{ chunk: QueuedOperation[]; consumed: number }> {
+  const chunk: QueuedOperation[] = [];
+  const maxBytes = ctx.limits?.maxBodyBytes ?? Infinity;
+  let bytes = envelopeBytes(ctx);
+  let j = start;
+  while (j < queued.length && chunk.length < ctx.batchSize) {
+    const prepared = await prepareForSend(ctx, queued[j]!);
+    if (prepared.kind === "send") {
+      // Separator commas between operations count too.
+      const size = prepared.bytes + (chunk.length > 0 ? 1 : 0);
+      if (chunk.length > 0 && bytes + size > maxBytes) break;
+      queued[j] = prepared.queued;
+      chunk.push(prepared.queued);
+      bytes += size;
+    } else if (prepared.kind === "dropped") {
+      queued.splice(j, 1);
+      continue;
+    }
+    j++;
+  }
+  return { chunk, consumed: j - start };
 }
 
 /**

@@ -15,7 +15,7 @@
  * merge with: the push then lets the server merge; if the local edit is never sent (held back,
  * rejected, read-only token) and is reverted, the next pull fetches the entry's head and writes it.
  */
-import { checkEntryPath, sha256Hex, type Change } from "@teammem/protocol";
+import { checkEntryPath, sha256Hex, type Change, type ServerRef } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { firstMarkerLine } from "../merge/markers.js";
@@ -71,13 +71,45 @@ export function emptyPullOutcome(): PullOutcome {
   return { changes: 0, written: [], deleted: [], merged: [], conflicts: [], keptLocal: [], notWritten: [] };
 }
 
-export async function pull(ctx: SyncContext): Promise<PullOutcome> {
+async function newRun(ctx: SyncContext): Promise<PullRun> {
   const queued = new Map<string, QueuedOperation>();
   for (const q of await listOutbox(ctx.layout)) for (const path of [q.entry.operation.path, renameSource(q.entry.operation)]) if (path) queued.set(path, q);
-  const run: PullRun = { outcome: emptyPullOutcome(), queued, follows: [], scope: lazyScope(ctx) };
+  return { outcome: emptyPullOutcome(), queued, follows: [], scope: lazyScope(ctx) };
+}
+
+/**
+ * The server is not the one the stored cursor came from: its reply named another identity or
+ * epoch than `state.server`. Nothing of that reply was applied; the caller reconciles.
+ */
+export class ServerChanged extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "ServerChanged";
+  }
+}
+
+/** Why `seen` is not the server `state.server` names (null: it is, or none is stored yet). */
+export function serverChangeReason(ctx: SyncContext, seen: ServerRef): string | null {
+  const known = ctx.state.server;
+  if (!known) return null;
+  if (known.id !== seen.id) return "the server is another one than this folder synced with (its identity changed: reset, or moved to a new database)";
+  if (known.epoch !== seen.epoch) return "the server's database was restored, reset or moved (its epoch changed)";
+  return null;
+}
+
+/**
+ * Pulls the changes since the stored cursor.
+ * @throws ServerChanged (nothing applied) when a reply names another server identity or epoch than
+ *   the one the cursor came from; ServerError `stale_cursor` when the server refuses the cursor.
+ */
+export async function pull(ctx: SyncContext): Promise<PullOutcome> {
+  const run = await newRun(ctx);
   const touched = new Set<string>();
   for (;;) {
     const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
+    const changed = serverChangeReason(ctx, page.server);
+    if (changed !== null) throw new ServerChanged(changed);
+    ctx.state.server ??= page.server;
     for (const change of page.changes) {
       run.outcome.changes++;
       touched.add(change.path);
@@ -102,6 +134,32 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
   }
   await retryNotWritten(ctx, touched, run);
   await retryNewerOnServer(ctx, touched, run);
+  return run.outcome;
+}
+
+/**
+ * Applies the current heads of `paths` (read with GET entry; a path the server does not have is
+ * skipped) like pulled changes: written when the local file is at its base, merged when it changed
+ * here too, deleted for a tombstone. For a reconciliation; the caller saves the cursor.
+ */
+export async function applyHeads(ctx: SyncContext, paths: readonly string[]): Promise<PullOutcome> {
+  const run = await newRun(ctx);
+  for (const path of paths) {
+    let head: Incoming;
+    try {
+      head = await ctx.api.entry(path);
+    } catch (err) {
+      if (err instanceof ServerError && err.code === "not_found") continue;
+      throw err;
+    }
+    run.outcome.changes++;
+    await applyChange(ctx, head, run);
+  }
+  if (run.follows.length > 0) await followTeammateRenames(ctx, run.follows, (path) => dropQueued(run, path));
+  await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
+  await saveConflicts(ctx.layout, ctx.reports.conflicts);
+  await saveNotWritten(ctx.layout, ctx.reports.notWritten);
+  await saveSyncState(ctx.layout, ctx.state);
   return run.outcome;
 }
 

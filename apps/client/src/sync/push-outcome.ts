@@ -20,7 +20,7 @@ export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
         ...(h.pathFindings ? { pathFindings: h.pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })) } : {}),
       })),
     /** Merges, conflicts and overrides of the named files (see sync's events). */
-    events: summary.events.filter((e) => ("path" in e ? named(e.path) : named(e.from) || named(e.to))),
+    events: summary.events.filter((e) => ("path" in e ? named(e.path) : "from" in e ? named(e.from) || named(e.to) : true)),
     /** Named files not sent because conflict markers are still in them. */
     unresolved: summary.unresolved.filter((u) => named(u.path)),
     pending: summary.pending,

@@ -15,6 +15,7 @@ import type { SyncContext } from "./context.js";
 import { checkMassDelete } from "./mass-delete.js";
 import { combineRenames } from "./renames.js";
 import { scanTeamFile } from "./scan-team-file.js";
+import { RULE_SET } from "./send-path.js";
 
 interface QueueOutcome {
   /** Operations written to the outbox by this call. */
@@ -105,6 +106,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
           : { opId, path: change.path, baseVersion: change.baseVersion, content: change.content, merge: ctx.mergePolicy(change.path) },
       sha256: change.sha256,
       queuedAt: new Date().toISOString(),
+      ruleSet: RULE_SET,
     });
   }
   // A delete and a create of (nearly) the same content travel as one rename.

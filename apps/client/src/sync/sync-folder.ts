@@ -64,6 +64,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       scanKey: scanKeyOf(config, await loadScanPolicy(layout)),
       warn: options.warn ?? (() => undefined),
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      limits: null,
       allowMassDelete: options.allowMassDelete === true,
       pullPageSize: options.pullPageSize ?? DEFAULT_PULL_PAGE_SIZE,
       ...(options.only ? { only: options.only } : {}),

@@ -14,12 +14,15 @@ import type { SyncContext } from "./context.js";
 import type { SyncEvent } from "./events.js";
 import { flushOutbox, type FlushOutcome } from "./flush.js";
 import { checkTeamRoot } from "./mass-delete.js";
-import { dropCaughtUp, emptyPullOutcome, pull, type PullOutcome } from "./pull.js";
+import { dropCaughtUp, emptyPullOutcome, pull, serverChangeReason, ServerChanged, type PullOutcome } from "./pull.js";
 import { queueChanges } from "./queue-changes.js";
+import { hasFilesWithoutState, markReconcileDue, NO_STATE_REASON, reconcile } from "./reconcile.js";
 import { renameSource } from "./renames.js";
 import { refreshScanPolicy } from "./scan-policy.js";
 import { refreshBypasses, sendBypassRequest } from "./bypasses.js";
 import type { StoredBypass } from "../state/bypasses.js";
+import { checkIdentityFields, sendBlockReport } from "./send-path.js";
+import { readServerInfo } from "./server-info.js";
 import { closeSettledConflicts, dropSettledConflicts, markersLeftIn } from "./settle-conflicts.js";
 
 export interface SyncSummary {
@@ -65,6 +68,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     pending: 0,
     cursor: ctx.state.cursor,
   };
+  checkIdentityFields(ctx);
   await dropSettledConflicts(ctx);
   await refreshScanPolicy(ctx);
   await refreshBypasses(ctx);
@@ -76,14 +80,19 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
       summary.error = err;
     }
   }
-  if (ctx.pull !== false) {
-    try {
-      summary.pulled = await pullEnsuringNamespace(ctx);
-    } catch (err) {
-      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
-      summary.error = err;
-    }
+  const info = await readServerInfo(ctx);
+  const changed = info && serverChangeReason(ctx, info.server);
+  if (changed) await markReconcileDue(ctx, changed);
+  else if (await hasFilesWithoutState(ctx)) await markReconcileDue(ctx, NO_STATE_REASON);
+  else if (info && !ctx.state.server) ctx.state.server = info.server;
+  try {
+    if (ctx.state.reconcile) addPulled(summary.pulled, await reconcile(ctx));
+    if (ctx.pull !== false) addPulled(summary.pulled, await pullReconciling(ctx));
+  } catch (err) {
+    if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+    summary.error = err;
   }
+  let reconciledAtPush = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const walked = await walkTeamScope(ctx.layout);
     summary.skipped = walked.skipped;
@@ -98,6 +107,19 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     if (summary.error) break;
     const flushed = await flushOutbox(ctx);
     collect(summary, flushed);
+    if (flushed.error && isStaleCursor(flushed.error) && !reconciledAtPush) {
+      // The server changed between the pull and the push: reconcile, then queue and send again.
+      reconciledAtPush = true;
+      try {
+        await markReconcileDue(ctx, STALE_REASON);
+        addPulled(summary.pulled, await reconcile(ctx));
+      } catch (err) {
+        if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+        summary.error = err;
+        break;
+      }
+      continue;
+    }
     if (flushed.error) {
       summary.error = flushed.error;
       break;
@@ -120,6 +142,35 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   summary.pending = (await listOutbox(ctx.layout)).length;
   summary.cursor = ctx.state.cursor;
   return summary;
+}
+
+const STALE_REASON = "the server refused this folder's cursor (stale_cursor): its database was restored, reset or moved";
+
+function isStaleCursor(err: unknown): boolean {
+  return err instanceof ServerError && err.code === "stale_cursor";
+}
+
+/**
+ * Pulls; when the server turns out not to be the one the cursor came from (another identity or
+ * epoch in a reply, or `stale_cursor`), reconciles and pulls again from the new cursor.
+ */
+async function pullReconciling(ctx: SyncContext): Promise<PullOutcome> {
+  try {
+    return await pullEnsuringNamespace(ctx);
+  } catch (err) {
+    if (err instanceof ServerChanged) await markReconcileDue(ctx, err.reason);
+    else if (isStaleCursor(err)) await markReconcileDue(ctx, STALE_REASON);
+    else throw err;
+  }
+  const reconciled = await reconcile(ctx);
+  return addPulled(reconciled, await pullEnsuringNamespace(ctx));
+}
+
+/** Adds `more` to `into` (returned). */
+function addPulled(into: PullOutcome, more: PullOutcome): PullOutcome {
+  into.changes += more.changes;
+  for (const key of ["written", "deleted", "merged", "conflicts", "keptLocal", "notWritten"] as const) into[key].push(...more[key].filter((p) => !into[key].includes(p)));
+  return into;
 }
 
 async function pullEnsuringNamespace(ctx: SyncContext): Promise<PullOutcome> {
@@ -149,7 +200,7 @@ async function sendBlockReports(ctx: SyncContext): Promise<void> {
     if (held.reported) continue;
     try {
       // The path is reported redacted; a finding in the path is reported at line 1 and its column in the path.
-      await ctx.api.blockReport({
+      const sent = await sendBlockReport(ctx, {
         clientId: ctx.config.clientId,
         // Fingerprints made with the team's key carry its id; the local stand-in key's are not kept by the server.
         ...(ctx.scanKey.fingerprintKeyId !== null ? { fingerprintKeyId: ctx.scanKey.fingerprintKeyId } : {}),
@@ -160,6 +211,10 @@ async function sendBlockReports(ctx: SyncContext): Promise<void> {
           ...held.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
         ],
       });
+      if (!sent) {
+        ctx.warn(`held-back ${displayPath(held.path)} is not reported to the server: the report would carry a credential`);
+        continue;
+      }
       held.reported = true;
       changed = true;
     } catch (err) {

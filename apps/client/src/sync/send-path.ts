@@ -1,0 +1,186 @@
+/**
+ * The one send path: everything the sync engine sends from this machine (operations' content,
+ * paths and opIds, the namespace, the client id, block reports' fields) passes through here
+ * immediately before its request, so what leaves is what is on disk now, scanned now:
+ * - a queued put or rename re-reads its file: gone → a delete (nothing at all when the server never
+ *   had the path), changed → the current content, unchanged → as queued; the rewritten operation
+ *   replaces the queued one in the outbox (same opId and place, so a replay stays idempotent);
+ * - content is scanned again when it changed since it was queued or was queued under another rule
+ *   set ({@link RULE_SET}); paths, opIds, the namespace and the client id are scanned every time;
+ * - content over the server's limits (GET /v1/server) is refused here with the server's message.
+ * What has a finding does not leave: the operation is held back as `queueChanges` holds back a
+ * file, a block report is not sent, and a namespace or client id holding a credential stops the
+ * sync before any request ({@link checkIdentityFields}).
+ */
+import { createHash } from "node:crypto";
+import { bodyTooLargeMessage, entryTooLargeMessage, sha256Hex, type BatchRequest, type BatchResponse, type BlockReport, type Operation } from "@teammem/protocol";
+import { RULES, scan } from "@teammem/scanner";
+import { ClientError } from "../errors.js";
+import { readTeamFile } from "../local/team-files.js";
+import { firstMarkerLine } from "../merge/markers.js";
+import { displayPath } from "../state/layout.js";
+import { dequeue, replaceQueued, type OutboxEntry, type QueuedOperation } from "../state/outbox.js";
+import { saveHeldBack, saveRejected } from "../state/reports.js";
+import type { SyncContext } from "./context.js";
+import { scanTeamFile } from "./scan-team-file.js";
+
+/**
+ * The scanner's rule set, as a short hash of every rule's id, prefixes, pattern and check: an
+ * operation records it when queued, and one queued under another rule set is scanned again.
+ */
+export const RULE_SET: string = createHash("sha256")
+  .update(JSON.stringify(RULES.map((r) => [r.id, r.prefixes, r.pattern.source, r.pattern.flags, r.validate?.toString() ?? ""])))
+  .digest("hex")
+  .slice(0, 16);
+
+/** The rule ids of the findings in `text` (none: []); no values. */
+function rulesIn(text: string): string[] {
+  return scan(text).map((f) => f.ruleId);
+}
+
+/**
+ * Refuses to talk to the server at all when the namespace or the client id (both in every
+ * request) holds a credential.
+ * @throws ClientError naming the field and the rule, never the value.
+ */
+export function checkIdentityFields(ctx: Pick<SyncContext, "config">): void {
+  for (const [field, value] of [
+    ["namespace", ctx.config.namespace],
+    ["client id", ctx.config.clientId],
+  ] as const) {
+    const rules = rulesIn(value);
+    if (rules.length > 0)
+      throw new ClientError(`the ${field} in .teammem/config.json holds a credential (${rules.join(", ")}); nothing was sent. Fix the config (teammem init) and sync again`);
+  }
+}
+
+/** What became of a queued operation at send time. */
+export type Prepared =
+  | { readonly kind: "send"; readonly queued: QueuedOperation; readonly bytes: number }
+  /** Left the outbox without being sent (held back, refused here, nothing to send any more). */
+  | { readonly kind: "dropped" }
+  /** Stays queued, not sent now (its file cannot be read safely right now). */
+  | { readonly kind: "kept" };
+
+/** UTF-8 bytes of `op` as it appears in a batch body. */
+export function operationBytes(op: Operation): number {
+  return Buffer.byteLength(JSON.stringify(op), "utf8");
+}
+
+/** UTF-8 bytes of a batch body holding no operations (the envelope), for splitting by bytes. */
+export function envelopeBytes(ctx: SyncContext): number {
+  return Buffer.byteLength(JSON.stringify(batchBody(ctx, [])), "utf8");
+}
+
+function batchBody(ctx: SyncContext, operations: Operation[]): BatchRequest {
+  return { clientId: ctx.config.clientId, ...(ctx.state.server ? { server: ctx.state.server } : {}), operations };
+}
+
+/**
+ * Prepares one queued operation for sending (see the module comment): the file re-read, the
+ * operation rewritten in the outbox when the file changed, content and names scanned, limits
+ * checked. Held-back and refused files are recorded (and saved) as `queueChanges` records them.
+ */
+export async function prepareForSend(ctx: SyncContext, q: QueuedOperation): Promise<Prepared> {
+  const op = q.entry.operation;
+  let entry: OutboxEntry = q.entry;
+  if ("content" in op) {
+    const file = await readTeamFile(ctx.layout, op.path);
+    if (file.kind === "unsafe") return { kind: "kept" };
+    if (file.kind === "absent") {
+      const gone = goneOperation(op);
+      if (gone === null) {
+        await dequeue(q);
+        ctx.warn(`${displayPath(op.path)} was deleted before it was sent: not sent`);
+        return { kind: "dropped" };
+      }
+      entry = { operation: gone, sha256: null, queuedAt: q.entry.queuedAt, ruleSet: RULE_SET };
+    } else if (file.sha256 !== q.entry.sha256 || q.entry.ruleSet !== RULE_SET) {
+      if (ctx.reports.conflicts.some((c) => c.path === op.path && c.markers === true) && firstMarkerLine(file.content) !== null) {
+        // Conflict markers written since: not sent until they are gone (the next sync queues it then).
+        await dequeue(q);
+        return { kind: "dropped" };
+      }
+      if (await heldBackNow(ctx, q, op.path, file.content, file.sha256)) return { kind: "dropped" };
+      entry = { operation: { ...op, content: file.content }, sha256: file.sha256, queuedAt: q.entry.queuedAt, ruleSet: RULE_SET };
+    }
+  }
+  const operation = entry.operation;
+  // Names and ids leave with every operation, whatever its content.
+  if (rulesIn(operation.opId).length > 0) {
+    // Only a hand-edited outbox holds such an id: the file is queued again under a new one.
+    await dequeue(q);
+    ctx.warn(`a queued operation for ${displayPath(operation.path)} has an id holding a credential: dropped, not sent`);
+    return { kind: "dropped" };
+  }
+  if ([operation.path, ...("renameFrom" in operation ? [operation.renameFrom] : [])].some((text) => rulesIn(text).length > 0)) {
+    if ("content" in operation && (await heldBackNow(ctx, q, operation.path, operation.content, sha256Hex(operation.content)))) return { kind: "dropped" };
+    await dequeue(q);
+    ctx.warn(`a queued operation names a path holding a credential (${displayPath("renameFrom" in operation ? operation.renameFrom : operation.path)}): not sent`);
+    return { kind: "dropped" };
+  }
+  const limits = ctx.limits;
+  if (limits && "content" in operation) {
+    const bytes = Buffer.byteLength(operation.content, "utf8");
+    if (bytes > limits.maxEntryBytes) return refuseHere(ctx, q, entry, "entry_too_large", entryTooLargeMessage(bytes, limits.maxEntryBytes));
+  }
+  const bytes = operationBytes(operation);
+  if (limits && envelopeBytes(ctx) + bytes > limits.maxBodyBytes) return refuseHere(ctx, q, entry, "body_too_large", bodyTooLargeMessage(limits.maxBodyBytes));
+  const queued = entry === q.entry ? q : await replaceQueued(q, entry);
+  return { kind: "send", queued, bytes };
+}
+
+/** What a put or rename becomes when its file is gone at send time; null: nothing to send. */
+function goneOperation(op: Operation): Operation | null {
+  if ("renameFrom" in op) return { opId: op.opId, path: op.renameFrom, baseVersion: op.renameFromVersion, delete: true };
+  if (op.baseVersion === 0) return null;
+  return { opId: op.opId, path: op.path, baseVersion: op.baseVersion, delete: true };
+}
+
+/** Scans `content` and `path`; with a finding, holds the file back (recorded, warned) and drops `q`. */
+async function heldBackNow(ctx: SyncContext, q: QueuedOperation, path: string, content: string, sha256: string): Promise<boolean> {
+  const { findings, pathFindings } = scanTeamFile(path, content, ctx.scanKey.fingerprintKey, ctx.scanKey.allowFingerprints);
+  if (findings.length === 0 && pathFindings.length === 0) return false;
+  await dequeue(q);
+  ctx.reports.heldBack = ctx.reports.heldBack.filter((h) => h.path !== path);
+  ctx.reports.heldBack.push({ path, sha256, findings, ...(pathFindings.length > 0 ? { pathFindings } : {}), reported: false });
+  ctx.reports.heldBack.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  for (const f of pathFindings) ctx.warn(`held back ${displayPath(path)}: path holds ${f.ruleId} (${f.label})`);
+  for (const f of findings) ctx.warn(`held back ${displayPath(path)}:${f.line} ${f.ruleId} (${f.label})`);
+  await saveHeldBack(ctx.layout, ctx.reports.heldBack);
+  return true;
+}
+
+/** An operation over the server's limits: recorded as rejected here (not resent until the file changes), dropped. */
+async function refuseHere(ctx: SyncContext, q: QueuedOperation, entry: OutboxEntry, code: "entry_too_large" | "body_too_large", message: string): Promise<Prepared> {
+  const { path, opId } = entry.operation;
+  ctx.reports.rejected = ctx.reports.rejected.filter((r) => r.path !== path);
+  ctx.reports.rejected.push({ path, opId, sha256: entry.sha256, code, message, retry: false, local: true });
+  ctx.warn(`not sent ${displayPath(path)}: ${code}: ${message}`);
+  await saveRejected(ctx.layout, ctx.reports.rejected);
+  await dequeue(q);
+  return { kind: "dropped" };
+}
+
+/**
+ * Sends prepared operations as one batch, with the client id and the server identity the bases
+ * come from (a server of another epoch refuses it with `stale_cursor`).
+ * @throws ClientError when the client id or namespace holds a credential; NetworkError/ServerError as `Api.batch`.
+ */
+export function sendBatch(ctx: SyncContext, operations: Operation[]): Promise<BatchResponse> {
+  checkIdentityFields(ctx);
+  return ctx.api.batch(batchBody(ctx, operations));
+}
+
+/**
+ * Sends a block report unless one of its fields holds a credential (then it is not sent and the
+ * caller is told so).
+ * @returns whether it was sent.
+ */
+export async function sendBlockReport(ctx: SyncContext, report: BlockReport): Promise<boolean> {
+  checkIdentityFields(ctx);
+  const fields = [report.clientId ?? "", report.path, report.sha256, ...report.findings.flatMap((f) => [f.ruleId, f.label, f.fingerprint ?? ""])];
+  if (fields.some((text) => rulesIn(text).length > 0)) return false;
+  await ctx.api.blockReport(report);
+  return true;
+}

@@ -1,0 +1,144 @@
+/**
+ * A real teammem server whose database can be backed up, restored, reset or moved to the other
+ * kind while its URL stays the same, as an operator does it:
+ * - PostgreSQL: a backup is `CREATE DATABASE copy TEMPLATE current` (the server stopped meanwhile);
+ *   a restore serves a copy of it;
+ * - PGlite: the database is a folder; a backup copies it (the server stopped), a restore serves a
+ *   copy of the copy.
+ * After a restore the epoch is bumped as `teammem-server epoch rotate` does (`startNewEpoch`)
+ * unless asked not to. Tokens are issued on the current database (a reset needs new ones).
+ */
+import { randomBytes } from "node:crypto";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp, issueToken, openDatabase, startNewEpoch, type Database } from "@teammem/server";
+import type { DatabaseKind } from "@teammem/server/testing";
+
+const JWT_SECRET = "client-tests-".padEnd(40, "s");
+
+/** Where one database lives. */
+type Place = { kind: "postgres"; name: string } | { kind: "pglite"; dir: string };
+
+export interface RestorableServer {
+  readonly url: string;
+  /** The database the server runs on now. */
+  database(): Database;
+  token(user: string): Promise<string>;
+  /** A copy of the database as it is now. */
+  backup(): Promise<Place>;
+  /** Serves a copy of `backup` from now on; the epoch is bumped unless `bumpEpoch` is false. */
+  restore(backup: Place, options?: { bumpEpoch?: boolean }): Promise<void>;
+  /** Serves a new, empty database of `kind` from now on (a reset, or a move to the other kind). */
+  replace(kind: DatabaseKind): Promise<void>;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+function urlOf(name: string): string {
+  const u = new URL(inject("postgresUrl"));
+  u.pathname = "/" + name;
+  return u.toString();
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: inject("postgresUrl") });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startRestorableServer(kind: DatabaseKind): Promise<RestorableServer> {
+  const places: Place[] = [];
+  const fresh = async (k: DatabaseKind): Promise<Place> => {
+    const place: Place =
+      k === "postgres" ? { kind: "postgres", name: "teammem_test_" + randomBytes(6).toString("hex") } : { kind: "pglite", dir: await mkdtemp(join(tmpdir(), "teammem-pglite-")) };
+    if (place.kind === "postgres") await admin(`CREATE DATABASE ${place.name}`);
+    places.push(place);
+    return place;
+  };
+  const open = (p: Place) => openDatabase(p.kind === "postgres" ? { kind: "postgres", url: urlOf(p.name) } : { kind: "pglite", dataDir: p.dir });
+
+  let place = await fresh(kind);
+  let database = await open(place);
+  await database.migrate();
+  let app: FastifyInstance | undefined;
+  let port = 0;
+  const start = async () => {
+    if (app) return;
+    app = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0 } });
+    await app.listen({ host: "127.0.0.1", port });
+    const address = app.server.address();
+    if (address && typeof address === "object") port = address.port;
+  };
+  const stop = async () => {
+    await app?.close();
+    app = undefined;
+  };
+  /** Stops the server and closes the database, runs `fn`, opens `next` (default: the same) and starts again. */
+  const offline = async (fn: () => Promise<void>, next?: Place) => {
+    await stop();
+    await database.close();
+    await fn();
+    if (next) place = next;
+    database = await open(place);
+    await database.migrate();
+    await start();
+  };
+  const copy = async (from: Place): Promise<Place> => {
+    if (from.kind === "postgres") {
+      const to: Place = { kind: "postgres", name: "teammem_test_" + randomBytes(6).toString("hex") };
+      await admin(`CREATE DATABASE ${to.name} TEMPLATE ${from.name}`);
+      places.push(to);
+      return to;
+    }
+    const to: Place = { kind: "pglite", dir: await mkdtemp(join(tmpdir(), "teammem-pglite-")) };
+    await cp(from.dir, to.dir, { recursive: true });
+    places.push(to);
+    return to;
+  };
+
+  await start();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    database: () => database,
+    token: async (user) => (await issueToken(database.db, JWT_SECRET, { teamName: "default", userName: user, role: "member" })).token,
+    backup: async () => {
+      let snapshot: Place | undefined;
+      await offline(async () => {
+        snapshot = await copy(place);
+      });
+      return snapshot!;
+    },
+    restore: async (backup, options) => {
+      await stop();
+      await database.close();
+      place = await copy(backup);
+      database = await open(place);
+      await database.migrate();
+      if (options?.bumpEpoch !== false) await startNewEpoch(database.db, "restored from a backup (test)");
+      await start();
+    },
+    replace: async (k) => {
+      const next = await fresh(k);
+      await offline(async () => undefined, next);
+    },
+    stop,
+    start,
+    dispose: async () => {
+      await stop();
+      await database.close();
+      for (const p of places) {
+        if (p.kind === "postgres") await admin(`DROP DATABASE IF EXISTS ${p.name} WITH (FORCE)`);
+        else await rm(p.dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
