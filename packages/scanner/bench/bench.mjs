@@ -5,7 +5,9 @@
 // inputs; prints rule counts, MB/s (MB = 10^6 UTF-8 bytes) and ratios as Markdown tables.
 // secretlint is measured on a slice (it is much slower); the ratio compares MB/s on that same slice,
 // timed alternately with ours (best of 3 each) so that load on a shared machine hits both.
-// Options: --mb N (ordinary corpus size, default 50), --secretlint-mb N (default 4), --no-secretlint.
+// Options: --mb N (ordinary corpus size, default 50), --secretlint-mb N (default 4), --no-secretlint;
+// a folder argument (e.g. ../shared/corpus) takes its .md files as the corpus instead of the READMEs.
+// Everything runs with the whole engine on (decode layer included); one row measures it off.
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -13,13 +15,17 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { RULES, scan } from "../dist/index.js";
 
-const { values } = parseArgs({ options: { mb: { type: "string" }, "secretlint-mb": { type: "string" }, "no-secretlint": { type: "boolean" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { mb: { type: "string" }, "secretlint-mb": { type: "string" }, "no-secretlint": { type: "boolean" } },
+});
+const CORPUS_DIR = positionals[0];
 const TARGET_MB = Number(values.mb ?? 50);
 const SL_MB = Number(values["secretlint-mb"] ?? 4);
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** README*.md / CHANGELOG*.md under node_modules, sorted by path. */
-function markdownFiles(dir, out = []) {
+/** README*.md / CHANGELOG*.md under node_modules (or every .md file under `anyMd`'s folder), sorted by path. */
+function markdownFiles(dir, out = [], anyMd = false) {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -28,8 +34,8 @@ function markdownFiles(dir, out = []) {
   }
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) markdownFiles(p, out);
-    else if (e.isFile() && /^(readme|changelog).*\.md$/i.test(e.name)) out.push(p);
+    if (e.isDirectory()) markdownFiles(p, out, anyMd);
+    else if (e.isFile() && (anyMd ? /\.md$/i.test(e.name) : /^(readme|changelog).*\.md$/i.test(e.name))) out.push(p);
   }
   return out;
 }
@@ -58,7 +64,8 @@ async function bestAsync(fn, runs = 1) {
 }
 
 // ---- corpus
-const files = markdownFiles(join(root, "node_modules")).sort();
+const files = (CORPUS_DIR ? markdownFiles(CORPUS_DIR, [], true) : markdownFiles(join(root, "node_modules"))).sort();
+if (files.length === 0) throw new Error(`no Markdown files found${CORPUS_DIR ? ` under ${CORPUS_DIR}` : ""}`);
 const docs = files.map((f) => readFileSync(f, "utf8"));
 const uniqueBytes = docs.reduce((a, d) => a + bytes(d), 0);
 const corpusDocs = [];
@@ -89,17 +96,27 @@ async function secretlintScan(text, i = 0) {
 console.log(`# Scanner benchmark\n`);
 console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`);
 console.log(`Rules: teammem-scan ${RULES.length} (${new Set(RULES.flatMap((r) => r.prefixes)).size} distinct prefixes); secretlint preset-recommend ${slRuleCount ?? "(skipped)"}`);
-console.log(`Corpus: ${files.length} Markdown files (${fmt(uniqueBytes / 1e6)} MB unique) repeated to ${fmt(corpusBytes / 1e6)} MB\n`);
+console.log(`Corpus: ${files.length} Markdown files${CORPUS_DIR ? ` under ${CORPUS_DIR}` : " (README/CHANGELOG of node_modules)"} (${fmt(uniqueBytes / 1e6)} MB unique) repeated to ${fmt(corpusBytes / 1e6)} MB\n`);
 
 // ---- ordinary text
 scan(corpus.slice(0, 2e6)); // warm-up
 const oneMs = best(() => scan(corpus), 5);
-const perFileMs = best(() => {
-  for (const d of corpusDocs) scan(d);
-}, 5);
+// File by file with the decode layer on and off, timed alternately (best of 5 each), so load on a
+// shared machine hits both.
+let perFileMs = Infinity;
+let perFileNoDecodeMs = Infinity;
+for (let k = 0; k < 5; k++) {
+  perFileMs = Math.min(perFileMs, best(() => {
+    for (const d of corpusDocs) scan(d);
+  }, 1));
+  perFileNoDecodeMs = Math.min(perFileNoDecodeMs, best(() => {
+    for (const d of corpusDocs) scan(d, { decode: false });
+  }, 1));
+}
 const rows = [];
 rows.push(["Markdown, one string", corpusBytes, oneMs, undefined]);
 rows.push(["Markdown, file by file", corpusBytes, perFileMs, undefined]);
+rows.push(["Markdown, file by file, decode layer off", corpusBytes, perFileNoDecodeMs, undefined]);
 
 // secretlint on a slice of whole files, same bytes for both
 const slice = [];
@@ -162,6 +179,39 @@ for (const [name, b, ms, slMs] of rows) {
   console.log(`| ${name} | ${fmt(b / 1e6)} | ${fmt(ours)} | ${theirs === undefined ? "" : fmt(theirs)} | ${theirs === undefined ? "" : fmt(ours / theirs) + "x"} |`);
 }
 if (lintSource) console.log(`\n(secretlint adversarial figures measured on ${SL_ADV / 2 ** 20} MiB inputs.)`);
+
+// ---- issue 10: 5 MB single lines, per byte against 5 MB of Markdown as one string (no newline
+// removed), timed alternately (best of 3 each).
+const LINE = 5 * 2 ** 20;
+const b64 = (s) => Buffer.from(s).toString("base64");
+const lines = [
+  ["repeated prefix ghp_", repeatTo("ghp_", LINE)],
+  ["every prefix, each repeated, one line", prefixes.map((p) => repeatTo(p, Math.floor(LINE / prefixes.length))).join("").slice(0, LINE)],
+  ["=", "=".repeat(LINE)],
+  ["postgres://", repeatTo("postgres://", LINE)],
+  ["postgres://user:password@ (placeholder each time)", repeatTo("postgres://user:password@", LINE)],
+  ["random base64 (one run)", repeatTo(b64(Array.from({ length: 3000 }, (_, i) => String.fromCharCode((i * 7919) % 251)).join("")), LINE)],
+  ["base64 of text, decodes to base64 again (QUFB…)", repeatTo("QUFB", LINE)],
+  ["base64 of repeated ghp_ (decoded prefixes)", repeatTo(b64("ghp_ghp_ghp_"), LINE)],
+  ["20-character base64 runs of user:… text", repeatTo(b64("user:ghp_abcdef") + " ", LINE)],
+  ["percent escapes ghp%5F…", repeatTo("ghp%5F", LINE)],
+  ["HTML/JSON escapes &#95;&lowbar;\\u005f", repeatTo("&#95;&lowbar;\\u005f", LINE)],
+];
+const markdownLine = corpus.slice(0, LINE);
+console.log(`\n5 MB single lines (issue 10), time per byte relative to 5 MB of Markdown as one string:\n`);
+console.log(`| input | teammem-scan MB/s | × Markdown per byte |`);
+console.log(`|---|---:|---:|`);
+for (const [name, text] of lines) {
+  scan(text.slice(0, 1e5));
+  let mdMs = Infinity;
+  let advMs = Infinity;
+  for (let k = 0; k < 3; k++) {
+    mdMs = Math.min(mdMs, best(() => scan(markdownLine), 1));
+    advMs = Math.min(advMs, best(() => scan(text), 1));
+  }
+  const ratio = advMs / bytes(text) / (mdMs / bytes(markdownLine));
+  console.log(`| ${name} | ${fmt(mbps(bytes(text), advMs))} | ${ratio.toFixed(2)} |`);
+}
 
 // ---- per-prefix worst cases (guides rule authors: cost per attempt × attempts)
 const SMALL = 2 ** 18;

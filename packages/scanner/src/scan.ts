@@ -129,18 +129,38 @@ function matchText(text: string, catalog: CompiledCatalog): RawMatch[] {
 /**
  * The matches of the encoded runs of `text` (engine/decode.ts), decoded and scanned again down to
  * {@link MAX_DECODE_DEPTH}, with offsets in `text`: a match covers the encoded characters it came
- * from. A match of an escape word that covers no escape sequence is left out (the plain scan has it).
+ * from. The decoded runs are scanned together, joined by LF (one scan however many runs: a text of
+ * many short runs costs no per-run scan); a match across two runs is dropped. A match of an escape
+ * word that covers no escape sequence is left out (the plain scan has it).
  */
 function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget): RawMatch[] {
+  const runs = decodedRuns(text, budget);
+  if (runs.length === 0) return [];
+  const bases: number[] = [];
+  let length = 0;
+  for (const run of runs) {
+    bases.push(length);
+    length += run.text.length + 1;
+  }
+  const joined = runs.length === 1 ? runs[0]!.text : runs.map((r) => r.text).join("\n");
+  const inner = matchText(joined, catalog);
+  if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(joined, catalog, depth + 1, budget));
   const out: RawMatch[] = [];
-  for (const run of decodedRuns(text, budget)) {
-    const inner = matchText(run.text, catalog);
-    if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(run.text, catalog, depth + 1, budget));
-    for (const m of inner) {
-      const [start, end] = run.toOriginal(m.start, m.end);
-      if (end - start === m.end - m.start && m.encoding === undefined) continue;
-      out.push({ ...m, start, end, encoding: m.encoding === undefined ? run.encoding : `${run.encoding}/${m.encoding}` });
+  for (const m of inner) {
+    // The run holding the match: the last one starting at or before it.
+    let lo = 0;
+    let hi = runs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (bases[mid]! <= m.start) lo = mid;
+      else hi = mid - 1;
     }
+    const run = runs[lo]!;
+    const base = bases[lo]!;
+    if (m.end - base > run.text.length) continue; // crosses into the next run
+    const [start, end] = run.toOriginal(m.start - base, m.end - base);
+    if (end - start === m.end - m.start && m.encoding === undefined) continue;
+    out.push({ ...m, start, end, encoding: m.encoding === undefined ? run.encoding : `${run.encoding}/${m.encoding}` });
   }
   return out;
 }

@@ -98,7 +98,6 @@ describe("catalog boundaries", () => {
       "openvpn-static-key",
       "pgp-private-key",
       "private-key",
-      "putty-private-key",
       "ssh2-encrypted-private-key",
       "url-credentials",
     ]);

@@ -19,6 +19,11 @@ export interface CompiledRule {
   readonly hasLeadGroup: boolean;
   /** Derived token boundaries (engine/boundaries.ts); undefined for patterns that state their own context. */
   readonly boundary: TokenBoundary | undefined;
+  /**
+   * Sticky copy without the `d` flag, for a rule with a validator and a `secret` group: match.ts
+   * validates from a plain match before paying for group offsets.
+   */
+  readonly preCheck: RegExp | undefined;
 }
 
 export interface CompiledCatalog {
@@ -60,8 +65,10 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     let flags = rule.pattern.flags.replace(/[gyd]/g, "") + "y";
     if (hasSecretGroup || hasBodyGroup || hasLeadGroup) flags += "d";
     const boundary = tokenBoundary(rule.pattern, rule.prefixes);
+    const preCheck = rule.validate && hasSecretGroup ? new RegExp(source, flags.replace("d", "")) : undefined;
     return {
       rule,
+      preCheck,
       re: new RegExp(source, flags),
       hasSecretGroup,
       hasBodyGroup,

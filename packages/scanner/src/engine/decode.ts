@@ -87,8 +87,9 @@ const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
   }),
 );
 
-/** Printable text byte: tab, LF, CR, 0x20–0x7E, or part of a UTF-8 sequence (≥ 0x80; checked after decoding). */
-const isTextByte = (b: number): boolean => (b >= 0x20 ? b !== 0x7f : b === 9 || b === 10 || b === 13);
+/** A byte (as a latin1 character) that is not text: a control character other than tab, LF, CR (≥ 0x80 is UTF-8, checked after decoding). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 /** Printable ASCII, tab, LF, CR: what the first bytes of an encoded credential are (`user:`, `{"`, a token). */
 const isAsciiTextByte = (b: number): boolean => (b >= 0x20 ? b < 0x7f : b === 9 || b === 10 || b === 13);
 
@@ -163,22 +164,28 @@ function asciiTextHead(text: string, start: number): boolean {
   return true;
 }
 
-/** Bytes of the base64 characters `text[start, end)`, at most `maxBytes` (a trailing lone character's bits dropped). */
-function base64Bytes(text: string, start: number, end: number, maxBytes: number): Uint8Array {
-  const out = new Uint8Array(Math.min(maxBytes, Math.floor(((end - start) * 3) / 4)));
-  let n = 0;
+/** Runs up to this many characters are decoded in JavaScript (cheaper than a Buffer round trip when runs are many and short). */
+const SHORT_RUN = 128;
+
+/**
+ * The printable-ASCII text of the short base64 run `text[start, end)`; undefined when a byte is
+ * not printable ASCII, tab, LF or CR (then the general path decides: it may be UTF-8).
+ */
+function shortAsciiRun(text: string, start: number, end: number): string | undefined {
+  const codes: number[] = [];
   let acc = 0;
   let bits = 0;
-  for (let i = start; i < end && n < out.length; i++) {
-    const v = B64[text.charCodeAt(i)]!;
-    acc = ((acc << 6) | v) & 0xffffff;
+  for (let i = start; i < end; i++) {
+    acc = ((acc << 6) | B64[text.charCodeAt(i)]!) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out[n++] = (acc >> bits) & 0xff;
+      const b = (acc >> bits) & 0xff;
+      if (!isAsciiTextByte(b)) return undefined;
+      codes.push(b);
     }
   }
-  return out.subarray(0, n);
+  return String.fromCharCode(...codes);
 }
 
 /** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
@@ -187,20 +194,27 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
   if (!asciiTextHead(text, start)) return undefined;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
-  const bytes = base64Bytes(text, start, charsEnd, size);
-  for (let i = 0; i < bytes.length; i++) if (!isTextByte(bytes[i]!)) return undefined;
-  const decoded = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
-  if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
+  let decoded = charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd) : undefined;
+  let byteCount = decoded?.length ?? 0;
+  if (decoded === undefined) {
+    // Node's base64 decoder reads both alphabets (RFC 4648 §4 and §5) natively.
+    const bytes = Buffer.from(text.slice(start, charsEnd), "base64");
+    if (NOT_TEXT.test(bytes.toString("latin1"))) return undefined;
+    decoded = bytes.toString("utf8");
+    if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
+    byteCount = bytes.length;
+  }
   budget.remaining -= decoded.length;
   let url = false;
   for (let i = start; i < charsEnd && !url; i++) {
     const c = text.charCodeAt(i);
     url = c === 45 || c === 95; // - or _
   }
-  const ascii = decoded.length === bytes.length;
+  const ascii = decoded.length === byteCount;
+  const decodedText = decoded;
   // A decoded span maps to the whole 4-character groups holding its bytes (3 bytes per group), so the
   // reported span starts at a group a reader can decode and its redaction removes every bit of the value.
-  const byteOffset = (i: number): number => (ascii ? i : Buffer.byteLength(decoded.slice(0, i), "utf8"));
+  const byteOffset = (i: number): number => (ascii ? i : Buffer.byteLength(decodedText.slice(0, i), "utf8"));
   return {
     start,
     end,

@@ -14,6 +14,7 @@ import atlassianApiToken from "./atlassian-api-token.js";
 import awsAccessToken from "./aws-access-token.js";
 import awsAmazonBedrockApiKeyLongLived from "./aws-amazon-bedrock-api-key-long-lived.js";
 import awsAmazonBedrockApiKeyShortLived from "./aws-amazon-bedrock-api-key-short-lived.js";
+import awsSecretAccessKey from "./aws-secret-access-key.js";
 import axiomApiToken from "./axiom-api-token.js";
 import axiomPersonalToken from "./axiom-personal-token.js";
 import azureAdClientSecret from "./azure-ad-client-secret.js";
@@ -199,6 +200,7 @@ export const RULES: readonly Rule[] = [
   awsAccessToken,
   awsAmazonBedrockApiKeyLongLived,
   awsAmazonBedrockApiKeyShortLived,
+  awsSecretAccessKey,
   axiomApiToken,
   axiomPersonalToken,
   azureAdClientSecret,

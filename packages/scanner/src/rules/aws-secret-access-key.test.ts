@@ -1,0 +1,30 @@
+/**
+ * Issue 10, "Formats": an AWS secret access key within a few lines of its AKIA/ASIA key ID is
+ * reported with the full catalog as a pair: the ID (`aws-access-token`) and the secret key
+ * (`aws-secret-access-key`), each at its own position.
+ */
+import { describe, expect, it } from "vitest";
+import { randomChars } from "../fakes.js";
+import { scan } from "../scan.js";
+
+const id = randomChars(16, 41, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+const secret = randomChars(40, 42, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+
+describe("AWS key pair", () => {
+  it("reports the key ID and the secret key of ~/.aws/credentials, each where it is", () => {
+    const text = `# work account\n[work]\naws_access_key_id = AKIA${id}\naws_secret_access_key = ${secret}\nregion = eu-west-1\n`;
+    expect(scan(text).map((f) => [f.ruleId, f.line, f.column])).toEqual([
+      ["aws-access-token", 3, 21],
+      ["aws-secret-access-key", 4, 25],
+    ]);
+  });
+
+  it("reports the pair in a note that mentions them in prose on neighbouring lines", () => {
+    const text = `The CI user has key ASIA${id}.\nIts secret is ${secret}, rotate it monthly.\n`;
+    expect(scan(text).map((f) => f.ruleId)).toEqual(["aws-access-token", "aws-secret-access-key"]);
+  });
+
+  it("does not report a 40-character run without a key ID nearby", () => {
+    expect(scan(`aws_secret_access_key = ${secret}\n`)).toEqual([]);
+  });
+});
