@@ -72,7 +72,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     });
     if (target.content !== null) {
       const key = scanKeyOf(config, await loadScanPolicy(layout));
-      const { findings, pathFindings } = scanTeamFile(path, target.content, key.fingerprintKey);
+      const { findings, pathFindings } = scanTeamFile(path, target.content, key.fingerprintKey, key.allowFingerprints);
       const found = [...pathFindings.map((f) => `${shown}: path holds ${f.ruleId}`), ...findings.map((f) => `${shown}:${f.line} ${f.ruleId}`)];
       if (found.length > 0)
         throw new ClientError(`not restored: version ${version} holds a credential (${found.join(", ")}); it stays in the server's history only`, 1, "secret_detected");

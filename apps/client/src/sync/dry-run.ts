@@ -160,7 +160,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
         unresolved.push({ path: displayPath(change.path), line: marker });
         continue;
       }
-      const { findings, pathFindings } = scanTeamFile(change.path, change.content, key.fingerprintKey);
+      const { findings, pathFindings } = scanTeamFile(change.path, change.content, key.fingerprintKey, key.allowFingerprints);
       if (findings.length > 0 || pathFindings.length > 0) {
         heldBack.push({
           path: displayPath(change.path),
