@@ -97,7 +97,8 @@ async function teamTree(dir: string): Promise<Map<string, string>> {
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.isDirectory()) await walk(p);
-      else if (e.isFile()) out.set(relative(team, p).split("\\").join("/"), await readFile(p, "utf8"));
+      // A write cut short by a kill may leave its temporary file; the walker never syncs reserved names.
+      else if (e.isFile() && !e.name.startsWith(".teammem-tmp-")) out.set(relative(team, p).split("\\").join("/"), await readFile(p, "utf8"));
     }
   };
   await walk(team);
