@@ -2,6 +2,7 @@ import fastifyJwt from "@fastify/jwt";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { LRUCache } from "lru-cache";
 import { BEARER_SUBPROTOCOL_PREFIX } from "@teammem/protocol";
 import { Refusal } from "../errors/refusal.js";
 import { ROLES, type Role, type TokenClaims } from "../auth/auth-context.js";
@@ -38,7 +39,8 @@ export interface TokenCache {
 
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_CACHED = 10_000;
+/** Token ids whose rows are kept per app instance; the least recently used beyond it are dropped. */
+const MAX_CACHED_TOKENS = 10_000;
 
 /**
  * The request's bearer token: `Authorization: Bearer <token>`, or, on a WebSocket upgrade only, the
@@ -74,7 +76,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  */
 async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
   const cacheMs = opts.tokenCacheMs ?? 5000;
-  const cache = new Map<string, { record: TokenRecord | null; readAtMs: number }>();
+  // A row is trusted for `cacheMs` after it was read (lru-cache's ttl, not refreshed by reads); 0: never cached.
+  // A signed id without a row is cached too (wrapped: lru-cache keeps no null).
+  const cache = cacheMs > 0 ? new LRUCache<string, { record: TokenRecord | null }>({ max: MAX_CACHED_TOKENS, ttl: cacheMs }) : null;
 
   await app.register(fastifyJwt, {
     secret: opts.secret,
@@ -83,8 +87,8 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
   });
 
   async function readToken(tokenId: string): Promise<TokenRecord | null> {
-    const hit = cache.get(tokenId);
-    if (hit && Date.now() - hit.readAtMs < cacheMs) return hit.record;
+    const hit = cache?.get(tokenId);
+    if (hit) return hit.record;
     const [row] = await app.db
       .select({
         teamId: tokens.teamId,
@@ -114,8 +118,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
           member: row.memberRole !== null,
         }
       : null;
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(tokenId, { record, readAtMs: Date.now() });
+    cache?.set(tokenId, { record });
     return record;
   }
 
@@ -130,7 +133,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     return claims;
   };
   app.decorate("verifyBearer", verifyBearer);
-  app.decorate("tokenCache", { invalidate: (tokenId: string) => void cache.delete(tokenId), clear: () => cache.clear() } satisfies TokenCache);
+  app.decorate("tokenCache", { invalidate: (tokenId: string) => void cache?.delete(tokenId), clear: () => cache?.clear() } satisfies TokenCache);
   app.decorateRequest("auth", null as unknown as FastifyRequest["auth"]);
   app.decorate("authenticate", async (request: FastifyRequest) => {
     let claims: TokenClaims;

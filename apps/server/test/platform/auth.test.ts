@@ -55,6 +55,19 @@ describe.each(DATABASE_KINDS)("bearer token checks on %s", (kind) => {
     expect(res.json()).toEqual({ code: "token_revoked", message: "the token has been revoked" });
   });
 
+  it("re-reads a token's row on every request when tokenCacheMs is 0", async () => {
+    const uncached = await startTestServer(kind, { tokenCacheMs: 0 });
+    try {
+      const { token, tokenId } = await uncached.token("auth-c", "uma", "admin");
+      const get = () => uncached.app.inject({ url: "/v1/admin/members", headers: bearer(token) });
+      expect((await get()).statusCode).toBe(200);
+      await revokeToken(uncached.tdb.database.db, tokenId); // behind the app's back
+      expect((await get()).json()).toEqual({ code: "token_revoked", message: "the token has been revoked" });
+    } finally {
+      await uncached.close();
+    }
+  });
+
   it("refuses a token revoked through this instance's admin API at once", async () => {
     const slow = await startTestServer(kind, { tokenCacheMs: 60_000 });
     try {
@@ -62,6 +75,11 @@ describe.each(DATABASE_KINDS)("bearer token checks on %s", (kind) => {
       const a = await slow.token("auth-b", "ida", "admin");
       const v = await slow.token("auth-b", "vic", "admin");
       expect((await slow.app.inject({ url: "/v1/admin/members", headers: bearer(v.token) })).statusCode).toBe(200);
+      // revoked behind its back, the token is served from the cache for the cache time
+      const w = await slow.token("auth-b", "wes", "admin");
+      expect((await slow.app.inject({ url: "/v1/admin/members", headers: bearer(w.token) })).statusCode).toBe(200);
+      await revokeToken(slow.tdb.database.db, w.tokenId);
+      expect((await slow.app.inject({ url: "/v1/admin/members", headers: bearer(w.token) })).statusCode).toBe(200);
       const del = await slow.app.inject({ method: "DELETE", url: `/v1/admin/tokens/${v.tokenId}`, headers: bearer(a.token) });
       expect(del.statusCode).toBe(200);
       expect((await slow.app.inject({ url: "/v1/admin/members", headers: bearer(v.token) })).json().code).toBe("token_revoked");

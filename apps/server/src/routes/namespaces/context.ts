@@ -1,5 +1,6 @@
 /** Helpers shared by the namespace routes: resolving the caller's namespace, building a write context. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 import { ErrorBody, type ServerRef } from "@teammem/protocol";
 import { Refusal } from "../../errors/refusal.js";
 import { ensureNamespace, findNamespace, type NamespaceRow } from "../../store/namespaces.js";
@@ -11,22 +12,24 @@ export const errorReplies = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 40
 /** What a route needs to know of a namespace once it exists (its cursor changes, these never do). */
 export type NamespaceRef = Pick<NamespaceRow, "id" | "teamId" | "name">;
 
-const MAX_CACHED = 10_000;
-
 /**
  * Namespaces known to exist, by team and name, per app instance: namespaces are never deleted or
  * renamed, so once found, a namespace's id needs no further lookup (saves a query per request).
- * A missing namespace is never cached.
+ * A missing namespace is never cached. Holds at most `max` (default 10,000), dropping the least
+ * recently used beyond it; no ttl, since an entry never goes wrong.
  */
 export class NamespaceCache {
-  readonly #known = new Map<string, NamespaceRef>();
+  readonly #known: LRUCache<string, NamespaceRef>;
+
+  constructor(max = 10_000) {
+    this.#known = new LRUCache({ max });
+  }
 
   get(teamId: string, name: string): NamespaceRef | undefined {
     return this.#known.get(`${teamId}/${name}`);
   }
 
   remember(ns: NamespaceRef): NamespaceRef {
-    if (this.#known.size >= MAX_CACHED) this.#known.clear();
     const ref = { id: ns.id, teamId: ns.teamId, name: ns.name };
     this.#known.set(`${ns.teamId}/${ns.name}`, ref);
     return ref;
