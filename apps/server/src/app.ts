@@ -12,6 +12,8 @@ import errors from "./plugins/errors.js";
 import live from "./plugins/live.js";
 import { DEFAULT_LIVE_OPTIONS, type LiveOptions } from "./live/change-hub.js";
 import rateLimit from "./plugins/rate-limit.js";
+import metrics from "./plugins/metrics.js";
+import readiness from "./plugins/readiness.js";
 import shutdown from "./plugins/shutdown.js";
 import teamPolicy from "./plugins/team-policy.js";
 import adminRoutes from "./routes/admin/index.js";
@@ -35,6 +37,8 @@ export interface AppOptions {
   audit?: Partial<AuditOptions>;
   /** Rows per query of an audit export (default 1000). */
   auditExportBatchSize?: number;
+  /** Export the process's CPU, memory, event-loop and GC metrics on /metrics too (the CLI's start does). Default false. */
+  processMetrics?: boolean;
   /** How long the server identity and epoch are cached per instance, in ms. Default 5000. */
   identityCacheMs?: number;
   /** The change stream's limits, timers and allowed origins (defaults: DEFAULT_LIVE_OPTIONS). */
@@ -63,7 +67,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("serverIdentity", identity);
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
+  await app.register(metrics, { processMetrics: opts.processMetrics ?? false }); // first, so its hooks see every request
   await app.register(shutdown);
+  await app.register(readiness);
   await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
   await app.register(audit, { ...DEFAULT_AUDIT_OPTIONS, ...opts.audit });
   await app.register(teamPolicy, opts.policyCacheMs !== undefined ? { cacheMs: opts.policyCacheMs } : {});
@@ -71,7 +77,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(docs); // before the routes, so they are described
   await app.register(live, { ...DEFAULT_LIVE_OPTIONS, ...opts.live });
 
-  app.get("/healthz", { config: { rateLimit: false }, schema: { hide: true } }, async () => ({ ok: true }));
   await app.register(serverRoutes, { prefix: "/v1/server" });
   await app.register(adminRoutes, {
     prefix: "/v1/admin",

@@ -139,6 +139,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       ...(opts.env.TEAMMEM_AUDIT_RETENTION_DAYS !== undefined ? { audit: { retentionDays: opts.env.TEAMMEM_AUDIT_RETENTION_DAYS } } : {}),
       logger: { level: opts.env.LOG_LEVEL, stream: opts.log },
       ...(opts.env.TEAMMEM_ALLOWED_ORIGINS ? { live: { allowedOrigins: opts.env.TEAMMEM_ALLOWED_ORIGINS } } : {}),
+      processMetrics: true,
     });
     let address: string;
     // Bind first, bootstrap after: a start that cannot listen (port busy) must not create the

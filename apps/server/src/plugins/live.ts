@@ -1,13 +1,12 @@
 /**
  * The change stream's shared machinery on the app: @fastify/websocket (ws) with the stream's
  * limits, `app.changeHub` (LISTEN connection, channels, connections; see live/change-hub.ts),
- * `GET /readyz` (database and LISTEN connection), and a graceful shutdown that closes every stream
+ * the `listen` check of `GET /readyz` (plugins/readiness.ts), and a graceful shutdown that closes every stream
  * with 1001 before the server stops. The route itself is routes/namespaces/stream.ts, under the
  * namespace routes' auth hook.
  */
 import websocket from "@fastify/websocket";
 import { STREAM_SUBPROTOCOL } from "@teammem/protocol";
-import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { ChangeHub, type LiveOptions } from "../live/change-hub.js";
@@ -38,16 +37,10 @@ async function live(app: FastifyInstance, opts: LiveOptions): Promise<void> {
     },
   });
 
-  app.get("/readyz", { config: { rateLimit: false }, schema: { hide: true } }, async (_request, reply) => {
-    let database = true;
-    try {
-      await app.db.execute(sql`SELECT 1`);
-    } catch {
-      database = false;
-    }
-    const listen = hub.listener.status();
-    const ready = database && listen.state === "listening";
-    return reply.status(ready ? 200 : 503).send({ ok: ready, database, listen, streams: hub.connectionCount });
+  // /readyz (plugins/readiness.ts) fails while this instance's LISTEN connection is down.
+  app.readiness.add("listen", async () => {
+    const { state, since, reconnects } = hub.listener.status();
+    if (state !== "listening") throw new Error(`LISTEN connection ${state} (listening since ${since ?? "never"}, ${reconnects} reconnects)`);
   });
 
   await hub.start();
@@ -61,4 +54,4 @@ declare module "fastify" {
   }
 }
 
-export default fp(live, { name: "teammem-live", dependencies: ["teammem-auth"] });
+export default fp(live, { name: "teammem-live", dependencies: ["teammem-auth", "teammem-readiness"] });

@@ -4,6 +4,7 @@ import { Refusal } from "../errors/refusal.js";
 
 /** How long a client refused during a shutdown is told to wait, in ms (a restart or another instance). */
 const RETRY_AFTER_MS = 2000;
+const PROBES = new Set(["/healthz", "/readyz"]);
 
 /**
  * Graceful close: from the moment `app.close()` begins (a SIGTERM in the CLI), a request arriving
@@ -19,8 +20,9 @@ async function shutdown(app: FastifyInstance): Promise<void> {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (_request, reply) => {
-    if (!closing) return;
+  app.addHook("onRequest", async (request, reply) => {
+    // Probes keep answering (readiness says "shutting down", so a load balancer drains this instance).
+    if (!closing || PROBES.has(request.url.split("?")[0]!)) return;
     reply.header("connection", "close");
     throw new Refusal("server_shutting_down", "the server is shutting down; retry shortly (another instance or the restarted one answers)", {
       retryAfterMs: RETRY_AFTER_MS,

@@ -30,8 +30,10 @@ describe("rate limit per token", () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 
-  it("never limits /healthz", async () => {
-    for (let i = 0; i < 5; i++) expect((await server.app.inject({ url: "/healthz" })).statusCode).toBe(200);
+  it("never limits /healthz, /readyz or /metrics", async () => {
+    for (const url of ["/healthz", "/readyz", "/metrics"]) {
+      for (let i = 0; i < 5; i++) expect({ url, status: (await server.app.inject({ url })).statusCode }).toEqual({ url, status: 200 });
+    }
   });
 });
 

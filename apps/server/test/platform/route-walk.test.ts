@@ -22,7 +22,7 @@ interface Sample {
   okStatus?: number;
 }
 
-const PUBLIC = /^\/(docs|healthz|readyz)(\/|$)/;
+const PUBLIC = /^\/(docs|healthz|readyz|metrics)(\/|$)/;
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
 
 /** Every "METHOD /full/path" of `printRoutes({ commonPrefix: false })`, HEAD left out (it mirrors GET). */
@@ -179,7 +179,7 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
 
   it("answers every public route without a token", async () => {
     const publicRoutes = routes.filter((r) => PUBLIC.test(keyParts(r)[1]) && !r.includes("*"));
-    expect(publicRoutes).toEqual(expect.arrayContaining(["GET /healthz", "GET /docs/json"]));
+    expect(publicRoutes).toEqual(expect.arrayContaining(["GET /healthz", "GET /readyz", "GET /metrics", "GET /docs/json"]));
     for (const r of publicRoutes) {
       const res = await server.app.inject({ url: keyParts(r)[1] });
       expect({ r, status: res.statusCode < 400 }).toEqual({ r, status: true });

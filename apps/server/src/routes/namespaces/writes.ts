@@ -68,6 +68,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
           results.push({ opId: op.opId, path: op.path, status: "rejected", code: "internal_error", message: "internal error; retry the operation" });
         }
       }
+      for (const r of results) app.metrics.operation(r.status, r.status === "rejected" ? r.code : undefined);
       return { results, server };
     },
   );
