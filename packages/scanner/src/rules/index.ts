@@ -3,6 +3,7 @@ import type { Rule } from "../rule.js";
 import _1passwordSecretKey from "./1password-secret-key.js";
 import _1passwordServiceAccountToken from "./1password-service-account-token.js";
 import adafruitIoKey from "./adafruit-io-key.js";
+import adobeClientSecret from "./adobe-client-secret.js";
 import ageSecretKey from "./age-secret-key.js";
 import airtablePersonnalAccessToken from "./airtable-personnal-access-token.js";
 import alibabaAccessKeyId from "./alibaba-access-key-id.js";
@@ -30,6 +31,7 @@ import contentfulPersonalAccessToken from "./contentful-personal-access-token.js
 import cratesIoApiToken from "./crates-io-api-token.js";
 import databaseUrlCredentials from "./database-url-credentials.js";
 import databricksApiToken from "./databricks-api-token.js";
+import definedNetworkingApiToken from "./defined-networking-api-token.js";
 import digitaloceanAccessToken from "./digitalocean-access-token.js";
 import digitaloceanPat from "./digitalocean-pat.js";
 import digitaloceanRefreshToken from "./digitalocean-refresh-token.js";
@@ -76,6 +78,7 @@ import gitlabRunnerAuthenticationTokenRoutable from "./gitlab-runner-authenticat
 import gitlabRunnerAuthenticationToken from "./gitlab-runner-authentication-token.js";
 import gitlabScimToken from "./gitlab-scim-token.js";
 import gitlabSessionCookie from "./gitlab-session-cookie.js";
+import googleOauthClientSecret from "./google-oauth-client-secret.js";
 import grafanaApiKey from "./grafana-api-key.js";
 import grafanaCloudApiToken from "./grafana-cloud-api-token.js";
 import grafanaServiceAccountToken from "./grafana-service-account-token.js";
@@ -169,6 +172,7 @@ import supabaseSecretKey from "./supabase-secret-key.js";
 import tailscaleApiKey from "./tailscale-api-key.js";
 import tavilyApiKey from "./tavily-api-key.js";
 import telegramBotApiToken from "./telegram-bot-api-token.js";
+import twilioApiKey from "./twilio-api-key.js";
 import twitterBearerToken from "./twitter-bearer-token.js";
 import typeformApiToken from "./typeform-api-token.js";
 import urlCredentials from "./url-credentials.js";
@@ -189,6 +193,7 @@ export const RULES: readonly Rule[] = [
   _1passwordSecretKey,
   _1passwordServiceAccountToken,
   adafruitIoKey,
+  adobeClientSecret,
   ageSecretKey,
   airtablePersonnalAccessToken,
   alibabaAccessKeyId,
@@ -216,6 +221,7 @@ export const RULES: readonly Rule[] = [
   cratesIoApiToken,
   databaseUrlCredentials,
   databricksApiToken,
+  definedNetworkingApiToken,
   digitaloceanAccessToken,
   digitaloceanPat,
   digitaloceanRefreshToken,
@@ -262,6 +268,7 @@ export const RULES: readonly Rule[] = [
   gitlabRunnerAuthenticationToken,
   gitlabScimToken,
   gitlabSessionCookie,
+  googleOauthClientSecret,
   grafanaApiKey,
   grafanaCloudApiToken,
   grafanaServiceAccountToken,
@@ -355,6 +362,7 @@ export const RULES: readonly Rule[] = [
   tailscaleApiKey,
   tavilyApiKey,
   telegramBotApiToken,
+  twilioApiKey,
   twitterBearerToken,
   typeformApiToken,
   urlCredentials,
