@@ -90,6 +90,18 @@ describe("teammem-scan", () => {
     expect(await cli(["skipped", join("tree", "sub", "notes.md")])).toMatchObject({ code: 1, stderr: expect.stringContaining("blob.bin: not scanned") });
   });
 
+  it("marks a finding found only in encoded form in text, JSON and SARIF output", async () => {
+    const auth = Buffer.from(`ci:${token}`).toString("base64");
+    writeFileSync(join(dir, "config.json"), `{\n  "auths": { "ghcr.io": { "auth": "${auth}" } }\n}\n`);
+    const text = await cli(["config.json"]);
+    expect(text).toMatchObject({ code: 1, stdout: "config.json:2:40 github-pat GitHub personal access token (classic) (base64-encoded)\n" });
+    const json = JSON.parse((await cli(["--format", "json", "config.json"])).stdout) as { encoding?: string }[];
+    expect(json.map((r) => r.encoding)).toEqual(["base64"]);
+    const sarif = JSON.parse((await cli(["--format", "sarif", "config.json"])).stdout) as { runs: { results: { properties?: object }[] }[] };
+    expect(sarif.runs[0]!.results[0]!.properties).toEqual({ encoding: "base64" });
+    expect((await cli(["--redact", "config.json"])).stdout).toBe(`{\n  "auths": { "ghcr.io": { "auth": "${auth.slice(0, 4)}[REDACTED:github-pat]" } }\n}\n`);
+  });
+
   it("exits 0 on clean input", async () => {
     expect(await cli(["clean.md"])).toEqual({ code: 0, stdout: "", stderr: "" });
   });

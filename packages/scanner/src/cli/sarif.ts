@@ -46,7 +46,7 @@ export function toSarif(results: readonly PathFinding[], rules: readonly Rule[],
           ruleId: f.ruleId,
           ruleIndex: index.get(f.ruleId) ?? -1,
           level: "error",
-          message: { text: `${f.label} (${f.preview})` },
+          message: { text: `${f.label} (${f.preview}${f.encoding ? `, ${f.encoding}-encoded` : ""})` },
           locations: [
             {
               physicalLocation: {
@@ -56,6 +56,7 @@ export function toSarif(results: readonly PathFinding[], rules: readonly Rule[],
             },
           ],
           partialFingerprints: { "teammemFingerprint/v1": f.fingerprint },
+          ...(f.encoding !== undefined && { properties: { encoding: f.encoding } }),
         })),
       },
     ],
