@@ -13,14 +13,17 @@ import { EnvError } from "../server.js";
 import { describeFailure } from "./failure-message.js";
 import { SERVER_VERSION } from "../version.js";
 import { CliError, EXIT, type CliContext, type CommandModule, type Io } from "./context.js";
+import * as audit from "./audit.js";
+import * as bypass from "./bypass.js";
 import * as epoch from "./epoch.js";
+import * as member from "./member.js";
 import * as migrate from "./migrate.js";
 import * as start from "./start.js";
 import * as team from "./team.js";
 import * as token from "./token.js";
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, epoch];
+const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, member, audit, bypass, epoch];
 
 const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),

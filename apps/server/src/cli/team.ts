@@ -1,8 +1,13 @@
-/** `teammem-server team create <name>`: a team with its first admin, whose token goes to stdout. */
+/**
+ * `teammem-server team create <name>`: a team with its first admin, whose token goes to stdout.
+ * `team list`: the teams (on the database: all; through `--server`: the token's).
+ */
 import type { Command } from "@commander-js/extra-typings";
 import { ensureMember, ensureTeam, findTeam } from "../admin/teams.js";
 import { issueToken } from "../admin/tokens.js";
 import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
+import { withBackend } from "./admin-backend.js";
+import { withAdminOptions } from "./admin-options.js";
 import { CliError, dataDirOption, err, out, parseDays, parseName, withStore, type CliContext } from "./context.js";
 
 export function register(program: Command, ctx: CliContext): void {
@@ -31,4 +36,11 @@ export function register(program: Command, ctx: CliContext): void {
         out(ctx, issued.token);
       });
     });
+  withAdminOptions(team.command("list").description("teams, their creation time and member count (tab-separated)")).action(async (o) => {
+    await withBackend(ctx, o, "team list", false, async (b) => {
+      const teams = await b.teams();
+      if (o.json) return out(ctx, JSON.stringify({ teams }, null, 2));
+      for (const t of teams) out(ctx, `${t.name}\t${t.createdAt}\t${t.members} member(s)`);
+    });
+  });
 }

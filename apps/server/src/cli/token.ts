@@ -1,5 +1,6 @@
 /**
- * `teammem-server token create|revoke`: issue a token (stdout: the token only) or revoke one by id.
+ * `teammem-server token create|revoke|list`: issue a token (stdout: the token only; the team must
+ * exist, except `default`, the first start's team), revoke one by id, list a team's tokens.
  * Both are recorded as audit events with the actor `cli`. While a server holds the embedded data
  * folder they exit 3 and print the admin API call doing the same.
  */
@@ -8,13 +9,15 @@ import { findTeam } from "../admin/teams.js";
 import { issueToken, revokeToken } from "../admin/tokens.js";
 import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
 import { ROLES } from "../auth/auth-context.js";
-import { CliError, dataDirOption, err, out, parseDays, parseName, parseUuid, withStore, type CliContext } from "./context.js";
+import { teamNames, withBackend } from "./admin-backend.js";
+import { withAdminOptions } from "./admin-options.js";
+import { CliError, EXIT, dataDirOption, err, out, parseDays, parseName, parseUuid, withStore, type CliContext } from "./context.js";
 
 export function register(program: Command, ctx: CliContext): void {
   const token = program.command("token").description("issue and revoke tokens");
   token
     .command("create")
-    .description("issue a token (stdout: the token only); creates the team and user if new")
+    .description("issue a token (stdout: the token only); the team must exist (team create), the user is created if new")
     .requiredOption("--team <name>", "team name", parseName("team"))
     .requiredOption("--user <name>", "user name", parseName("user"))
     .addOption(new Option("--role <role>", "role in the team").choices(ROLES).makeOptionMandatory())
@@ -25,6 +28,10 @@ export function register(program: Command, ctx: CliContext): void {
       const apiExample = `curl -X POST {url}/v1/admin/tokens -H "Authorization: Bearer <admin token>" -H "Content-Type: application/json" -d '${body}'`;
       await withStore(ctx, { dataDir: o.dataDir, purpose: "token create", apiExample }, async (store) => {
         const db = store.database.db;
+        // A typo must not create a team; `default` is the first start's team, made on first use.
+        if (o.team !== "default" && !(await findTeam(db, o.team))) {
+          throw new CliError(`team "${o.team}" does not exist; create it with team create ${o.team} (existing teams: ${await teamNames(db)})`, EXIT.usage);
+        }
         const issued = await issueToken(db, store.secrets.jwtSecret, {
           teamName: o.team,
           userName: o.user,
@@ -52,4 +59,11 @@ export function register(program: Command, ctx: CliContext): void {
         out(ctx, `revoked token ${tokenId} (${revoked.user}) at ${revoked.revokedAt.toISOString()}`);
       });
     });
+  withAdminOptions(token.command("list").description("a team's tokens, newest first, never their values (tab-separated: id, user, role, created, expires, revoked)")).action(async (o) => {
+    await withBackend(ctx, o, "token list", true, async (b) => {
+      const { tokens } = await b.tokens();
+      if (o.json) return out(ctx, JSON.stringify({ tokens }, null, 2));
+      for (const t of tokens) out(ctx, `${t.tokenId}\t${t.user}\t${t.role}\t${t.createdAt}\t${t.expiresAt ?? "never"}\t${t.revokedAt ? `revoked ${t.revokedAt}` : "valid"}`);
+    });
+  });
 }
