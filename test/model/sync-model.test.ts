@@ -14,7 +14,7 @@ const seed = soakSeed !== undefined && soakSeed !== "" ? Number(soakSeed) : soak
 
 describe("sync model", () => {
   it(
-    "3 clients on one server: random edits, renames, deletes, private notes, offline periods, crashes mid-flush, SIGKILLed syncs, lost state and server restarts converge without losing acknowledged lines or leaking private ones",
+    "3 clients on one server: random edits, renames, deletes, private notes, offline periods, crashes mid-flush, SIGKILLed syncs, lost state, private notes written to team/ by mistake offline, server restarts and restores from a backup converge without losing acknowledged lines or leaking private ones",
     async () => {
       if (soaking) console.log(`soak: ${soakMinutes} minute(s) from seed ${seed}`);
       let runs = 0;

@@ -11,7 +11,10 @@
  * Clients sync in-process through `syncFolder`. "Offline" points a client at a server that is not
  * there; a "crash" aborts a sync between outbox steps (the batch is not sent, or sent and its
  * result never stored); a "kill" runs `teammem sync` (the built CLI) as a process and SIGKILLs it
- * after a random delay; "lose state" deletes `.teammem/` and inits again.
+ * after a random delay; "lose state" deletes `.teammem/` and inits again; a "mistake" writes a
+ * private marker into team/ while offline, syncs (queued) and deletes the file before reconnecting;
+ * "backup" copies the server's database and "restore-backup" serves a copy of the last backup
+ * (new epoch), after which acknowledged lines that only the lost history held no longer count.
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -24,7 +27,7 @@ import fc from "fast-check";
 import { createApi, layoutOf, NetworkError, syncFolder, type Api, type SyncSummary } from "@teammem/client";
 import { dumpAllRows, rowsOf } from "@teammem/server/testing";
 import { teammem, tempDir } from "../support/cli.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { startRestorableServer, type RestorableServer } from "../support/restorable.js";
 
 export const CLIENTS = 3;
 /** Team files the actions touch (a subfolder included, so renames move across folders). */
@@ -43,16 +46,15 @@ export type Action =
   | { readonly kind: "crash"; readonly client: number; readonly afterSend: boolean }
   | { readonly kind: "kill"; readonly client: number; readonly afterMs: number }
   | { readonly kind: "lose-state"; readonly client: number }
-  | { readonly kind: "restart-server" };
+  | { readonly kind: "mistake"; readonly client: number }
+  | { readonly kind: "restart-server" }
+  | { readonly kind: "backup" }
+  | { readonly kind: "restore-backup" };
 
 const client = fc.integer({ min: 0, max: CLIENTS - 1 });
 const file = fc.integer({ min: 0, max: FILES.length - 1 });
 
-/**
- * Random actions, syncs weighted up so changes travel. Not generated (known cases, see
- * test/README.md): "server restored from an earlier backup" (needs the client's reconciliation,
- * which is not on main yet).
- */
+/** Random actions, syncs weighted up so changes travel. */
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("write" as const), client, file, append: fc.boolean() }), weight: 6 },
   { arbitrary: fc.record({ kind: fc.constant("delete" as const), client, file }), weight: 1 },
@@ -63,7 +65,10 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("crash" as const), client, afterSend: fc.boolean() }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("kill" as const), client, afterMs: fc.integer({ min: 150, max: 1500 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("lose-state" as const), client }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant("mistake" as const), client }), weight: 1 },
   { arbitrary: fc.constant({ kind: "restart-server" as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: "backup" as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: "restore-backup" as const }), weight: 1 },
 );
 
 interface Client {
@@ -73,7 +78,9 @@ interface Client {
 }
 
 interface World {
-  readonly server: TestServer;
+  readonly server: RestorableServer;
+  /** The last backup taken (`backup` action), restored by `restore-backup`. */
+  backup: Awaited<ReturnType<RestorableServer["backup"]>> | undefined;
   readonly clients: Client[];
   /** Unique line tokens acknowledged by the server (see the module comment). */
   readonly acknowledged: Set<string>;
@@ -205,10 +212,36 @@ async function apply(world: World, action: Action, runId: string): Promise<void>
       await rm(join(c!.dir, ".teammem"), { recursive: true, force: true });
       await init(world, c!);
       return;
+    case "mistake": {
+      // A private note written into team/ by mistake while offline, queued, and deleted before reconnecting.
+      const marker = `PRIVATE-${randomUUID()}`;
+      world.privateMarkers.push(marker);
+      const path = join(c!.dir, "team", `oops-${world.seq++}.md`);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, `${marker}\n`);
+      const wasOffline = c!.offline;
+      c!.offline = true;
+      await syncOnce(world, c!, apiOf(world, c!));
+      c!.offline = wasOffline;
+      await rm(path);
+      return;
+    }
     case "restart-server":
       await world.server.stop();
       await world.server.start();
       return;
+    case "backup":
+      world.backup = await world.server.backup();
+      return;
+    case "restore-backup": {
+      if (!world.backup) return;
+      await world.server.restore(world.backup);
+      // History after the backup is gone with the server; what still counts as acknowledged is
+      // what a client's working file or the restored database holds (reconciliation re-uploads the former).
+      const alive = new Set([...(await historyTexts(world)), ...(await Promise.all(world.clients.map((k) => teamTree(k.dir)))).flatMap((t) => [...t.values()])].flatMap(tokensIn));
+      for (const t of [...world.acknowledged]) if (!alive.has(t)) world.acknowledged.delete(t);
+      return;
+    }
   }
 }
 
@@ -228,9 +261,15 @@ async function quiesce(world: World, maxRounds = 8): Promise<void> {
   throw new Error(`no quiescence after ${maxRounds} rounds of syncs`);
 }
 
+/** Every content the server's history holds: all versions and conflict records. */
+async function historyTexts(world: World): Promise<string[]> {
+  const rows = await rowsOf<{ content: string | null }>(world.server.database(), sql`SELECT content FROM versions UNION ALL SELECT content FROM conflicts`);
+  return rows.map((r) => r.content ?? "");
+}
+
 /** The invariants of the module comment; throws naming the first broken one. */
 async function check(world: World): Promise<void> {
-  const db = world.server.database;
+  const db = world.server.database();
   const heads = new Map(
     (await rowsOf<{ path: string; content: string | null; deleted: boolean }>(db, sql`SELECT path, content, deleted FROM entries`))
       .filter((r) => !r.deleted)
@@ -244,9 +283,7 @@ async function check(world: World): Promise<void> {
     if (JSON.stringify(local) !== JSON.stringify(server))
       throw new Error(`client ${i}'s team tree differs from the server's heads:\n local ${JSON.stringify(local)}\n server ${JSON.stringify(server)}`);
   });
-  const history = (
-    await rowsOf<{ content: string | null }>(db, sql`SELECT content FROM versions UNION ALL SELECT content FROM conflicts`)
-  ).map((r) => r.content ?? "");
+  const history = await historyTexts(world);
   const everywhere = new Set([...history, ...trees.flatMap((t) => [...t.values()])].flatMap(tokensIn));
   const lost = [...world.acknowledged].filter((t) => !everywhere.has(t));
   if (lost.length > 0) throw new Error(`acknowledged lines lost (in no head, history, conflict record or working file): ${lost.join(", ")}`);
@@ -260,13 +297,13 @@ async function check(world: World): Promise<void> {
  * and checks. @throws describing the broken invariant.
  */
 export async function runModel(actions: readonly Action[]): Promise<void> {
-  const server = await startTestServer("postgres");
+  const server = await startRestorableServer("postgres");
   const root = await tempDir("teammem-model-");
   const runId = randomUUID().slice(0, 8).toLowerCase().replace(/[^0-9a-z]/g, "x");
   try {
     const clients: Client[] = [];
     for (let i = 0; i < CLIENTS; i++) clients.push({ dir: join(root.path, `c${i}`), token: await server.token(`user${i}`), offline: false });
-    const world: World = { server, clients, acknowledged: new Set(), privateMarkers: [], seq: 0 };
+    const world: World = { server, backup: undefined, clients, acknowledged: new Set(), privateMarkers: [], seq: 0 };
     for (const c of clients) await init(world, c);
     for (const action of actions) await apply(world, action, runId);
     await quiesce(world);
