@@ -5,13 +5,15 @@
  * documentation placeholders are skipped. The rule, exactly (also in the package README):
  *
  * A URL is **not** reported when one of these holds, and is reported otherwise:
- * 1. the password is empty, or only digits and at most 5 of them (`host:8080@…` reads as a port);
+ * 1. the password is shorter than 4 characters, or only digits and at most 5 of them (`host:8080@…`
+ *    reads as a port);
  * 2. the password is template or variable syntax: it starts with `$` or `:`, or contains `${`,
  *    `$(`, `{{`, `%(`, `<` or `>`, or is wrapped in `{…}`, `[…]` or `%…%`, or is `%s`;
  * 3. the password is a stand-in word: `password`, `passwd`, `pass`, `pwd`, `pw`, `secret`, each
  *    optionally after `your`, `my`, `db`, `the`, `user`, `some` or `new` and `_`/`-` (`YOUR_PASSWORD`,
- *    `db-pass`), or contains `placeholder`, `redacted`, `replace_me`/`replaceme`/`replace-me`,
- *    `...`, `…`, `***` or `xxx`, or is one repeated character (`xxxx`, `****`);
+ *    `db-pass`), or contains `placeholder`, `redacted`, `replace` (`REPLACE_ME`,
+ *    `REPLACE_WITH_PASSWORD`), `your_pass`/`yourpass`, `...`, `…`, `***` or `xxx`, or is one
+ *    repeated character (`xxxx`, `****`);
  * 4. the host is a documentation host: `example.com`, `example.org`, `example.net` or a name
  *    under them, a name under the reserved top-level domains `.test`, `.example`, `.invalid`
  *    (RFC 2606, RFC 6761), or one of the words `example`, `host`, `hostname`, `your-host`,
@@ -33,7 +35,7 @@ const LOCAL_DEFAULTS = new Set([
 ]);
 
 const STAND_IN_WORD = /^(?:(?:your|my|db|the|user|some|new)[_-]?)?(?:password|passwd|pass|pwd|pw|secret)$/i;
-const STAND_IN_PART = /placeholder|redacted|replace[_-]?me|\.\.\.|…|\*{3}|x{3}/i;
+const STAND_IN_PART = /placeholder|redacted|replace|your[_-]?pass|\.\.\.|…|\*{3}|x{3}/i;
 const TEMPLATE = /^[$:]|\$\{|\$\(|\{\{|%\(|[<>]|^\{.*\}$|^\[.*\]$|^%.*%$|^%s$/;
 const DOC_HOST = /(?:^|\.)example\.(?:com|org|net)$|\.(?:test|example|invalid)$|^(?:example|host|hostname|your[-_]?host|myhost|server|servername|domain)$/;
 const LOOPBACK = /^(?:localhost|.+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/;
@@ -61,7 +63,7 @@ export function isPlaceholderUrlCredential(body: string): boolean {
   const password = userinfo.slice(colon + 1);
   if (DOC_HOST.test(host)) return true;
   if (/^x-oauth-(?:basic|token)$/i.test(password)) return user.length < 20 || /^(.)\1*$/.test(user) || TEMPLATE.test(user);
-  if (password.length === 0 || /^[0-9]{1,5}$/.test(password)) return true;
+  if (password.length < 4 || /^[0-9]{1,5}$/.test(password)) return true;
   if (TEMPLATE.test(password) || STAND_IN_WORD.test(password) || STAND_IN_PART.test(password) || /^(.)\1*$/.test(password)) return true;
   if (LOOPBACK.test(host)) {
     const lower = password.toLowerCase();

@@ -46,6 +46,8 @@ const rule: Rule = {
       "redis://default:hunter2@cache.example.com:6379", // documentation host
       "postgres://app:Sup3rS3cret@db.test/app", // reserved .test domain
       "mongodb://root:root@127.0.0.1:27017", // local default
+      "mysql://admin:REPLACE_WITH_PASSWORD@mysql.acme-corp.io:3306/db", // stand-in text
+      "postgres://app:abc@db.acme-corp.io/app", // shorter than 4 characters
     ],
   }),
 };
