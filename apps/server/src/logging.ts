@@ -2,7 +2,7 @@ import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import { redactUrl } from "./secrets/names.js";
 
 /** Paths pino replaces with "[redacted]" wherever a request or its headers get logged. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   "req.headers.authorization",
   "request.headers.authorization",
   "headers.authorization",
@@ -19,7 +19,7 @@ export const REDACTED_PATHS = [
  * credential in the URL redacted: an entry path in the query (`?path=team/AKIA…/notes.md`) or a
  * namespace name can hold one.
  */
-export function serializeRequest(req: FastifyRequest): Record<string, unknown> {
+function serializeRequest(req: FastifyRequest): Record<string, unknown> {
   return {
     method: req.method,
     url: redactUrl(req.url),

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loadServerSecrets, type ServerSecrets } from "./settings.js";
 
-export { EnvError, ServerEnv } from "./config/server-env.js";
+export { EnvError } from "./config/server-env.js";
 
 /**
  * Validates an environment (the CLI passes `process.env`): see config/server-env.ts.
@@ -23,7 +23,7 @@ export function readServerEnv(env: Readonly<Record<string, string | undefined>>)
 }
 
 /** Limits from the TEAMMEM_* variables over the defaults. */
-export function limitsFromEnv(env: ServerEnv): Limits {
+function limitsFromEnv(env: ServerEnv): Limits {
   const pick = (v: number | undefined, d: number) => (v === undefined ? d : v);
   return {
     maxEntryBytes: pick(env.TEAMMEM_MAX_ENTRY_BYTES, DEFAULT_LIMITS.maxEntryBytes),

@@ -16,7 +16,7 @@ type Row = typeof auditEvents.$inferSelect;
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** A stored row as the protocol's {@link AuditEvent}. */
-export function toWire(r: Row): AuditEvent {
+function toWire(r: Row): AuditEvent {
   return {
     id: r.id,
     kind: r.kind,
@@ -51,7 +51,7 @@ export function toWire(r: Row): AuditEvent {
 const hasFinding = (partial: Record<string, string>): SQL => sql`${auditEvents.findings} @> ${JSON.stringify([partial])}::jsonb`;
 
 /** The WHERE clause of `scope` and `filter`. */
-export function auditWhere(scope: AuditScope, filter: AuditFilter): SQL | undefined {
+function auditWhere(scope: AuditScope, filter: AuditFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     "teamId" in scope ? eq(auditEvents.teamId, scope.teamId) : undefined,
     filter.from !== undefined ? gte(auditEvents.createdAt, new Date(filter.from)) : undefined,

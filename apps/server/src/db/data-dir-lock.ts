@@ -16,7 +16,7 @@ export const LOCK_NAME = "teammem-server.lock";
 /** Name of the holder's details (JSON {@link LockHolder}) beside the lock. */
 export const HOLDER_NAME = "teammem-server.lock.json";
 /** A lock whose mtime is older than this (ms) belongs to a process that is gone. */
-export const STALE_MS = 30_000;
+const STALE_MS = 30_000;
 
 /** What the holder of a data folder says about itself. */
 export interface LockHolder {

@@ -7,8 +7,8 @@ import { chmod, lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Folders 0700, files 0600. */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * Runs `fn` with the process umask at 077, so whatever it creates is owner-only; the previous

@@ -8,7 +8,7 @@
 import { Refusal } from "./refusal.js";
 
 /** Seconds a client is told to wait before retrying, in ms. */
-export const DATABASE_RETRY_AFTER_MS = 1000;
+const DATABASE_RETRY_AFTER_MS = 1000;
 
 /**
  * SQLSTATE codes (PostgreSQL appendix A) of transient failures: 40001 serialization_failure,

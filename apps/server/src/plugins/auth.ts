@@ -46,7 +46,7 @@ const MAX_CACHED_TOKENS = 10_000;
  * The request's bearer token: `Authorization: Bearer <token>`, or, on a WebSocket upgrade only, the
  * offered subprotocol `teammem.bearer.<token>` (for clients that cannot set headers). Never the URL.
  */
-export function bearerToken(request: FastifyRequest): string | undefined {
+function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const parts = header.split(" ");

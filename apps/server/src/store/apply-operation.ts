@@ -25,7 +25,7 @@ function rejected(opId: string, path: string, refusal: Refusal): OperationResult
 }
 
 /** The request hash of a batch operation (its id excluded; the merge policy only when given, so older hashes stay valid). */
-export function operationHash(op: Operation): string {
+function operationHash(op: Operation): string {
   if ("delete" in op) return requestHash("delete", [op.path, op.baseVersion]);
   const put = [op.path, op.baseVersion, op.content, ...(op.merge ? [op.merge] : [])];
   if ("renameFrom" in op) return requestHash("rename", [...put, op.renameFrom, op.renameFromVersion]);

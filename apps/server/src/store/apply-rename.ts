@@ -46,7 +46,7 @@ function storable(ctx: WriteContext, content: string): boolean {
 }
 
 /** The new path a rename moved version `version` (its tombstone) of `path` to, or null. */
-export async function renamedTo(tx: Tx, namespaceId: string, path: string, version: number): Promise<string | null> {
+async function renamedTo(tx: Tx, namespaceId: string, path: string, version: number): Promise<string | null> {
   const [row] = await tx
     .select({ toPath: renames.toPath })
     .from(renames)

@@ -61,7 +61,7 @@ export async function readVersionContent(tx: Tx, namespaceId: string, path: stri
 }
 
 /** Another live path whose case-folded key equals `foldKey`, or null. */
-export async function findCaseClash(tx: Tx, namespaceId: string, path: string, foldKey: string): Promise<string | null> {
+async function findCaseClash(tx: Tx, namespaceId: string, path: string, foldKey: string): Promise<string | null> {
   const [row] = await tx
     .select({ path: entries.path })
     .from(entries)
@@ -71,7 +71,7 @@ export async function findCaseClash(tx: Tx, namespaceId: string, path: string, f
 }
 
 /** Number of live (non-deleted) entries in the namespace. */
-export async function countLiveEntries(tx: Tx, namespaceId: string): Promise<number> {
+async function countLiveEntries(tx: Tx, namespaceId: string): Promise<number> {
   const [row] = await tx
     .select({ n: count() })
     .from(entries)

@@ -12,7 +12,7 @@ import { checkPath, SecretRefusal } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
 /** A refusal of a path holding a credential; {@link auditPathSecret} records `redactedPath`. */
-export class PathSecretRefusal extends SecretRefusal {
+class PathSecretRefusal extends SecretRefusal {
   constructor(
     message: string,
     audit: SecretRefusal["audit"],
@@ -23,7 +23,7 @@ export class PathSecretRefusal extends SecretRefusal {
 }
 
 /** The `secret_detected` refusal of `path` (already NFC-checked), or null when the path is clean. */
-export function scanPath(ctx: Pick<WriteContext, "fingerprintKey">, path: string): PathSecretRefusal | null {
+function scanPath(ctx: Pick<WriteContext, "fingerprintKey">, path: string): PathSecretRefusal | null {
   const found = findSecretsInName(path, ctx.fingerprintKey);
   if (found.length === 0) return null;
   return new PathSecretRefusal(`the path holds a credential (${ruleList(found)}); rename the file and write again`, found, redactSecrets(path));

@@ -67,7 +67,7 @@ async function renameLinks(db: Db, namespaceId: string, path: string): Promise<R
 }
 
 type ConflictRow = typeof conflicts.$inferSelect;
-export function conflictRecord(r: ConflictRow): ConflictRecord {
+function conflictRecord(r: ConflictRow): ConflictRecord {
   return {
     id: r.id,
     path: r.path,
@@ -119,11 +119,3 @@ export async function listConflicts(db: Db, namespaceId: string, status: "open" 
   return rows.map(conflictRecord);
 }
 
-/** One conflict record of the namespace, or null. */
-export async function readConflict(db: Db, namespaceId: string, id: string): Promise<ConflictRecord | null> {
-  const [row] = await db
-    .select()
-    .from(conflicts)
-    .where(and(eq(conflicts.namespaceId, namespaceId), eq(conflicts.id, id)));
-  return row ? conflictRecord(row) : null;
-}

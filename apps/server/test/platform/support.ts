@@ -48,7 +48,7 @@ export function craftToken(header: Record<string, unknown>, claims: object, secr
 }
 
 /** A JWT signed RS256 with a fresh key pair (a key the server never knew). */
-export function rs256Token(claims: object): string {
+function rs256Token(claims: object): string {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const input = `${b64url({ alg: "RS256", typ: "JWT" })}.${b64url(claims)}`;
   return `${input}.${rsaSign("sha256", Buffer.from(input), privateKey).toString("base64url")}`;

@@ -91,4 +91,3 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 export default namespaceRoutes;
-export { namespaceRoutes };
