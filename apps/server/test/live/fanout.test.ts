@@ -73,6 +73,35 @@ describe("fan-out across instances", () => {
     }
   });
 
+  // Needs megabytes of changes to fill the kernel's socket buffers before ws buffers anything: on
+  // PostgreSQL only (the limit is the socket's, whatever the database).
+  it("closes a consumer that stops reading with 4001 slow_consumer instead of buffering past the limit", async () => {
+    const { apps, urls, token } = await startInstances(inject("postgresUrl"), 1, { maxBufferedBytes: 64 * 1024, heartbeatMs: 60_000 }); // no ping: a paused peer would not pong
+    const slow = openStream(urls[0]!, "acme/web", { token });
+    const fast = openStream(urls[0]!, "acme/web", { token });
+    for (const c of [slow, fast]) onTestFinished(() => c.ws.terminate());
+    for (const c of [slow, fast]) c.subscribe(0);
+    await Promise.all([slow, fast].map((c) => c.waitFor(isType("caught_up"))));
+    slow.ws.pause();
+    const body = "memory line\n".repeat(5000); // 60,000 bytes, sent inline
+    let written = 0;
+    while (apps[0]!.changeHub.connectionCount > 1 && written < 1000) {
+      const operations = Array.from({ length: 20 }, () => ({ opId: randomUUID(), path: `team/big-${written++}.md`, baseVersion: 0, content: body }));
+      const res = await apps[0]!.inject({ method: "POST", url: "/v1/namespaces/acme%2Fweb/batch", headers: bearer(token), payload: { operations } });
+      expect(res.statusCode).toBe(200);
+    }
+    slow.ws.resume();
+    expect(await slow.closed).toEqual({ code: 4001, reason: "slow_consumer" });
+    // The reader that kept up got everything, and the slow one can resume from its last cursor.
+    await fast.until(() => fast.cursors().length === written);
+    const resumed = openStream(urls[0]!, "acme/web", { token });
+    onTestFinished(() => resumed.ws.terminate());
+    const last = slow.cursors().at(-1) ?? 0;
+    resumed.subscribe(last, (await apps[0]!.inject({ url: "/v1/server", headers: bearer(token) })).json().server);
+    await resumed.waitFor(isType("caught_up"));
+    expect([...slow.cursors(), ...resumed.cursors()]).toEqual(Array.from({ length: written }, (_, i) => i + 1));
+  });
+
   it("catches subscribers up from the feed when the LISTEN connection drops while changes commit", async () => {
     // Reconnects wait a full second, so the write below commits while nobody listens.
     const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 1, { minBackoffMs: 1000, maxBackoffMs: 1000 });

@@ -34,8 +34,9 @@ const LIVE: Partial<LiveOptions> = {
   tokenCheckMs: 100,
 };
 
-async function startLive(kind: (typeof DATABASE_KINDS)[number], opts: Partial<AppOptions> = {}): Promise<Live> {
-  const server = await startTestServer(kind, { limits: { rateLimitMax: 0 }, live: LIVE, ...opts });
+async function startLive(kind: (typeof DATABASE_KINDS)[number], opts: Partial<AppOptions> = {}, logLines: string[] = []): Promise<Live> {
+  const logger = { level: "debug", stream: { write: (line: string) => void logLines.push(line) } };
+  const server = await startTestServer(kind, { limits: { rateLimitMax: 0 }, live: LIVE, logger, ...opts });
   const url = await server.app.listen({ host: "127.0.0.1", port: 0 });
   const { token } = await server.token("acme", "ann", "member");
   let namespaces = 0;
@@ -71,8 +72,10 @@ const paths = (prefix: string, n: number) => Array.from({ length: n }, (_, i) =>
 
 describe.each(DATABASE_KINDS)("change stream on %s", (kind) => {
   let live: Live;
+  /** Every line the shared server logged (at debug level). */
+  const logLines: string[] = [];
   beforeAll(async () => {
-    live = await startLive(kind);
+    live = await startLive(kind, {}, logLines);
   });
   afterAll(() => live?.close());
 
@@ -246,6 +249,23 @@ describe.each(DATABASE_KINDS)("change stream on %s", (kind) => {
     expect(res.statusCode).toBeLessThan(300);
     expect(await client.closed).toEqual({ code: 4401, reason: "token_revoked" });
     expect(client.messages.at(-1)).toMatchObject({ type: "error", code: "token_revoked" });
+  });
+
+  it("never logs a token, whether it came in the Authorization header or the subprotocol, valid or refused", async () => {
+    const ns = await live.namespace();
+    const reader = await live.server.token("acme", "logan", "reader");
+    const viaHeader = live.open(ns, { token: reader.token });
+    const viaProtocol = live.open(ns, { token: reader.token, tokenIn: "subprotocol" });
+    const forged = live.open(ns, { token: `${reader.token.slice(0, -4)}AAAA`, tokenIn: "subprotocol" });
+    for (const c of [viaHeader, viaProtocol]) c.subscribe(0);
+    await Promise.all([viaHeader, viaProtocol].map((c) => c.waitFor(isType("caught_up"))));
+    expect((await forged.refused).status).toBe(401);
+    viaHeader.ws.close();
+    await viaHeader.closed;
+    expect(logLines.length).toBeGreaterThan(0);
+    const signature = reader.token.split(".")[2]!;
+    expect(logLines.filter((l) => l.includes(signature) || l.includes(live.token.split(".")[2]!))).toEqual([]);
+    expect(logLines.some((l) => l.includes("/stream"))).toBe(true); // the upgrades were logged, without their tokens
   });
 
   // Last: it closes the shared server.
