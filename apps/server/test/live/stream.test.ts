@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { WebSocket } from "ws";
 import type { AppOptions } from "../../src/app.js";
 import type { LiveOptions } from "../../src/live/change-hub.js";
+import { startNewEpoch } from "../../src/identity/server-identity.js";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { badTokens, bearer, startTestServer, type TestServer } from "../platform/support.js";
 import { isType, openStream, type OpenOptions } from "./stream-client.js";
@@ -36,7 +37,7 @@ const LIVE: Partial<LiveOptions> = {
 
 async function startLive(kind: (typeof DATABASE_KINDS)[number], opts: Partial<AppOptions> = {}, logLines: string[] = []): Promise<Live> {
   const logger = { level: "debug", stream: { write: (line: string) => void logLines.push(line) } };
-  const server = await startTestServer(kind, { limits: { rateLimitMax: 0 }, live: LIVE, logger, ...opts });
+  const server = await startTestServer(kind, { limits: { rateLimitMax: 0 }, live: LIVE, logger, identityCacheMs: 100, ...opts });
   const url = await server.app.listen({ host: "127.0.0.1", port: 0 });
   const { token } = await server.token("acme", "ann", "member");
   let namespaces = 0;
@@ -266,6 +267,16 @@ describe.each(DATABASE_KINDS)("change stream on %s", (kind) => {
     const signature = reader.token.split(".")[2]!;
     expect(logLines.filter((l) => l.includes(signature) || l.includes(live.token.split(".")[2]!))).toEqual([]);
     expect(logLines.some((l) => l.includes("/stream"))).toBe(true); // the upgrades were logged, without their tokens
+  });
+
+  it("closes an open stream with 4002 stale_cursor when the server's epoch changes", async () => {
+    const ns = await live.namespace();
+    const client = live.open(ns);
+    client.subscribe(0);
+    await client.waitFor(isType("caught_up"));
+    const { server } = await startNewEpoch(live.server.tdb.database.db, "stream test");
+    expect(await client.closed).toEqual({ code: 4002, reason: "stale_cursor" });
+    expect(client.messages.at(-1)).toEqual({ type: "error", code: "stale_cursor", message: expect.any(String), details: { server } });
   });
 
   // Last: it closes the shared server.
