@@ -1,131 +1,20 @@
 /**
- * Issue 8, "The client notices when the server is not the one it synced with": a server reset,
- * restored from an earlier backup, or moved between the embedded database and PostgreSQL makes
- * every client reconcile by content (heads compared by sha256, what the server lacks uploaded as
- * new versions, what the client lacks pulled, both-changed merged), say so, and converge. A folder
- * that lost its state does not bring back what a teammate deleted.
+ * Issue 8, "The client notices when the server is not the one it synced with": a server reset or
+ * moved between the embedded database and PostgreSQL makes every client reconcile by content and
+ * converge; an interrupted reconciliation stays due (status says so) and resumes; a folder that
+ * lost its state does not bring back what a teammate deleted (stale copies are not edits).
  */
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NetworkError, type Api } from "@teammem/client";
-import { DATABASE_KINDS, rowsOf, type DatabaseKind } from "@teammem/server/testing";
-import { teammem, tempDir } from "../support/cli.js";
-import { status, syncJson, tree } from "../support/clients.js";
+import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
+import { status, syncJson } from "../support/clients.js";
 import { engineSync } from "../support/engine.js";
-import { startRestorableServer, type RestorableServer } from "../support/restorable.js";
+import { converge, files, heads, reconciledEvents, team, write } from "../support/reconcile-team.js";
 
-interface Team {
-  server: RestorableServer;
-  root: string;
-  a: string;
-  b: string;
-  env: { a: Record<string, string>; b: Record<string, string> };
-}
-
-async function team(kind: DatabaseKind): Promise<Team> {
-  const server = await startRestorableServer(kind);
-  onTestFinished(() => server.dispose());
-  const root = await tempDir();
-  onTestFinished(() => root.remove());
-  const [a, b] = [join(root.path, "a"), join(root.path, "b")];
-  const env = { a: { TEAMMEM_TOKEN: await server.token("alice") }, b: { TEAMMEM_TOKEN: await server.token("bob") } };
-  for (const [dir, e] of [
-    [a, env.a],
-    [b, env.b],
-  ] as const)
-    expect(await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "acme-web"], e)).toMatchObject({ code: 0 });
-  return { server, root: root.path, a, b, env };
-}
-
-/** Every head of the namespace on the server: path → content (tombstones left out). */
-async function heads(server: RestorableServer): Promise<Record<string, string>> {
-  const rows = await rowsOf<{ path: string; content: string | null; deleted: boolean }>(
-    server.database(),
-    sql`SELECT DISTINCT ON (path) path, content, kind = 'delete' AS deleted FROM versions ORDER BY path, version DESC`,
-  );
-  return Object.fromEntries(rows.filter((r) => !r.deleted).map((r) => [`team/${r.path}`, r.content!]));
-}
-
-/** The team files of `dir`: path → content. */
-async function files(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const path of await tree(dir)) if (path.startsWith("team/")) out[path] = await readFile(join(dir, path), "utf8");
-  return out;
-}
-
-const write = (dir: string, path: string, text: string) => writeFile(join(dir, "team", path), text);
-const reconciledEvents = (json: { events: { type: string }[] }) => json.events.filter((e) => e.type === "reconciled");
-
-/** A syncs, then B, then A again; both end equal to the server's heads. */
-async function converge(t: Team): Promise<Record<string, string>> {
-  for (const [dir, e] of [
-    [t.a, t.env.a],
-    [t.b, t.env.b],
-    [t.a, t.env.a],
-  ] as const)
-    expect((await syncJson(dir, e)).code).toBe(0);
-  const server = await heads(t.server);
-  expect(await files(t.a)).toEqual(server);
-  expect(await files(t.b)).toEqual(server);
-  return server;
-}
-
-describe.each(DATABASE_KINDS)("reconciliation on %s", (kind) => {
-  it("server restored from an earlier backup: what it lost is uploaded as new versions, deletes stay deleted, both-changed files merge", async () => {
-    const t = await team(kind);
-    await write(t.a, "x.md", "x1\n");
-    await write(t.a, "y.md", "y1\n");
-    await write(t.a, "notes.md", "- one\n");
-    await converge(t);
-    const backup = await t.server.backup();
-
-    // After the backup: a new file, an edit, a delete; both clients see them.
-    await write(t.a, "z.md", "z after the backup\n");
-    await write(t.a, "x.md", "x2\n");
-    await rm(join(t.a, "team", "y.md"));
-    await converge(t);
-
-    await t.server.restore(backup);
-    // Meanwhile a teammate edits the restored server's notes (after its restore), and B edits notes too.
-    await write(t.b, "notes.md", "- one\n- from bob\n");
-    const b = await syncJson(t.b, t.env.b);
-    expect(b.code).toBe(0);
-    expect(reconciledEvents(b.json)).toEqual([expect.objectContaining({ reason: expect.stringContaining("epoch changed"), toSend: 4 })]);
-    expect(await heads(t.server)).toEqual({ "team/x.md": "x2\n", "team/z.md": "z after the backup\n", "team/notes.md": "- one\n- from bob\n" });
-
-    await write(t.a, "notes.md", "- one\n- from alice\n");
-    const a = await syncJson(t.a, t.env.a);
-    expect(a.code).toBe(0);
-    expect(reconciledEvents(a.json)).toHaveLength(1);
-    expect(a.json.events).toContainEqual(expect.objectContaining({ type: "merged", path: "team/notes.md" }));
-    const end = await converge(t);
-    expect(end).toEqual({ "team/x.md": "x2\n", "team/z.md": "z after the backup\n", "team/notes.md": "- one\n- from bob\n- from alice\n" });
-    // History is never rewritten: the restored versions stay, the lost ones come back as new versions.
-    const xs = await rowsOf<{ version: number; content: string }>(t.server.database(), sql`SELECT version, content FROM versions WHERE path = 'x.md' ORDER BY version`);
-    expect(xs.map((r) => [Number(r.version), r.content])).toEqual([
-      [1, "x1\n"],
-      [2, "x2\n"],
-    ]);
-    expect((await status(t.a)).reconcile).toBe(null);
-  });
-
-  it("server restored without a new epoch: the cursor above the server's is refused (stale_cursor) and the client reconciles", async () => {
-    const t = await team(kind);
-    await write(t.a, "x.md", "x1\n");
-    await converge(t);
-    const backup = await t.server.backup();
-    await write(t.a, "x.md", "x2\n");
-    await write(t.a, "w.md", "w\n");
-    await converge(t);
-    await t.server.restore(backup, { bumpEpoch: false });
-    const a = await syncJson(t.a, t.env.a);
-    expect(a.code).toBe(0);
-    expect(reconciledEvents(a.json)).toHaveLength(1);
-    expect(await converge(t)).toEqual({ "team/x.md": "x2\n", "team/w.md": "w\n" });
-  });
-
+describe.each(DATABASE_KINDS)("reconciliation after a reset, a move or lost state on %s", (kind) => {
   for (const [what, to] of [
     ["reset (a new empty database)", kind],
     ["moved to the other database kind", kind === "postgres" ? "pglite" : "postgres"],

@@ -94,6 +94,30 @@ describe.each(DATABASE_KINDS)("the send path on %s", (kind) => {
     expect(r.stdout + r.stderr + JSON.stringify(s)).not.toContain(pat);
   });
 
+  it("a block report whose fields would carry a credential is not sent", async () => {
+    const { server, a, envA } = await setup(kind);
+    const pat = fakeGithubPat();
+    await writeFile(join(a, "team", "leak.md"), `token ${pat}\n`);
+    expect((await sync(a, envA)).code).toBe(0); // held back and reported
+    const reportsBefore = (await dumpAllRows(server.database)).match(/client_blocked/g)?.length ?? 0;
+    // A tampered held-back list: a finding's label now holds another credential, not reported yet.
+    const other = fakeGithubPat(7);
+    const file = join(a, ".teammem", "held-back.json");
+    const held = JSON.parse(await readFile(file, "utf8"));
+    held.entries[0].reported = false;
+    held.entries[0].findings[0].label = `see ${other}`;
+    await writeFile(file, JSON.stringify(held));
+    await writeFile(join(a, "team", "other.md"), "other\n");
+    // push keeps other files' held-back records as they are, and reports those not reported yet.
+    const r = await teammem(["push", "--dir", a, "team/other.md"], envA);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("held-back team/leak.md is not reported to the server: the report would carry a credential");
+    const rows = await dumpAllRows(server.database);
+    expect(rows.match(/client_blocked/g)?.length ?? 0).toBe(reportsBefore);
+    expect(rows).not.toContain(other);
+    expect(rows).not.toContain(pat);
+  });
+
   it("a file edited to hold a credential after it was queued is held back, not sent", async () => {
     const { server, a, envA } = await setup(kind);
     await server.stop();

@@ -7,7 +7,7 @@
  * It is a forecast: a teammate's push between the dry run and the sync changes the outcome, and
  * merges are named (`merge`) but not computed.
  */
-import { NetworkError, ServerError } from "../errors.js";
+import { NetworkError, ProtocolError, ServerError } from "../errors.js";
 import type { Api } from "../http/api.js";
 import { readTeamFile } from "../local/team-files.js";
 import { firstMarkerLine } from "../merge/markers.js";
@@ -58,8 +58,9 @@ export interface DryRunPlan {
   /** The namespace does not exist on the server yet (the sync would create it). */
   readonly namespaceMissing: boolean;
   /**
-   * The server refused this folder's cursor as from another server or epoch (`stale_cursor`: it
-   * was restored, reset or replaced): the sync would reconcile every entry instead of pulling.
+   * The sync would reconcile every entry by content instead of pulling: a reconciliation is due
+   * (`state.json`), the server names another identity or epoch than this folder synced with, or it
+   * refused this folder's cursor (`stale_cursor`: restored, reset or replaced).
    */
   readonly reconcile: boolean;
   /** Operations in the outbox now. */
@@ -105,9 +106,18 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
 
   const pull: PlannedPull[] = [];
   let namespaceMissing = false;
-  let reconcile = false;
+  let reconcile = state.reconcile !== undefined;
   let error: NetworkError | ServerError | undefined;
-  if (refused === null) {
+  if (refused === null && !reconcile && state.server) {
+    try {
+      const { server } = await api.serverInfo();
+      reconcile = server.id !== state.server.id || server.epoch !== state.server.epoch;
+    } catch (err) {
+      // Unreachable or an older server: the change feed below tells.
+      if (!(err instanceof NetworkError || err instanceof ServerError || err instanceof ProtocolError)) throw err;
+    }
+  }
+  if (refused === null && !reconcile) {
     try {
       for (const change of await pendingChanges(api, state.cursor, pullPageSize)) {
         const base = state.bases[change.path];
