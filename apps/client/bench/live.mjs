@@ -2,14 +2,14 @@
 // B's disk, both running `teammem watch` (the built binary, as child processes) against one
 // `teammem-server` (a child process too). See README.md here for the method and the results.
 //
-//   node apps/client/bench/live.mjs [--edits 100] [--files 10] [--gap-ms 50]
+//   node apps/client/bench/live.mjs [--edits 100] [--files 10] [--gap-ms 50] [--extra-files 5000]
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node apps/client/bench/live.mjs
 //
 // Without BENCH_DATABASE_URL the server uses its embedded database in a temporary folder. With
 // it, a fresh database teammem_bench_live_<random> is created there and dropped at the end.
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,12 +22,15 @@ const { values: args } = parseArgs({
     files: { type: "string", default: "10" },
     "gap-ms": { type: "string", default: "50" },
     "timeout-ms": { type: "string", default: "15000" },
+    "extra-files": { type: "string", default: "0" },
   },
 });
 const EDITS = Number(args.edits);
 const FILES = Number(args.files);
 const GAP_MS = Number(args["gap-ms"]);
 const TIMEOUT_MS = Number(args["timeout-ms"]);
+/** Files already in team/ (synced to both before the watches start), in folders of 100: a big memory folder. */
+const EXTRA_FILES = Number(args["extra-files"]);
 const NAMESPACE = "bench-live";
 const BASELINE_NAMESPACE = "bench-live-baseline";
 
@@ -149,8 +152,19 @@ async function main() {
   runCli(CLIENT_CLI, ["init", "--dir", a, "--server", server.url, "--namespace", NAMESPACE, "--token", tokenA]);
   runCli(CLIENT_CLI, ["init", "--dir", b, "--server", server.url, "--namespace", NAMESPACE, "--token", tokenB]);
   await fetch(`${server.url}/v1/namespaces/${BASELINE_NAMESPACE}`, { method: "PUT", headers: { authorization: `Bearer ${tokenBase}` } });
+  if (EXTRA_FILES > 0) {
+    for (let i = 0; i < EXTRA_FILES; i++) {
+      const dir = join(a, "team", "archive", `part-${Math.floor(i / 100)}`);
+      if (i % 100 === 0) mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `note-${i}.md`), `# Note ${i}\n\n- kept for the record\n`);
+    }
+    runCli(CLIENT_CLI, ["sync", "--dir", a], { env: { TEAMMEM_TOKEN: tokenA } });
+    runCli(CLIENT_CLI, ["sync", "--dir", b], { env: { TEAMMEM_TOKEN: tokenB } });
+  }
+  const startedAt = performance.now();
 
   const [watchA, watchB] = [await startWatch(a, tokenA), await startWatch(b, tokenB)];
+  const startMs = performance.now() - startedAt;
   const live = [];
   const bare = [];
   const versions = new Map();
@@ -162,7 +176,9 @@ async function main() {
     const arrived = arrival(join(b, "team", name), join(b, "team"), content);
     const t0 = performance.now();
     writeFileSync(join(a, "team", name), content);
-    const t1 = await arrived;
+    const t1 = await arrived.catch((err) => {
+      throw new Error(`${err.message}\n--- A's watch:\n${watchA.output().slice(-3000)}\n--- B's watch:\n${watchB.output().slice(-3000)}`);
+    });
     const round = await bareRoundTrip(server.url, tokenBase, name, content, versions.get(name) ?? 0, cursor);
     versions.set(name, round.version);
     cursor = round.cursor;
@@ -177,6 +193,7 @@ async function main() {
   const fmt = (x) => x.toFixed(0).padStart(6);
   console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}, database: ${databaseUrl ? "PostgreSQL" : "embedded (PGlite)"}`);
   console.log(`${EDITS} edits over ${FILES} files (${warmup} warm-up edits not counted), ${GAP_MS} ms between edits; debounce 100 ms quiet / 1 s max`);
+  console.log(`team/ holds ${EXTRA_FILES + FILES} files; both watches started and subscribed in ${startMs.toFixed(0)} ms`);
   console.log("");
   console.log("                                         n    p50    p90    p99    max   (ms)");
   console.log(`save on A -> bytes on B (both watching) ${String(w.n).padStart(3)} ${fmt(w.p50)} ${fmt(w.p90)} ${fmt(w.p99)} ${fmt(w.max)}`);

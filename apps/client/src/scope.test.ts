@@ -30,6 +30,22 @@ describe("walkTeamScope", () => {
     expect(scope.skipped).toEqual([]);
   });
 
+  it("under prefixes, reads only those files and folders, and meets symlinked or missing folders on the way as the full walk does", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "a.md"), "A\n");
+    await writeFile(join(root, "team", "sub", "b.md"), "B\n");
+    await mkdir(join(root, "team", "sub", "deep"));
+    await writeFile(join(root, "team", "sub", "deep", "c.md"), "C\n");
+    await writeFile(join(root, "notes", "private.md"), "private\n");
+    await symlink("../notes", join(root, "team", "linked"));
+    const scope = await walkTeamScope(layout, ["sub/deep", "sub/deep/c.md", "a.md", "gone/x.md", "linked/private.md", "a.md/under-a-file.md"]);
+    expect([...scope.files.keys()].sort()).toEqual(["a.md", "sub/deep/c.md"]);
+    expect(scope.skipped).toEqual([{ path: "team/linked", reason: "symlink (not followed)" }]);
+    expect(isSkipped(scope, "linked/private.md")).toBe(true); // not a delete
+    expect(isSkipped(scope, "gone/x.md")).toBe(false); // absent: a delete
+    expect([...(await walkTeamScope(layout, ["sub", ""])).files.keys()].sort()).toEqual(["a.md", "sub/b.md", "sub/deep/c.md"]); // "" is all
+  });
+
   it("skips symlinks to files and folders outside team/ and reports them", async () => {
     const { root, layout } = await memoryFolder();
     await writeFile(join(root, "notes", "private.md"), "private\n");

@@ -3,6 +3,7 @@
  * symlink. Every other file of the memory folder is private: this module (the only one that lists
  * files for requests) never opens anything outside `team/`.
  */
+import type { Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { checkEntryPath, type PathCheck } from "@teammem/protocol";
@@ -21,6 +22,12 @@ export interface TeamFile {
 export interface SkippedPath {
   readonly path: string;
   readonly reason: string;
+}
+
+/** `prefixes` without those lying under another one (so no subtree is walked twice). */
+function outermost(prefixes: readonly string[]): string[] {
+  const sorted = [...new Set(prefixes)].sort();
+  return sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(`${q}/`)));
 }
 
 /** What `team/` itself is: a real folder, absent, or something not walked (a symlink, a file...). */
@@ -56,8 +63,13 @@ export async function teamRootOf(layout: Layout): Promise<TeamRoot> {
   }
 }
 
-/** Walks `team/`, reading each regular file; symlinks, special files and invalid names are skipped. */
-export async function walkTeamScope(layout: Layout): Promise<TeamScope> {
+/**
+ * Walks `team/`, reading each regular file; symlinks, special files and invalid names are skipped.
+ * `under` (entry paths of files or folders; "" is everything) restricts the walk to those subtrees
+ * (`push PATH`, `watch`: a few files of a large folder): files elsewhere are then not listed, so
+ * the caller must look at paths under `under` only.
+ */
+export async function walkTeamScope(layout: Layout, under?: readonly string[]): Promise<TeamScope> {
   const root = await teamRootOf(layout);
   const scope: TeamScope = { root, files: new Map(), skipped: [], skippedEntryPaths: new Set() };
   if (root === "missing") return scope;
@@ -66,7 +78,8 @@ export async function walkTeamScope(layout: Layout): Promise<TeamScope> {
     scope.skippedEntryPaths.add(""); // the whole scope: nothing in it counts as deleted
     return scope;
   }
-  await walk(layout, "", scope);
+  if (under === undefined || under.includes("")) await walk(layout, "", scope);
+  else for (const prefix of outermost(under)) await walkUnder(layout, prefix, scope);
   scope.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return scope;
 }
@@ -85,33 +98,55 @@ async function walk(layout: Layout, relDir: string, scope: TeamScope): Promise<v
   const names = (await readdir(join(layout.team, relDir))).sort();
   for (const name of names) {
     const rel = relDir ? `${relDir}/${name}` : name;
-    const shown = displayPath(rel);
-    const st = await lstat(join(layout.team, rel));
-    if (st.isSymbolicLink()) {
-      scope.skipped.push({ path: shown, reason: "symlink (not followed)" });
-      scope.skippedEntryPaths.add(rel);
-      continue;
-    }
+    await visit(layout, rel, await lstat(join(layout.team, rel)), scope);
+  }
+}
+
+/** One name met by the walk (`st`: its lstat): a folder is walked, a regular file read, anything else skipped. */
+async function visit(layout: Layout, rel: string, st: Stats, scope: TeamScope): Promise<void> {
+  const name = rel.slice(rel.lastIndexOf("/") + 1);
+  const skip = (reason: string) => {
+    scope.skipped.push({ path: displayPath(rel), reason });
+    scope.skippedEntryPaths.add(rel);
+  };
+  if (st.isSymbolicLink()) return skip("symlink (not followed)");
+  const check = checkEntryPath(rel);
+  if (!check.ok || check.path !== rel) return skip(invalidReason(name, check));
+  if (st.isDirectory()) return walk(layout, rel, scope);
+  if (!st.isFile()) return skip("not a regular file");
+  const file = await readTeamFile(layout, rel);
+  if (file.kind === "file") scope.files.set(rel, { path: rel, content: file.content, sha256: file.sha256 });
+  else if (file.kind === "unsafe") skip(file.reason);
+}
+
+/** lstat of `team/<rel>`, or undefined when nothing is there. */
+async function lstatIfPresent(layout: Layout, rel: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(join(layout.team, rel));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The part of the walk under entry path `prefix` (a file or a folder). Each folder on the way is
+ * met as the full walk would meet it: a symlink or an invalid name is skipped (so nothing under it
+ * counts as deleted); an absent one, or a file where a folder would be, leaves nothing under it.
+ */
+async function walkUnder(layout: Layout, prefix: string, scope: TeamScope): Promise<void> {
+  const segments = prefix.split("/");
+  for (let i = 1; i <= segments.length; i++) {
+    const rel = segments.slice(0, i).join("/");
+    const st = await lstatIfPresent(layout, rel);
+    if (st === undefined) return;
     const check = checkEntryPath(rel);
-    if (!check.ok || check.path !== rel) {
-      scope.skipped.push({ path: shown, reason: invalidReason(name, check) });
-      scope.skippedEntryPaths.add(rel);
-      continue;
-    }
-    if (st.isDirectory()) {
-      await walk(layout, rel, scope);
-      continue;
-    }
-    if (!st.isFile()) {
-      scope.skipped.push({ path: shown, reason: "not a regular file" });
-      scope.skippedEntryPaths.add(rel);
-      continue;
-    }
-    const file = await readTeamFile(layout, rel);
-    if (file.kind === "file") scope.files.set(rel, { path: rel, content: file.content, sha256: file.sha256 });
-    else if (file.kind === "unsafe") {
-      scope.skipped.push({ path: shown, reason: file.reason });
-      scope.skippedEntryPaths.add(rel);
+    const walkedInto = st.isDirectory() && !st.isSymbolicLink() && check.ok && check.path === rel;
+    if (i === segments.length || !walkedInto) {
+      // The prefix itself, or an ancestor the full walk would not enter: skipped there, or a file.
+      if (i === segments.length || st.isSymbolicLink() || !check.ok || check.path !== rel) await visit(layout, rel, st, scope);
+      return;
     }
   }
 }

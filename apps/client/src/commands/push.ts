@@ -7,7 +7,7 @@
  * next sync or push sends it), 2 on usage errors (a path outside the team scope included).
  */
 import { UsageError } from "../errors.js";
-import { teamPathOf, underEntry } from "../local/team-path.js";
+import { teamPathOf } from "../local/team-path.js";
 import { requireConfig } from "../state/config.js";
 import { displayRelative, type Layout } from "../state/layout.js";
 import { describeEvent } from "../sync/events.js";
@@ -59,7 +59,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     token,
     warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
     lockWaitMs: COMMAND_LOCK_WAIT_MS,
-    only: (entryPath) => prefixes.some((p) => underEntry(p, entryPath)),
+    onlyUnder: prefixes,
     pull: false,
   });
   const outcome = pushOutcome(summary, prefixes);

@@ -41,7 +41,7 @@ export function postWriteHook(ctx: CommandContext): Promise<number> {
         token,
         api: hookApi(config, token, PUSH_BUDGET_MS),
         warn: (l) => warnings.push(l),
-        only: (p) => p === entry,
+        onlyUnder: [entry],
         pull: false,
       }),
     );

@@ -32,6 +32,11 @@ export interface SyncContext {
   readonly pullPageSize: number;
   /** Queue only the entry paths this accepts (`teammem push PATH`); default: every path. */
   readonly only?: (entryPath: string) => boolean;
+  /**
+   * With `only`: entry paths (files or folders) that hold every path `only` accepts, so the push
+   * reads just them instead of all of `team/` (`push PATH`, `watch`); default: all of `team/`.
+   */
+  readonly onlyUnder?: readonly string[];
   /** Pull the server's changes first (default true; `push` does not). */
   readonly pull?: boolean;
   /** `--allow <fingerprint> --reason <why>`: ask the team to let a held-back secret through before pushing. */

@@ -12,7 +12,9 @@ import { loadReports } from "../state/reports.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { loadSyncState } from "../state/sync-state.js";
 import type { AllowRequest } from "./bypasses.js";
+import type { SyncContext } from "./context.js";
 import { sync, type SyncSummary } from "./sync.js";
+import { underEntry } from "../local/team-path.js";
 
 /** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
 const DEFAULT_BATCH_SIZE = 100;
@@ -34,14 +36,26 @@ export interface SyncFolderOptions {
   readonly pullPageSize?: number;
   /** `--allow-mass-delete` (default false). */
   readonly allowMassDelete?: boolean;
-  /** Queue and send only the entry paths this accepts (`teammem push PATH`); default: all. */
+  /** Queue and send only the entry paths this accepts; default: all. */
   readonly only?: (entryPath: string) => boolean;
+  /**
+   * Queue and send only the files at or under these entry paths ("" = all), reading just them
+   * instead of all of `team/` (`teammem push PATH`, `teammem watch`); combined with `only` when both are given.
+   */
+  readonly onlyUnder?: readonly string[];
   /** Pull first (default true); `teammem push` sends without pulling. */
   readonly pull?: boolean;
   /** How long to wait while another command (e.g. a running `teammem watch`'s sync) holds the folder's lock, ms (default 0). */
   readonly lockWaitMs?: number;
   /** `--allow <fingerprint> --reason <why>`: a bypass request sent before the push. */
   readonly allow?: AllowRequest;
+}
+
+/** The `only` predicate (and the subtrees to walk) of `options`. */
+function onlyOptions({ only, onlyUnder }: SyncFolderOptions): Pick<SyncContext, "only" | "onlyUnder"> {
+  if (!onlyUnder) return only ? { only } : {};
+  const under = (path: string) => onlyUnder.some((prefix) => underEntry(prefix, path));
+  return { only: only ? (path) => under(path) && only(path) : under, onlyUnder };
 }
 
 /**
@@ -67,7 +81,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       limits: null,
       allowMassDelete: options.allowMassDelete === true,
       pullPageSize: options.pullPageSize ?? DEFAULT_PULL_PAGE_SIZE,
-      ...(options.only ? { only: options.only } : {}),
+      ...onlyOptions(options),
       ...(options.pull === false ? { pull: false } : {}),
       ...(options.allow ? { allow: options.allow } : {}),
       mergePolicy: mergePolicies(config.merge),

@@ -94,7 +94,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   }
   let reconciledAtPush = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const walked = await walkTeamScope(ctx.layout);
+    const walked = await walkTeamScope(ctx.layout, ctx.only ? ctx.onlyUnder : undefined);
     summary.skipped = walked.skipped;
     // Allowed to delete everything: a team/ that is a symlink or a file counts as empty, like a missing one.
     const scope: TeamScope = allowMassDelete && walked.root !== "folder" ? { ...walked, skippedEntryPaths: new Set() } : walked;

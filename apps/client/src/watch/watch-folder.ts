@@ -16,7 +16,6 @@
  * Nothing is lost when the process is killed: queued operations are in the durable outbox, and a
  * change seen by the watcher but not queued yet is found again by the next start's rescan.
  */
-import { underEntry } from "../local/team-path.js";
 import { ClientError, NetworkError, ServerError } from "../errors.js";
 import { createApi, type Api } from "../http/api.js";
 import { requireConfig, type Config } from "../state/config.js";
@@ -262,7 +261,7 @@ export class Watch {
         api: this.#feed.wrap(this.#api),
         warn: (line) => warned.push(line),
         pull: pull && !stopping,
-        ...(full ? {} : { only: (path: string) => prefixes.some((p) => underEntry(p, path)) }),
+        ...(full ? {} : { onlyUnder: prefixes }),
       });
     } catch (err) {
       if (err instanceof LockBusyError && !stopping) {
