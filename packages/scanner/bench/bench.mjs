@@ -193,7 +193,7 @@ const lines = [
   ["random base64 (one run)", repeatTo(b64(Array.from({ length: 3000 }, (_, i) => String.fromCharCode((i * 7919) % 251)).join("")), LINE)],
   ["base64 of text, decodes to base64 again (QUFB…)", repeatTo("QUFB", LINE)],
   ["base64 of repeated ghp_ (decoded prefixes)", repeatTo(b64("ghp_ghp_ghp_"), LINE)],
-  ["20-character base64 runs of user:… text", repeatTo(b64("user:ghp_abcdef") + " ", LINE)],
+  ["24-character base64 runs of user:… text", repeatTo(b64("user:ghp_abcdefghi") + " ", LINE)],
   ["percent escapes ghp%5F…", repeatTo("ghp%5F", LINE)],
   ["HTML/JSON escapes &#95;&lowbar;\\u005f", repeatTo("&#95;&lowbar;\\u005f", LINE)],
 ];
