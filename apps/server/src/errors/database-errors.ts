@@ -54,3 +54,21 @@ export function refusalForDatabaseError(err: unknown): Refusal | null {
   const kind = transientDatabaseFailure(err);
   return kind ? new Refusal("database_busy", MESSAGES[kind], { retryAfterMs: DATABASE_RETRY_AFTER_MS }) : null;
 }
+
+/**
+ * SQLSTATE 22021 character_not_in_repertoire (a NUL character in a text value: PostgreSQL text
+ * cannot hold U+0000) and 22P05 untranslatable_character. A field the request schemas did not
+ * guard: the statement failed, nothing of it was stored, and the request is the client's fault.
+ */
+const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
+
+/** `err` as a 400 `invalid_request` when the database refused a character of a text value, else null. */
+export function refusalForUnstorableText(err: unknown): Refusal | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNSTORABLE_TEXT.has(code)) {
+      return new Refusal("invalid_request", "a text field holds a character that cannot be stored (NUL)", { reason: "nul_character" });
+    }
+  }
+  return null;
+}

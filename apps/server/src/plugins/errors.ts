@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { codeForStatus, ERRORS, type ErrorCode, type ErrorSpec } from "@teammem/protocol";
-import { refusalForDatabaseError } from "../errors/database-errors.js";
+import { refusalForDatabaseError, refusalForUnstorableText } from "../errors/database-errors.js";
 import { Refusal } from "../errors/refusal.js";
 import { describeValidation } from "../errors/validation-message.js"; // names the field(s), also inside union bodies
 
@@ -69,6 +69,7 @@ function fastifyRefusal(err: FastifyError, maxBodyBytes: number): Refusal | null
  * - unknown route → 404 `not_found`;
  * - a transient database failure (lock or statement timeout, serialization failure, connection
  *   lost or refused: errors/database-errors.ts) → 503 `database_busy` with Retry-After;
+ * - a text value the database cannot store (NUL) → 400 `invalid_request` (details.reason `nul_character`);
  * - anything else (also a refusal with a stream-only code) → 500 `internal_error` with a generic
  *   message; the log keeps the error (never the body).
  * Also replaces Fastify's body parsers with one strict UTF-8 JSON parser.
@@ -109,7 +110,7 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const busy = err instanceof Refusal ? null : refusalForDatabaseError(err);
     if (busy) request.log.warn({ err: loggableError(err) }, "database busy or unreachable");
-    const refusal = err instanceof Refusal ? err : (busy ?? fastifyRefusal(err, opts.maxBodyBytes));
+    const refusal = err instanceof Refusal ? err : (busy ?? refusalForUnstorableText(err) ?? fastifyRefusal(err, opts.maxBodyBytes));
     // A stream-only code has no HTTP status: sending one over HTTP is a bug, answered as one.
     if (refusal && ERRORS[refusal.code].http !== null) return sendRefusal(reply, refusal);
     request.log.error({ err: loggableError(err) }, "request failed");

@@ -1,12 +1,14 @@
 /**
  * Walks every route of the built app (read from `printRoutes`, so a new route cannot be missed)
- * with every kind of wrong token, wrong role and another team's token, on both database kinds.
+ * with every kind of wrong token, wrong role and another team's token, and with hostile values in
+ * every field the OpenAPI document describes (hostile-values.ts), on both database kinds.
  * A route without a sample request below fails the walk until one is added.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import type { Role } from "../../src/auth/auth-context.js";
+import { hostileRequests, type OpenApiDoc } from "./hostile-values.js";
 import { badTokens, bearer, startTestServer, type TestServer } from "./support.js";
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -241,5 +243,31 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
     const after = (await server.app.inject({ url: "/v1/namespaces/walk-ns/changes?since=0&limit=1000", headers: bearer(tokens.admin) })).json();
     expect(after).toEqual(before);
     expect((await server.app.inject({ url: "/v1/admin/tokens", headers: bearer(tokens.admin) })).json()).toEqual(tokensBefore);
+  });
+
+  it("never answers 5xx to a hostile value in any field of any route (NUL, over-long, wrong type), as its OpenAPI document describes it", async () => {
+    const doc = (await server.app.inject({ url: "/docs/json" })).json() as OpenApiDoc;
+    const failures: string[] = [];
+    let sent = 0;
+    for (const key of protectedRoutes()) {
+      const [method, route] = keyParts(key);
+      const sample = samples[key]!;
+      const headers = bearer(tokens[sample.role]);
+      const payload = sample.payload ? await sample.payload(headers) : undefined;
+      for (const h of hostileRequests(doc, method, route, { url: sample.url, payload })) {
+        let res;
+        try {
+          res = await server.app.inject({ method, url: h.url, headers, ...(h.payload !== undefined ? { payload: h.payload as object } : {}) });
+        } catch (err) {
+          failures.push(`${key} ${h.what} → ${(err as Error).message}`);
+          continue;
+        }
+        sent++;
+        if (res.statusCode >= 500) failures.push(`${key} ${h.what} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        else if (res.statusCode >= 400 && typeof res.json().code !== "string") failures.push(`${key} ${h.what} → ${res.statusCode} without a code`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(1000);
   });
 });

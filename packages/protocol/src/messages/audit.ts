@@ -111,7 +111,12 @@ export const AuditFilter = z.strictObject({
   user: UserName.optional(),
   namespace: NamespaceName.optional(),
   ruleId: RuleId.optional(),
-  pathPrefix: z.string().min(1).max(1024).optional(),
+  pathPrefix: z
+    .string()
+    .min(1)
+    .max(1024)
+    .refine((v) => !v.includes("\u0000"), "pathPrefix must not contain NUL")
+    .optional(),
   fingerprint: FindingFingerprint.optional(),
 });
 export type AuditFilter = z.infer<typeof AuditFilter>;

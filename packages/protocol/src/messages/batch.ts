@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.js";
 import { MERGE_POLICIES } from "../merge/merge-text.js";
-import { Cursor, EntryPath, OpId, Sha256, Version, WireFinding } from "./common.js";
+import { ClientId, Cursor, EntryPath, OpId, Sha256, Version, WireFinding } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /**
@@ -53,7 +53,7 @@ export type Operation = z.infer<typeof Operation>;
 /** POST /v1/namespaces/:namespace/batch body. Each operation is applied atomically on its own. */
 export const BatchRequest = z.strictObject({
   /** Stable id of the sending device/installation, recorded in history. */
-  clientId: z.string().min(1).max(128).optional(),
+  clientId: ClientId.optional(),
   /**
    * The server identity and epoch the operations' base versions come from. When given and not the
    * server's, nothing is applied: 409 `stale_cursor` (details `{ server }`), so base versions of

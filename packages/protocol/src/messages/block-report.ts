@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EntryPath, WireFinding } from "./common.js";
+import { ClientId, EntryPath, WireFinding } from "./common.js";
 
 /** A rule id as the scanner names rules: kebab-case, at most 64 characters (catalog or custom rule). */
 export const RuleId = z
@@ -24,7 +24,7 @@ export const FingerprintKeyId = z.number().int().positive();
  * fetch the scan policy and scan again. Without it (older clients) the fingerprints are not kept.
  */
 export const BlockReport = z.strictObject({
-  clientId: z.string().min(1).max(128).optional(),
+  clientId: ClientId.optional(),
   fingerprintKeyId: FingerprintKeyId.optional(),
   path: EntryPath,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EntryPath, NamespaceName } from "./common.js";
+import { ClientId, EntryPath, NamespaceName } from "./common.js";
 import { FindingFingerprint, FingerprintKeyId, RuleId } from "./block-report.js";
 
 /** Why a user pushes a held-back file anyway (as GitHub push protection asks). */
@@ -41,7 +41,7 @@ export const BypassRequest = z.strictObject({
   fingerprintKeyId: FingerprintKeyId,
   reason: BypassReason,
   reasonText: FreeText.optional(),
-  clientId: z.string().min(1).max(128).optional(),
+  clientId: ClientId.optional(),
 });
 export type BypassRequest = z.infer<typeof BypassRequest>;
 

@@ -4,6 +4,13 @@ import { NAMESPACE_PATTERN, NAMESPACE_RULE } from "../namespace-names.js";
 
 /** Entry path as sent on the wire; the full rules are checked by `checkEntryPath`. */
 export const EntryPath = z.string().min(1).max(4096);
+/** A client's device id as the client names it (e.g. `ann-laptop`): 1-128 characters, no NUL or other control character. */
+export const ClientId = z
+  .string()
+  .min(1)
+  .max(128)
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, "clientId must not contain NUL or other control characters");
 /**
  * A namespace name, e.g. `acme-web`, `acme/web`, `group/subgroup/repo`: the rule of
  * `namespace-names.ts` (`checkNamespaceName` tells which part of it a name breaks). In a URL path

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ConflictRecord } from "./entries.js";
-import { NamespaceName, OpId, Version } from "./common.js";
+import { ClientId, NamespaceName, OpId, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/conflicts?status=open|resolved|all (default open), oldest first. */
@@ -18,7 +18,7 @@ export const ConflictParams = z.strictObject({ namespace: NamespaceName, id: z.u
  * resolved. Idempotent by `opId`.
  */
 export const ResolveConflictRequest = z.union([
-  z.strictObject({ opId: OpId, baseVersion: Version, content: z.string(), clientId: z.string().min(1).max(128).optional() }),
-  z.strictObject({ opId: OpId, baseVersion: Version, delete: z.literal(true), clientId: z.string().min(1).max(128).optional() }),
+  z.strictObject({ opId: OpId, baseVersion: Version, content: z.string(), clientId: ClientId.optional() }),
+  z.strictObject({ opId: OpId, baseVersion: Version, delete: z.literal(true), clientId: ClientId.optional() }),
 ]);
 export type ResolveConflictRequest = z.infer<typeof ResolveConflictRequest>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppliedResult } from "./batch.js";
-import { Cursor, EntryPath, EntryState, OpId, Sha256, Version } from "./common.js";
+import { ClientId, Cursor, EntryPath, EntryState, OpId, Sha256, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /** Query of the per-entry read routes: `?path=team/build.md`. */
@@ -108,7 +108,7 @@ export const RestoreRequest = z.strictObject({
   opId: OpId,
   path: EntryPath,
   version: z.number().int().positive(),
-  clientId: z.string().min(1).max(128).optional(),
+  clientId: ClientId.optional(),
 });
 export type RestoreRequest = z.infer<typeof RestoreRequest>;
 

@@ -14,7 +14,7 @@ import {
   WriteResponse,
   type OperationResult,
 } from "@teammem/protocol";
-import { refusalForDatabaseError } from "../../errors/database-errors.js";
+import { refusalForDatabaseError, refusalForUnstorableText } from "../../errors/database-errors.js";
 import { Refusal } from "../../errors/refusal.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
@@ -63,6 +63,11 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
           // before it are stored (each atomically) and a resent batch replays them by opId.
           const busy = refusalForDatabaseError(err);
           if (busy) throw busy;
+          const unstorable = refusalForUnstorableText(err);
+          if (unstorable) {
+            results.push({ opId: op.opId, path: op.path, status: "rejected", ...unstorable.toBody() });
+            continue;
+          }
           // One failing operation must not hide the results of the others; this one is not stored, so a retry re-runs it.
           request.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, opId: op.opId }, "operation failed");
           results.push({ opId: op.opId, path: op.path, status: "rejected", code: "internal_error", message: "internal error; retry the operation" });
