@@ -1,15 +1,14 @@
 // The subscribers and the writer of fanout.mjs, in their own process (so their CPU is not spent on
 // the servers' event loop). Commands arrive over IPC: init, then per level teammem connect/run
 // and bare connect/run; each answers one message.
+import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import http from "node:http";
-import pg from "pg";
 import WebSocket from "ws";
 
 const now = () => performance.timeOrigin + performance.now();
 let cfg;
-let listen;
-/** cursor -> commit time (ms) from this process's own LISTEN connection. */
+/** cursor -> commit time (ms), from the commit-clock process's LISTEN connection. */
 let commits = new Map();
 let teammem = null; // { sockets, namespace, changes, received: [] }
 let bareState = null;
@@ -71,7 +70,8 @@ async function teammemConnect({ namespace, subscribers, changes }) {
   await put(`/v1/namespaces/bench%2F${namespace}`);
   const ns = `bench/${namespace}`;
   const url = `${cfg.base.replace(/^http/, "ws")}/v1/namespaces/${encodeURIComponent(ns)}/stream`;
-  const state = { ns, changes, latencies: [], lastAt: 0, frames: [], sockets: [] };
+  // Receipts are kept raw (cursor, time); latencies are computed once every commit time has arrived.
+  const state = { ns, changes, cursors: [], times: [], lastAt: 0, frames: [], sockets: [] };
   state.sockets = await openMany(subscribers, (i) =>
     new Promise((resolve, reject) => {
       const ws = new WebSocket(url, ["teammem.stream.v1"], { headers: { authorization: `Bearer ${cfg.token}` }, perMessageDeflate: false });
@@ -82,7 +82,8 @@ async function teammemConnect({ namespace, subscribers, changes }) {
         if (text.startsWith('{"type":"change"')) {
           const t = now();
           const cursor = Number(CURSOR.exec(text)[1]);
-          state.latencies.push(t - (commits.get(cursor) ?? t));
+          state.cursors.push(cursor);
+          state.times.push(t);
           state.lastAt = t;
           if (i === 0) state.frames.push({ cursor, text });
         } else if (text.startsWith('{"type":"caught_up"')) resolve(ws);
@@ -106,8 +107,9 @@ async function teammemRun() {
     });
   }
   const deadline = now() + 60_000;
-  while (state.latencies.length < expected && now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const result = stats(state.latencies, expected, startedAt, state.lastAt);
+  while ((state.times.length < expected || commits.size < state.changes) && now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const latencies = state.times.map((t, k) => t - (commits.get(state.cursors[k]) ?? NaN)).filter(Number.isFinite);
+  const result = stats(latencies, expected, commits.get(Math.min(...commits.keys())) ?? startedAt, state.lastAt);
   replay = state.frames.map((f) => ({ text: f.text, at: commits.get(f.cursor) }));
   for (const ws of state.sockets) ws.terminate();
   teammem = null;
@@ -168,13 +170,13 @@ process.on("message", async (msg) => {
     let answer = {};
     if (msg.cmd === "init") {
       cfg = msg;
-      listen = new pg.Client({ connectionString: msg.dbUrl });
-      await listen.connect();
-      listen.on("notification", (n) => {
-        const cursor = Number(n.payload.split(":")[1]);
-        if (!commits.has(cursor)) commits.set(cursor, now());
+      const clock = fork(new URL("./fanout-commit-clock.mjs", import.meta.url), [msg.dbUrl]);
+      await new Promise((resolve) => {
+        clock.on("message", (m) => {
+          if (m.ready) resolve();
+          else if (!commits.has(m.cursor)) commits.set(m.cursor, m.at);
+        });
       });
-      await listen.query("LISTEN teammem_changes");
     } else if (msg.cmd === "teammem") answer = msg.phase === "connect" ? await teammemConnect(msg) : await teammemRun();
     else if (msg.cmd === "bare") answer = msg.phase === "connect" ? await bareConnect(msg) : await bareRun();
     process.send(answer);
