@@ -85,6 +85,8 @@ interface Work {
 }
 
 const LOCK_BUSY_RETRY_MS = 300;
+/** stale_cursor closes in a row (each followed by a full sync) before the watch gives up. */
+const MAX_STALE_CLOSES = 3;
 const FALLBACK_RESCAN_MS = 10_000;
 /** Pull interval against a server without the change stream, ms. */
 const POLL_MS = 10_000;
@@ -109,6 +111,8 @@ export class Watch {
   #connecting = false;
   #streamTimer: NodeJS.Timeout | undefined;
   #streamFailures = 0;
+  /** stale_cursor closes since the last subscription that held. */
+  #staleCloses = 0;
   #rescanTimer: NodeJS.Timeout | undefined;
   #polling: NodeJS.Timeout | undefined;
 
@@ -354,6 +358,7 @@ export class Watch {
         onMessage: (m) => {
           if (m.type === "subscribed") {
             this.#feed.reset(m.cursor, m.server);
+            this.#staleCloses = 0;
             this.#streamFailures = 0;
             this.#log({ type: "connected", cursor: m.cursor });
           } else if (m.type === "change") {
@@ -390,6 +395,10 @@ export class Watch {
     }
     if (code === "stale_cursor") {
       // The server was restored or reset (another epoch): a full sync reconciles, then the stream resubscribes.
+      if (++this.#staleCloses > MAX_STALE_CLOSES) {
+        void this.#fail(`the server keeps refusing this folder's cursor (stale_cursor) after a full sync; run teammem sync and check teammem status`, code);
+        return;
+      }
       this.#feed.server = undefined;
       this.#log({ type: "warning", message: "the server's history changed (restored or reset): reconciling this folder with it" });
       this.#work.full = true;
