@@ -143,7 +143,8 @@ async function main() {
   const serverArgs = databaseUrl ? [] : ["--data-dir", dataDir];
   const serverEnv = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
   if (databaseUrl) runCli(SERVER_CLI, ["migrate"], { env: serverEnv });
-  // Tokens first: the embedded database admits one process at a time.
+  // Team and tokens first: the embedded database admits one process at a time.
+  runCli(SERVER_CLI, ["team", "create", "bench", ...serverArgs], { env: serverEnv });
   const token = (user) => /(eyJ[\w.-]+)/.exec(runCli(SERVER_CLI, ["token", "create", ...serverArgs, "--team", "bench", "--user", user, "--role", "member"], { env: serverEnv }).stdout)[1];
   const [tokenA, tokenB, tokenBase] = [token("alice"), token("bob"), token("carol")];
   const server = await startServer(databaseUrl ? { databaseUrl } : { dataDir });
