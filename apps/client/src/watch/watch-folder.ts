@@ -347,14 +347,15 @@ export class Watch {
     if (this.#stopping || this.#stream || this.#connecting || this.#streamTimer || this.#polling) return;
     this.#connecting = true;
     try {
-      const cursor = (await loadSyncState(this.#layout)).cursor;
+      const state = await loadSyncState(this.#layout);
       if (this.#stopping) return;
       this.#stream = new StreamConnection({
         server: this.#config.server,
         namespace: this.#config.namespace,
         token: this.#options.token,
-        cursor,
-        serverRef: this.#feed.server,
+        cursor: state.cursor,
+        // The identity the stored cursor belongs to (kept with it by the sync), else the one last seen.
+        serverRef: state.server ?? this.#feed.server,
         onMessage: (m) => {
           if (m.type === "subscribed") {
             this.#feed.reset(m.cursor, m.server);
