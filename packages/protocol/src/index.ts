@@ -34,5 +34,6 @@ export { eolStyle, splitLines, type EolStyle } from "./merge/lines.js";
 export * from "./messages/scan-policy.js";
 export * from "./messages/whoami.js";
 export * from "./messages/bypasses.js";
+export * from "./messages/purge.js";
 export * from "./messages/audit.js";
 export * from "./messages/stream.js";

@@ -71,6 +71,7 @@ export type AuditEventInput = { teamId: string | null; actor: Actor } & (
       /** An admin's note on a decision. */
       note: string | null;
     }
+  | { kind: "version_purged"; namespace: string; path: string; version: number; count: number; reasonText: string }
   | { kind: "retention_purge"; count: number; periodEnd: Date }
 );
 
@@ -155,6 +156,8 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
         policy: event.policy,
         note: redacted(event.note),
       };
+    case "version_purged":
+      return { ...base, namespace: redacted(event.namespace), path: redacted(event.path), version: event.version, count: event.count, reasonText: redacted(event.reasonText) };
     case "retention_purge":
       return { ...base, count: event.count, periodEnd: event.periodEnd };
   }

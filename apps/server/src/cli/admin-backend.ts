@@ -14,10 +14,12 @@ import {
   ErrorBody,
   MemberList,
   MemberRoleChange,
+  PurgeResponse,
   TeamInfo,
   TokenList,
   type AuditFilter,
   type BypassListQuery,
+  type PurgeRequest,
 } from "@teammem/protocol";
 import { z } from "zod";
 import { listMembers, listTeams, setMemberRole, findTeam } from "../admin/teams.js";
@@ -29,7 +31,10 @@ import type { Role } from "../auth/auth-context.js";
 import { bypassToWire, decideBypass, listBypasses, readBypass, type BypassAction } from "../bypasses/store.js";
 import type { Db } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
+import { DEFAULT_LIMITS } from "../limits.js";
 import { currentFingerprintKey } from "../policy/fingerprint-keys.js";
+import { findNamespace } from "../store/namespaces.js";
+import { purgeVersion } from "../store/purge.js";
 import { CliError, EXIT, withStore, type CliContext } from "./context.js";
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -49,6 +54,7 @@ export interface AdminBackend {
   bypasses(query: BypassListQuery): Promise<BypassList>;
   bypass(id: string): Promise<Bypass>;
   decide(id: string, action: BypassAction, note: string | undefined): Promise<Bypass>;
+  purge(namespace: string, request: PurgeRequest): Promise<PurgeResponse>;
 }
 
 /** How an admin command was told to reach its data (options shared by every admin command). */
@@ -153,6 +159,22 @@ function dbBackend(db: Db, teamId: string | null): AdminBackend {
       if (!row) throw new CliError(`no bypass request ${id} in this team`);
       return bypassToWire(row, await keyId());
     },
+    purge: async (name, request) => {
+      const ns = await findNamespace(db, team(), name);
+      if (!ns) throw new CliError(`namespace ${name} not found in this team`);
+      const key = await currentFingerprintKey(db, team());
+      // The command line acts as `cli`: no principal, so no author id.
+      const ctx = {
+        namespace: ns,
+        author: { id: null as unknown as string, name: CLI_ACTOR.name },
+        clientId: null,
+        limits: DEFAULT_LIMITS,
+        fingerprintKey: key.key,
+        fingerprintKeyId: key.id,
+        allowedFingerprints: [],
+      };
+      return orRefusal(purgeVersion(db, ctx, request));
+    },
   };
 }
 
@@ -210,6 +232,7 @@ function apiBackend(server: string, token: string): AdminBackend {
     },
     bypasses: (q) => call(BypassList, "GET", `/v1/admin/bypasses${query({ ...q })}`),
     bypass: async (id) => (await call(z.object({ bypass: Bypass }), "GET", `/v1/admin/bypasses/${encodeURIComponent(id)}`)).bypass,
+    purge: (namespace, request) => call(PurgeResponse, "POST", `/v1/admin/namespaces/${encodeURIComponent(namespace)}/purge`, request),
     decide: async (id, action, note) =>
       (await call(z.object({ bypass: Bypass }), "POST", `/v1/admin/bypasses/${encodeURIComponent(id)}/${action}`, note !== undefined ? { note } : undefined)).bypass,
   };

@@ -17,13 +17,14 @@ import * as audit from "./audit.js";
 import * as bypass from "./bypass.js";
 import * as epoch from "./epoch.js";
 import * as member from "./member.js";
+import * as purge from "./purge.js";
 import * as migrate from "./migrate.js";
 import * as start from "./start.js";
 import * as team from "./team.js";
 import * as token from "./token.js";
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, member, audit, bypass, epoch];
+const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, member, audit, bypass, purge, epoch];
 
 const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),

@@ -180,7 +180,10 @@ export const entries = pgTable(
   ],
 );
 
-/** Append-only history: every version of every path, tombstones included. Never updated. */
+/**
+ * Append-only history: every version of every path, tombstones included. Never updated, except by
+ * a purge, which removes a version's content and records who purged it, when and why.
+ */
 export const versions = pgTable(
   "versions",
   {
@@ -204,6 +207,10 @@ export const versions = pgTable(
     opId: text("op_id"),
     cursor: bigint("cursor", { mode: "number" }).notNull(),
     createdAt: createdAt(),
+    /** Set when an admin purged this version's content (then null): who, when, why. */
+    purgedBy: text("purged_by"),
+    purgedAt: timestamp("purged_at", { withTimezone: true }),
+    purgeReason: text("purge_reason"),
   },
   (t) => [
     uniqueIndex("versions_namespace_path_version").on(t.namespaceId, t.path, t.version),

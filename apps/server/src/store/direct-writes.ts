@@ -55,7 +55,7 @@ function headResult(path: string, head: Head | null, namespaceCursor: number): W
  * Makes `content` (null: a tombstone) the new head of `path` unless it equals the head already.
  * Checks case clash and the entry limit when the path becomes live.
  */
-async function writeHead(
+export async function writeHead(
   tx: Tx,
   ctx: WriteContext,
   path: string,

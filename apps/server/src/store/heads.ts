@@ -188,7 +188,7 @@ export function parseWriteState(row: Record<string, unknown> | undefined): Write
   return toWriteState(row as unknown as WriteStateRow | undefined);
 }
 
-export type VersionKind = "write" | "delete" | "merge" | "restore" | "resolve" | "rename";
+export type VersionKind = "write" | "delete" | "merge" | "restore" | "resolve" | "rename" | "purge";
 
 export interface NewVersion {
   namespaceId: string;

@@ -49,6 +49,7 @@ function versionInfo(r: VersionRow, links?: RenameLinks): VersionInfo {
     createdAt: r.createdAt.toISOString(),
     ...(renamedFrom ? { renamedFrom } : {}),
     ...(renamedTo ? { renamedTo } : {}),
+    ...(r.purgedAt ? { purged: { by: r.purgedBy ?? "", at: r.purgedAt.toISOString(), reason: r.purgeReason ?? "" } } : {}),
   };
 }
 

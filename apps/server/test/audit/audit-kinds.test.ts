@@ -118,6 +118,14 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     expect(JSON.stringify(byFingerprint)).not.toContain(pat);
   });
 
+  it("version_purged: the version, how many versions lost their content, and the reason", async () => {
+    await batch("k5", h.tokens.member, [{ opId: opId("a"), path: "p.md", baseVersion: 0, content: "private\n" }]);
+    const res = await h.call("POST", "/v1/admin/namespaces/k5/purge", h.tokens.admin, { path: "p.md", version: 1, reason: "private note" });
+    expect(res.json()).toMatchObject({ versions: [1], tombstoneVersion: 2 });
+    const [e] = await latest("version_purged");
+    expect(e).toMatchObject({ actor: "ada", namespace: "k5", path: "p.md", version: 1, count: 1, reasonText: "private note" });
+  });
+
   it("auth_denied: refused requests counted per team, code, address and token, without token material", async () => {
     const revoked = await issueToken(h.db, SECRET, { teamName: "acme", userName: "rob", role: "member" });
     await h.call("DELETE", `/v1/admin/tokens/${revoked.tokenId}`, h.tokens.admin);

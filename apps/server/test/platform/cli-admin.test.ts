@@ -85,6 +85,11 @@ describe.each(DATABASE_KINDS)("teammem-server admin commands on %s", (kind) => {
       const r = await cli([...argv], env);
       expect({ argv: argv.slice(0, 4), status: r.status, stderr: r.stderr }).toEqual({ argv: argv.slice(0, 4), status: 2, stderr: expect.stringContaining(message) });
     }
+    await call(admin, "POST", "/v1/namespaces/web/batch", { operations: [{ opId: "op-private-1", path: "note.md", baseVersion: 0, content: "PRIVATE-7f3a\n" }] });
+    const purged = await cli(["purge", "--namespace", "web", "--path", "note.md", "--entry-version", "1", "--reason", "private note", ...api], env);
+    expect(purged).toMatchObject({ status: 0, stdout: "purged note.md version(s) 1; the head is now tombstone version 2; 0 conflict record(s), 0 stored result(s) scrubbed\n" });
+    const badPurge = await cli(["purge", "--namespace", "web", "--path", "note.md", "--entry-version", "0", "--reason", "x", ...api], env);
+    expect([badPurge.status, badPurge.stderr]).toEqual([2, expect.stringContaining("--entry-version: ")]);
     const member = await cli(["bypass", "list", "--server", server.url, "--token", ann], env);
     expect([member.status, member.stderr]).toEqual([1, expect.stringContaining("(forbidden)")]);
     expect(await server.stop()).toBe(0);
@@ -114,6 +119,8 @@ describe.each(DATABASE_KINDS)("teammem-server admin commands on %s", (kind) => {
     expect([lastAdmin.status, lastAdmin.stderr]).toEqual([1, expect.stringContaining("(last_admin)")]);
     expect((await cli(["token", "list", "--team", "acme", ...args], env)).stdout.trim().split("\n")).toHaveLength(2);
     expect((await cli(["team", "list", ...args], env)).stdout).toMatch(/^acme\t.*\nglobex\t/);
+    const purgedAgain = await cli(["purge", "--team", "acme", "--namespace", "web", "--path", "note.md", "--entry-version", "1", "--reason", "again", ...args], env);
+    expect(purgedAgain.stdout).toContain("purged note.md version(s) none (already purged)");
     const noTeam = await cli(["bypass", "list", ...args], env);
     expect([noTeam.status, noTeam.stderr]).toEqual([2, expect.stringContaining("--team <name> is required on the database (teams: acme, globex)")]);
     const unknownTeam = await cli(["member", "list", "--team", "nope", ...args], env);

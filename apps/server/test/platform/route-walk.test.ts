@@ -159,6 +159,12 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       "GET /v1/admin/team": { url: "/v1/admin/team", role: "admin", otherTeam: "own" },
       "PUT /v1/admin/members/:user": { url: "/v1/admin/members/wa-spare", role: "admin", otherTeam: "not_found", payload: () => ({ role: "reader" }) },
       "POST /v1/admin/fingerprint-key/rotate": { url: "/v1/admin/fingerprint-key/rotate", role: "admin", otherTeam: "own" },
+      "POST /v1/admin/namespaces/:namespace/purge": {
+        url: `${ns.replace("/v1/namespaces", "/v1/admin/namespaces")}/purge`,
+        role: "admin",
+        otherTeam: "not_found",
+        payload: () => ({ path: "team/c.md", version: 1, reason: "walk" }),
+      },
       "GET /v1/admin/policy": { url: "/v1/admin/policy", role: "admin", otherTeam: "own" },
       "PUT /v1/admin/policy": { url: "/v1/admin/policy", role: "admin", otherTeam: "own", payload: () => ({ bypassPolicy: "approval" }) },
       "GET /v1/admin/bypasses": { url: "/v1/admin/bypasses?status=all", role: "admin", otherTeam: "own" },

@@ -16,6 +16,7 @@ import { RoleName, UserName } from "./admin.js";
  * - `bypass_requested`, `bypass_approved`, `bypass_denied`, `bypass_revoked`: a bypass request and
  *   its decisions (fingerprint, rule, path, line and reason; actor `policy` for an approval by the
  *   team's `immediate` policy);
+ * - `version_purged`: an admin removed content from history (`version`, `count` versions, `reasonText`);
  * - `retention_purge`: the retention job deleted events older than `periodEnd`.
  */
 export const AUDIT_EVENT_KINDS = [
@@ -32,6 +33,7 @@ export const AUDIT_EVENT_KINDS = [
   "bypass_approved",
   "bypass_denied",
   "bypass_revoked",
+  "version_purged",
   "retention_purge",
 ] as const;
 export const AuditEventKind = z.enum(AUDIT_EVENT_KINDS);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppliedResult } from "./batch.js";
 import { ClientId, Cursor, EntryPath, EntryState, OpId, Sha256, Version } from "./common.js";
+import { PurgeMark } from "./purge.js";
 import { ServerRef } from "./server.js";
 
 /** Query of the per-entry read routes: `?path=team/build.md`. */
@@ -54,6 +55,8 @@ export const VersionInfo = z.object({
   createdAt: z.string(),
   renamedFrom: EntryPath.optional(),
   renamedTo: EntryPath.optional(),
+  /** An admin purged this version's content: who, when (ISO 8601) and why; the content is gone. */
+  purged: PurgeMark.optional(),
 });
 export type VersionInfo = z.infer<typeof VersionInfo>;
 

@@ -11,6 +11,7 @@ import { actorOf } from "../../auth/actor.js";
 import { rotateFingerprintKey } from "../../policy/fingerprint-keys.js";
 import auditRoutes, { type AuditRouteOptions } from "./audit.js";
 import bypassRoutes from "./bypasses.js";
+import purgeRoutes from "./purge.js";
 import memberRoutes from "./members.js";
 import { adminErrors } from "./replies.js";
 import tokenRoutes from "./tokens.js";
@@ -27,6 +28,7 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRouteOptions> = async (app, opts) 
   await app.register(tokenRoutes, { jwtSecret: opts.jwtSecret });
   await app.register(memberRoutes);
   await app.register(bypassRoutes);
+  await app.register(purgeRoutes);
   await app.register(auditRoutes, opts.exportBatchSize !== undefined ? { exportBatchSize: opts.exportBatchSize } : {});
 
   app.post(
