@@ -168,8 +168,8 @@ describe("sync --dry-run", () => {
     expect(existsSync(join(a, "team", "n0.md"))).toBe(true);
   });
 
-  it("says the sync would reconcile when the server refuses the folder's cursor as from another server or epoch", async () => {
-    const { a, envA } = await setup("postgres");
+  it("says the sync would reconcile when the server refuses the folder's cursor as from another server or epoch, or the state folder was lost", async () => {
+    const { a, b, envA } = await setup("postgres");
     await writeFile(join(a, "team", "x.md"), "x\n");
     await sync(a, envA);
     const statePath = join(a, ".teammem", "state.json");
@@ -181,5 +181,12 @@ describe("sync --dry-run", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, reconcile: true, pull: [], send: [] });
     expect((await teammem(["sync", "--dir", a, "--dry-run"], envA)).stdout).toContain("the sync would reconcile every entry instead of pulling");
     expect(await folderBytes(a)).toEqual(before);
+
+    // A folder whose state folder was lost (init again over its files) reconciles by content too.
+    await rm(join(a, ".teammem"), { recursive: true });
+    expect((await teammem(["init", "--dir", a, "--server", JSON.parse(await readFile(join(b, ".teammem", "config.json"), "utf8")).server, "--namespace", "acme-web"], envA)).code).toBe(0);
+    const lost = await folderBytes(a);
+    expect(JSON.parse((await teammem(["sync", "--dir", a, "--dry-run", "--json"], envA)).stdout)).toMatchObject({ ok: true, reconcile: true });
+    expect(await folderBytes(a)).toEqual(lost);
   });
 });

@@ -59,7 +59,7 @@ export interface DryRunPlan {
   readonly namespaceMissing: boolean;
   /**
    * The sync would reconcile every entry by content instead of pulling: a reconciliation is due
-   * (`state.json`), the server names another identity or epoch than this folder synced with, or it
+   * (`state.json`), the folder has files but no sync state, the server names another identity or epoch than this folder synced with, or it
    * refused this folder's cursor (`stale_cursor`: restored, reset or replaced).
    */
   readonly reconcile: boolean;
@@ -106,7 +106,10 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
 
   const pull: PlannedPull[] = [];
   let namespaceMissing = false;
-  let reconcile = state.reconcile !== undefined;
+  // Due as sync.ts decides it: pending in state.json, or files in a folder with no sync state at all (first sync, lost state folder).
+  let reconcile =
+    state.reconcile !== undefined ||
+    (state.server === undefined && state.cursor === 0 && Object.keys(state.bases).length === 0 && outbox.length === 0 && scope.files.size > 0);
   let error: NetworkError | ServerError | undefined;
   if (refused === null && !reconcile && state.server) {
     try {
