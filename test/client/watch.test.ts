@@ -11,6 +11,7 @@ import { layoutOf, Watch, type LiveEvent, type WatchOptions } from "@teammem/cli
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { teammem } from "../support/cli.js";
 import { setup, status } from "../support/clients.js";
+import { startNewEpoch } from "@teammem/server";
 import { dumpAllRows } from "../support/server.js";
 
 /** Polls `check` until it returns something truthy (every 50 ms, at most `timeoutMs`). */
@@ -84,6 +85,26 @@ describe("teammem watch", () => {
     expect(applied().sort()).toEqual(["created team/after-0.md", "created team/after-1.md", "created team/after-2.md", "created team/after-3.md", "created team/after-4.md", "created team/before.md", "created team/during.md"]);
     expect(wb.events.filter((e) => e.type === "connected").length).toBeGreaterThanOrEqual(2);
     expect((await status(b)).cursor).toBe((await status(a)).cursor);
+  });
+
+  it("after a new server epoch (a restore), reconciles and resubscribes: files still travel both ways", async () => {
+    const { a, b, envA, server } = await setup("postgres");
+    const wa = await watch(a, envA.TEAMMEM_TOKEN!);
+    const wb = await watch(b, await server.token("bob"));
+    await wa.live();
+    await wb.live();
+    await writeFile(join(a, "team", "one.md"), "one\n");
+    await fileIs(join(b, "team", "one.md"), "one\n");
+    await startNewEpoch(server.database.db, "test: a restore");
+    // The server closes the streams with 4002 stale_cursor once it sees the new epoch (its identity cache lasts 5 s).
+    const reconciling = (w: { events: LiveEvent[] }) => w.events.some((e) => e.type === "warning" && e.message.includes("reconciling"));
+    await until("both watches to be told to reconcile", () => reconciling(wa) && reconciling(wb), 30_000);
+    await until("both to subscribe again", () => [wa, wb].every((w) => w.events.filter((e) => e.type === "connected").length >= 2), 30_000);
+    await writeFile(join(a, "team", "two.md"), "two\n");
+    await fileIs(join(b, "team", "two.md"), "two\n");
+    await writeFile(join(b, "team", "three.md"), "three\n");
+    await fileIs(join(a, "team", "three.md"), "three\n");
+    expect([wa, wb].map((w) => w.events.filter((e) => e.type === "stopped"))).toEqual([[], []]);
   });
 
   it("holds back a file with a credential and logs file:line:rule; status works while it runs; a second watch is refused with the pid", async () => {
