@@ -31,6 +31,7 @@ export const ERRORS = {
   unauthorized: { http: 401, close: 4401, retry: false },
   token_expired: { http: 401, close: 4401, retry: false },
   token_revoked: { http: 401, close: 4401, retry: false },
+  token_not_yet_valid: { http: 401, close: 4401, retry: false },
   forbidden: { http: 403, close: 4403, retry: false },
   not_found: { http: 404, close: 4404, retry: false },
   version_conflict: { http: 409, close: 4409, retry: false },

@@ -65,7 +65,7 @@ export interface WatchEnd {
 }
 
 /** Error codes after which retrying cannot help: the token or the namespace is not usable. */
-const PERMANENT = new Set(["unauthorized", "token_expired", "token_revoked", "forbidden", "not_found"]);
+const PERMANENT = new Set(["unauthorized", "token_expired", "token_revoked", "token_not_yet_valid", "forbidden", "not_found"]);
 
 /** What to do about a refusal that ends the watch, for the user. */
 function permanentHint(code: string): string {

@@ -28,7 +28,7 @@ export interface AuditControl {
   runRetention(): Promise<number>;
 }
 
-const AUTH_CODES = new Set(["unauthorized", "token_expired", "token_revoked", "forbidden"]);
+const AUTH_CODES = new Set(["unauthorized", "token_expired", "token_revoked", "token_not_yet_valid", "forbidden"]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
 

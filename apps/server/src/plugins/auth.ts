@@ -38,6 +38,8 @@ export interface TokenCache {
 }
 
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
+/** How far a token's `iat` or `nbf` may lie ahead of this server's clock, in seconds (clock skew between servers). */
+const CLOCK_LEEWAY_SECONDS = 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Token ids whose rows are kept per app instance; the least recently used beyond it are dropped. */
 const MAX_CACHED_TOKENS = 10_000;
@@ -65,6 +67,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * A token is accepted only if all hold:
  * - signed with HS256 and `secret` (`alg: none` and every other algorithm are refused);
  * - not expired (`exp`, and `tokens.expires_at`) → else `token_expired`;
+ * - `iat` and `nbf` (when present) not more than 60 s ahead of this server's clock → else `token_not_yet_valid`;
  * - its `jti` names a row in `tokens` whose team, principal and role equal the claims → else
  *   `unauthorized` (a token signed with the right key but never issued is refused);
  * - that row is not revoked and the principal is still a member of the team → else `token_revoked`.
@@ -83,7 +86,8 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
   await app.register(fastifyJwt, {
     secret: opts.secret,
     sign: { algorithm: "HS256" },
-    verify: { algorithms: ["HS256"], extractToken: bearerToken },
+    // nbf is checked in `authenticate` with the same 60 s leeway as iat, and a refusal of its own.
+    verify: { algorithms: ["HS256"], extractToken: bearerToken, ignoreNotBefore: true },
   });
 
   async function readToken(tokenId: string): Promise<TokenRecord | null> {
@@ -144,6 +148,15 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       if (code === "FST_JWT_AUTHORIZATION_TOKEN_EXPIRED") throw new Refusal("token_expired", "the token has expired");
       throw new Refusal("unauthorized", "a valid bearer token is required");
     }
+    const nowSeconds = Date.now() / 1000;
+    const { iat, nbf } = claims as { iat?: unknown; nbf?: unknown };
+    if ((iat !== undefined && typeof iat !== "number") || (nbf !== undefined && typeof nbf !== "number")) {
+      throw new Refusal("unauthorized", "a valid bearer token is required");
+    }
+    if (typeof iat === "number" && iat > nowSeconds + CLOCK_LEEWAY_SECONDS) {
+      throw new Refusal("token_not_yet_valid", "the token says it was issued in the future: check the servers' clocks");
+    }
+    if (typeof nbf === "number" && nbf > nowSeconds + CLOCK_LEEWAY_SECONDS) throw new Refusal("token_not_yet_valid", "the token is not valid yet (nbf)");
     if (typeof claims.jti !== "string" || !UUID.test(claims.jti) || !ROLES.includes(claims.role)) {
       throw new Refusal("unauthorized", "a valid bearer token is required");
     }

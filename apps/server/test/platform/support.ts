@@ -72,6 +72,16 @@ export async function badTokens(server: TestServer, team: string): Promise<{ nam
     { name: "not a bearer scheme", headers: { authorization: `Basic ${valid.token}` }, code: "unauthorized" },
     { name: "expired token", headers: bearer(expired), code: "token_expired" },
     { name: "revoked token", headers: bearer(revoked.token), code: "token_revoked" },
+    {
+      name: "issued in the future (iat beyond the 60 s leeway)",
+      headers: bearer(craftToken({ alg: "HS256", typ: "JWT" }, { ...claims, iat: Math.floor(Date.now() / 1000) + 3600 }, SECRET)),
+      code: "token_not_yet_valid",
+    },
+    {
+      name: "not valid yet (nbf ahead)",
+      headers: bearer(craftToken({ alg: "HS256", typ: "JWT" }, { ...claims, nbf: Math.floor(Date.now() / 1000) + 3600 }, SECRET)),
+      code: "token_not_yet_valid",
+    },
     { name: "alg none", headers: bearer(craftToken({ alg: "none", typ: "JWT" }, claims, null)), code: "unauthorized" },
     { name: "HS512 with the right key", headers: bearer(craftToken({ alg: "HS512", typ: "JWT" }, claims, SECRET, "sha512")), code: "unauthorized" },
     { name: "RS256 token", headers: bearer(rs256Token(claims)), code: "unauthorized" },
