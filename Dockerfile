@@ -1,6 +1,7 @@
 # teammem server image: `docker build -t teammem-server .`
 #   docker run -p 8080:8080 -v teammem-data:/data teammem-server                 # embedded PGlite in /data
 #   docker run -p 8080:8080 -e DATABASE_URL=postgres://u:p@db:5432/teammem teammem-server
+#   docker compose up -d                                                        # with PostgreSQL: compose.yaml
 # The first start prints the admin token and the client command (docker logs <container>).
 
 # ---- build: full install, compile every workspace ------------------------------------------------
@@ -42,7 +43,8 @@ RUN ln -s /app/apps/server/dist/cli.js /usr/local/bin/teammem-server \
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
+# Healthy = ready: the database answers, migrations are applied, the LISTEN connection is up (/readyz).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["teammem-server"]
 CMD ["start", "--host", "0.0.0.0"]
