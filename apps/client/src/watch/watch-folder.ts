@@ -114,6 +114,8 @@ export class Watch {
   /** stale_cursor closes since the last subscription that held. */
   #staleCloses = 0;
   #rescanTimer: NodeJS.Timeout | undefined;
+  /** `team/` itself was removed or replaced while watched (rescans took over). */
+  #rootReplaced = false;
   #polling: NodeJS.Timeout | undefined;
 
   /** What was last reported about held-back files and unresolved conflicts (reported again only when they change). */
@@ -144,6 +146,12 @@ export class Watch {
         ...(this.#options.maxWaitMs === undefined ? {} : { maxWaitMs: this.#options.maxWaitMs }),
         onBatch: (prefixes) => {
           for (const p of prefixes) this.#work.prefixes.add(p);
+          if (prefixes.has("") && !this.#rootReplaced) {
+            // team/ itself was removed or replaced: the watcher does not follow a new folder there.
+            this.#rootReplaced = true;
+            this.#log({ type: "warning", message: `${this.#layout.team} was removed or replaced: rescanning it every ${FALLBACK_RESCAN_MS / 1000} s (restart teammem watch to watch it again)` });
+            this.#scheduleRescans(FALLBACK_RESCAN_MS);
+          }
           this.#kick();
         },
         onError: (err) => {
