@@ -33,7 +33,8 @@ COPY apps/server/package.json apps/server/
 COPY apps/client/package.json apps/client/
 COPY test/package.json test/
 COPY apps/server/bin apps/server/bin
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# Only the server workspace and what it needs (protocol, scanner): no client or test dependencies.
+RUN npm ci --omit=dev -w @teammem/server --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/packages/protocol/dist packages/protocol/dist
 COPY --from=build /app/packages/scanner/dist packages/scanner/dist
 COPY --from=build /app/apps/server/dist apps/server/dist
