@@ -19,6 +19,9 @@ export default defineConfig({
   test: {
     include: ["{packages,apps}/*/{src,test}/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["./test/support/global-setup.ts"],
+    // Two workers on the 2-core CI machine: most tests wait on PostgreSQL, PGlite or child
+    // processes, so the second worker roughly halves the wall time (vitest's default leaves one core idle).
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

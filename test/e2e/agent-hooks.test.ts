@@ -157,7 +157,7 @@ describe("teammem's Claude Code hooks, run as Claude Code runs them", () => {
     expect(uninstall.stdout).toBe(`removed 3 teammem hook(s) from ${settingsFile}; other hooks and settings are untouched\n`);
     expect(await readFile(settingsFile, "utf8")).toBe(original);
     expect((await teammem(["hooks", "uninstall", "--agent", "claude-code"], env, { cwd: repo })).stdout).toContain("no teammem hooks");
-  });
+  }, 180_000); // an embedded-database server and a dozen real hook processes: minutes on a loaded machine
 
   it("bounds a hook's time when the server accepts connections and never answers", async () => {
     const hung: Socket[] = [];

@@ -101,5 +101,5 @@ describe.each([
       await database.close();
     }
     expect(server.output()).not.toContain(secret);
-  });
+  }, 180_000); // a server process and four client processes per database: minutes on a loaded machine
 });
