@@ -179,7 +179,8 @@ describe("teammem's Claude Code hooks, run as Claude Code runs them", () => {
     const payload = { hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(dir, "team", "a.md") } };
     const run = await runHook(command, payload, { TEAMMEM_TOKEN: "tok" }, dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("no answer within 3000 ms");
+    // the first request's 3 s timeout, or the hook's overall budget when it makes several requests
+    expect(run.stderr).toMatch(/no answer within 3000 ms|the hook's time budget is spent/);
     expect(run.stderr).toContain("the change stays queued");
     expect(JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout).pending).toEqual([expect.objectContaining({ path: "team/a.md" })]);
   });

@@ -21,8 +21,18 @@ export async function readEntry(db: Db, namespaceId: string, path: string): Prom
     size: row.sizeBytes,
     content: row.deleted ? null : row.content,
     cursor: row.cursor,
+    author: await headAuthor(db, namespaceId, path, row.version),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The author name of the head version ("" when its version row is gone). */
+async function headAuthor(db: Db, namespaceId: string, path: string, version: number): Promise<string> {
+  const [row] = await db
+    .select({ author: versions.authorName })
+    .from(versions)
+    .where(and(eq(versions.namespaceId, namespaceId), eq(versions.path, path), eq(versions.version, version)));
+  return row?.author ?? "";
 }
 
 type VersionRow = typeof versions.$inferSelect;

@@ -30,7 +30,7 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     const deleted = await cas("cas", "a.md", { baseVersion: 2, delete: true });
     expect(deleted.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, cursor: 3, server: expect.objectContaining({ epoch: expect.any(String) }) });
     const entry = await get("/v1/namespaces/cas/entry?path=a.md");
-    expect(entry.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, size: 0, content: null, cursor: 3, updatedAt: expect.any(String), server: expect.objectContaining({ epoch: expect.any(String) }) });
+    expect(entry.json()).toEqual({ path: "a.md", version: 3, deleted: true, sha256: null, size: 0, content: null, cursor: 3, author: "ann", updatedAt: expect.any(String), server: expect.objectContaining({ epoch: expect.any(String) }) });
   });
 
   it("refuses compare-and-set bodies with wrong types, unknown fields and invalid paths", async () => {

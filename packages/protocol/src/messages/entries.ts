@@ -9,7 +9,12 @@ export const EntryQuery = z.strictObject({ path: EntryPath });
 export type EntryQuery = z.infer<typeof EntryQuery>;
 
 /** GET /v1/namespaces/:namespace/entry?path=P: the head. `content` null for a tombstone. */
-export const EntryResponse = EntryState.extend({ updatedAt: z.string(), server: ServerRef });
+export const EntryResponse = EntryState.extend({
+  /** The name of the head version's author (what conflict markers and events name). */
+  author: z.string(),
+  updatedAt: z.string(),
+  server: ServerRef,
+});
 export type EntryResponse = z.infer<typeof EntryResponse>;
 
 /**
