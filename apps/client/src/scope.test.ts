@@ -99,6 +99,24 @@ describe("walkTeamScope", () => {
     expect(isSkipped(scope, "sub/.git/config")).toBe(true);
   });
 
+  it("skips and reports file and folder names that are not UTF-8 (never read, nothing under them counts as deleted), and still lists the rest", async () => {
+    const { root, layout } = await memoryFolder();
+    const teamBytes = Buffer.from(join(root, "team") + "/");
+    // Names as raw bytes: 0xff never occurs in UTF-8, so no decoded string names these files.
+    await writeFile(Buffer.concat([teamBytes, Buffer.from([0x62, 0x61, 0x64, 0xff, 0x2e, 0x6d, 0x64])]), "secret-free but unnamed\n");
+    const folder = Buffer.concat([teamBytes, Buffer.from([0x64, 0x69, 0x72, 0xfe])]);
+    await mkdir(folder);
+    await writeFile(Buffer.concat([folder, Buffer.from("/inner.md")]), "inner\n");
+    await writeFile(join(root, "team", "ok.md"), "ok\n");
+    const scope = await walkTeamScope(layout);
+    expect([...scope.files.keys()]).toEqual(["ok.md"]);
+    expect(scope.skipped).toEqual([
+      { path: "team/bad\uFFFD.md", reason: "invalid path: the name is not UTF-8" },
+      { path: "team/dir\uFFFD", reason: "invalid path: the name is not UTF-8" },
+    ]);
+    expect(isSkipped(scope, "dir\uFFFD/inner.md")).toBe(true);
+  });
+
   it("returns an empty scope when team/ does not exist", async () => {
     const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
     onTestFinished(() => rm(root, { recursive: true, force: true }));

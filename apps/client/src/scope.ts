@@ -94,11 +94,24 @@ function invalidReason(name: string, check: PathCheck): string {
   return `invalid path: ${check.ok ? "not NFC-normalised" : check.message}`;
 }
 
+/**
+ * Walks folder `relDir` of `team/`. Names are read as bytes: a name that is not UTF-8 cannot be an
+ * entry path (nor be opened by its decoded form), so it is skipped and reported, never read; a name
+ * gone between the listing and its lstat (deleted meanwhile) is absent, like a file never there.
+ */
 async function walk(layout: Layout, relDir: string, scope: TeamScope): Promise<void> {
-  const names = (await readdir(join(layout.team, relDir))).sort();
-  for (const name of names) {
+  const names = (await readdir(join(layout.team, relDir), { encoding: "buffer" }))
+    .map((bytes) => ({ bytes, name: bytes.toString("utf8") }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { bytes, name } of names) {
     const rel = relDir ? `${relDir}/${name}` : name;
-    await visit(layout, rel, await lstat(join(layout.team, rel)), scope);
+    if (!Buffer.from(name, "utf8").equals(bytes)) {
+      scope.skipped.push({ path: displayPath(rel), reason: "invalid path: the name is not UTF-8" });
+      scope.skippedEntryPaths.add(rel);
+      continue;
+    }
+    const st = await lstatIfPresent(layout, rel);
+    if (st !== undefined) await visit(layout, rel, st, scope);
   }
 }
 
