@@ -117,6 +117,32 @@ describe("teammem usage errors", () => {
     expect((await teammem(["sync", "--bogus"])).code).toBe(2);
   });
 
+  it.each([
+    [["sync", "--jsn"], "unknown option '--jsn' (Did you mean --json?)"],
+    [["history"], "missing required argument 'path'"],
+    [["restore", "team/a.md"], "required option '--version <version>' not specified"],
+    [["resolve", "team/a.md", "--take", "both"], `option '--take <side>' argument 'both' is invalid. --take must be one of file, mine, theirs (got "both")`],
+    [["frobnicate"], "unknown command 'frobnicate'"],
+  ])("refuses the command line %j like every other refusal: one line ending in [usage_error], and JSON on stdout under --json", async (argv, message) => {
+    const plain = await teammem(argv);
+    expect(plain).toEqual({ code: 2, stdout: "", stderr: `teammem: ${message} [usage_error]\n` });
+    const json = await teammem([...argv, "--json"]);
+    expect(json.code).toBe(2);
+    if (argv[0] === "sync") return; // `--jsn` with --json is another command line
+    expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: { code: "usage_error", message } });
+  });
+
+  it("ends a sync's failure line with the error's stable code (server unreachable: network_error)", async () => {
+    const dir = await folder();
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme", "--token", "some-token"])).code).toBe(0);
+    const r = await teammem(["sync", "--dir", dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/teammem: cannot reach server http:\/\/127\.0\.0\.1:9: [^\n]* \[network_error\]\n$/);
+    const dry = await teammem(["sync", "--dry-run", "--dir", dir]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toMatch(/\(the pull part is unknown\) \[network_error\]\n$/);
+  });
+
   it("prints its package version for --version and -V", async () => {
     const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     expect(await teammem(["--version"])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });

@@ -61,6 +61,21 @@ function wantsJson(argv: readonly string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
 }
 
+/** A commander message without its `error: ` prefix, on one line (`unknown option '--jsn' (Did you mean --json?)`). */
+function commanderMessage(text: string): string {
+  return text
+    .replace(/^error: /, "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ");
+}
+
+/** Under --json, stdout stays JSON for scripts: the refusal as data. */
+function printJsonError(io: Io, code: string, message: string): void {
+  io.stdout(JSON.stringify({ ok: false, error: { code, message } }, null, 2) + "\n");
+}
+
 export async function run(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -75,7 +90,13 @@ export async function run(
     // Program options only before the command name: `restore PATH --version N` is restore's option.
     .enablePositionalOptions()
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // commander's own refusals (unknown option, missing argument, bad choice) in our format: one
+      // `teammem: ... [usage_error]` line, like every other refusal (the JSON is printed below).
+      outputError: (text, write) => write(`teammem: ${commanderMessage(text)} [usage_error]\n`),
+    });
   const exit = (code: number) => void (exitCode = code);
   for (const command of COMMANDS) {
     if (command.bare) command.register(program.command(command.name).description(command.summary), ctx, exit);
@@ -85,14 +106,19 @@ export async function run(
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0;
+      if (wantsJson(argv)) printJsonError(io, "usage_error", commanderMessage(err.message));
+      return 2;
+    }
     if (err instanceof ClientError) {
       io.stderr(`teammem: ${err.message} [${err.code}]\n`);
-      // Under --json, stdout stays JSON for scripts: the refusal as data.
-      if (wantsJson(argv)) io.stdout(JSON.stringify({ ok: false, error: { code: err.code, message: err.message } }, null, 2) + "\n");
+      if (wantsJson(argv)) printJsonError(io, err.code, err.message);
       return err.exitCode;
     }
-    io.stderr(`teammem: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    io.stderr(`teammem: ${message} [failed]\n`);
+    if (wantsJson(argv)) printJsonError(io, "failed", message);
     return 1;
   }
 }

@@ -67,7 +67,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   else ctx.io.stdout(describe(outcome, paths));
   if (summary.error) {
     const queued = summary.pending ? `; ${summary.pending} change(s) stay queued and the next sync or push sends them` : "";
-    ctx.io.stderr(`teammem: ${summary.error.message}${queued}\n`);
+    ctx.io.stderr(`teammem: ${summary.error.message}${queued} [${summary.error.code}]\n`);
     return 1;
   }
   return 0;

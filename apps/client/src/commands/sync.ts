@@ -63,7 +63,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   } else if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary), null, 2) + "\n");
   else ctx.io.stdout(describe(summary));
   if (summary.error) {
-    ctx.io.stderr(`teammem: ${errorLine(summary.error)}${queuedNote(summary.pending)}\n`);
+    ctx.io.stderr(`teammem: ${summary.error.message}${queuedNote(summary.pending)} [${errorJson(summary.error).code}]\n`);
     return 1;
   }
   return 0;
@@ -76,8 +76,8 @@ async function dryRun(layout: Layout, config: Config, token: string, options: Op
     const { error, ...rest } = plan;
     ctx.io.stdout(JSON.stringify({ ok: !error && !plan.refused, dryRun: true, ...rest, ...(error ? { error: errorJson(error) } : {}) }, null, 2) + "\n");
   } else ctx.io.stdout(describePlan(plan));
-  if (plan.refused) ctx.io.stderr(`teammem: a sync now would be refused: ${plan.refused.message}\n`);
-  if (plan.error) ctx.io.stderr(`teammem: ${errorLine(plan.error)} (the pull part is unknown)\n`);
+  if (plan.refused) ctx.io.stderr(`teammem: a sync now would be refused: ${plan.refused.message} [${plan.refused.code}]\n`);
+  if (plan.error) ctx.io.stderr(`teammem: ${plan.error.message} (the pull part is unknown) [${errorJson(plan.error).code}]\n`);
   return plan.refused || plan.error ? 1 : 0;
 }
 
@@ -140,10 +140,6 @@ function isAuthFailure(err: NetworkError | ServerError): boolean {
 
 function errorJson(err: NetworkError | ServerError) {
   return { code: err instanceof ServerError ? err.code : "network_error", message: err.message };
-}
-
-function errorLine(err: NetworkError | ServerError): string {
-  return err.message;
 }
 
 function queuedNote(pending: number): string {
