@@ -142,7 +142,10 @@ export const tokens = pgTable("tokens", {
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
 });
 
-/** One team's memory for one repository. `cursor` is the last change cursor handed out in it. */
+/**
+ * One team's memory for one repository. `cursor` is the last change cursor handed out in it,
+ * `live_entries` its number of live entries.
+ */
 export const namespaces = pgTable(
   "namespaces",
   {
@@ -150,6 +153,11 @@ export const namespaces = pgTable(
     teamId: uuid("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     cursor: bigint("cursor", { mode: "number" }).notNull().default(0),
+    /**
+     * Number of live (non-deleted) entries, kept by every write of a head in the same statement
+     * (heads.ts `commitVersion`), so the entry limit is checked without counting the entries.
+     */
+    liveEntries: integer("live_entries").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("namespaces_team_name").on(t.teamId, t.name)],

@@ -4,7 +4,7 @@
  * database, never from clocks.
  */
 import { pathFoldKey, sha256Hex, type OperationResult } from "@teammem/protocol";
-import { and, count, eq, ne, not, sql } from "drizzle-orm";
+import { and, eq, ne, not, sql } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
 import type { StoredOperation } from "./idempotency.js";
@@ -70,12 +70,12 @@ async function findCaseClash(tx: Tx, namespaceId: string, path: string, foldKey:
   return row?.path ?? null;
 }
 
-/** Number of live (non-deleted) entries in the namespace. */
+/**
+ * Number of live (non-deleted) entries in the namespace: the counter `namespaces.live_entries`,
+ * kept by {@link commitVersion} (one primary-key read, whatever the namespace's size).
+ */
 async function countLiveEntries(tx: Tx, namespaceId: string): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(entries)
-    .where(and(eq(entries.namespaceId, namespaceId), not(entries.deleted)));
+  const [row] = await tx.select({ n: namespaces.liveEntries }).from(namespaces).where(eq(namespaces.id, namespaceId));
   return row?.n ?? 0;
 }
 
@@ -164,9 +164,14 @@ export async function readForWrite(tx: Tx, namespaceId: string, opId: string, pa
   return toWriteState((result as unknown as { rows: WriteStateRow[] }).rows[0]);
 }
 
-/** `text` as an SQL expression made of hex digits only (nothing in it can end the literal). */
+/**
+ * `text` as an SQL expression made of hex digits only (nothing in it can end the literal), in the
+ * database's default collation: `convert_from` alone takes collation "C" from its `name` argument,
+ * and a comparison with a column of another collation cannot use the column's index (every write
+ * would scan the namespace's operations and entries).
+ */
 function textLiteral(text: string): string {
-  return `convert_from(decode('${Buffer.from(text, "utf8").toString("hex")}', 'hex'), 'UTF8')`;
+  return `(convert_from(decode('${Buffer.from(text, "utf8").toString("hex")}', 'hex'), 'UTF8') COLLATE "default")`;
 }
 
 /**
@@ -224,8 +229,10 @@ export interface OperationRecord {
 
 /**
  * Appends the next version of the path to history and makes it the head at cursor `cursor`
- * (the locked cursor + 1), storing `record`'s result in `operations` too: all in one statement,
- * so a fast-forward write costs one round trip besides the lock.
+ * (the locked cursor + 1), storing `record`'s result in `operations` too, and moves the
+ * namespace's `live_entries` counter when the path becomes live or stops being live (`v.parent`
+ * must be the current head): all in one statement, so a fast-forward write costs one round trip
+ * besides the lock.
  */
 export async function commitVersion(tx: Tx, v: NewVersion, cursor: number, record?: OperationRecord): Promise<{ committed: CommittedVersion; result?: OperationResult }> {
   const version = (v.parent?.version ?? 0) + 1;
@@ -233,13 +240,15 @@ export async function commitVersion(tx: Tx, v: NewVersion, cursor: number, recor
   const sha256 = deleted ? null : sha256Hex(v.content!);
   const sizeBytes = deleted ? 0 : Buffer.byteLength(v.content!, "utf8");
   const committed: CommittedVersion = { version, cursor, sha256, sizeBytes, deleted };
+  // The namespace's live-entry counter moves when the path becomes live or stops being live.
+  const liveDelta = (deleted ? 0 : 1) - (v.parent && !v.parent.deleted ? 1 : 0);
   const result = record?.result(committed);
   const storeOperation = record
     ? sql`, o AS (INSERT INTO operations (namespace_id, op_id, request_sha256, result)
                VALUES (${v.namespaceId}, ${record.opId}, ${record.requestSha256}, ${JSON.stringify(result)}::jsonb))`
     : sql``;
   await tx.execute(sql`
-    WITH c AS (UPDATE namespaces SET cursor = ${cursor} WHERE id = ${v.namespaceId}),
+    WITH c AS (UPDATE namespaces SET cursor = ${cursor}, live_entries = live_entries + ${liveDelta}::integer WHERE id = ${v.namespaceId}),
     v AS (INSERT INTO versions (namespace_id, path, version, kind, deleted, content, sha256, size_bytes,
                                 parent_version, base_version, author_id, author_name, client_id, op_id, cursor)
           VALUES (${v.namespaceId}, ${v.path}, ${version}, ${v.kind}, ${deleted}, ${v.content}, ${sha256}, ${sizeBytes},
