@@ -6,6 +6,7 @@ import { IdentityCache } from "./identity/identity-cache.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loggerOptions } from "./logging.js";
 import audit, { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from "./plugins/audit.js";
+import operationRetention, { DEFAULT_OPERATION_RETENTION, type OperationRetentionOptions } from "./plugins/operation-retention.js";
 import auth from "./plugins/auth.js";
 import docs from "./plugins/docs.js";
 import errors from "./plugins/errors.js";
@@ -35,6 +36,8 @@ export interface AppOptions {
   policyCacheMs?: number;
   /** Audit retention and `auth_denied` counting (defaults: DEFAULT_AUDIT_OPTIONS: 365 days, hourly, 60 s windows). */
   audit?: Partial<AuditOptions>;
+  /** Retention of stored operation results (idempotency keys) (defaults: DEFAULT_OPERATION_RETENTION: 90 days, hourly). */
+  operationRetention?: Partial<OperationRetentionOptions>;
   /** Rows per query of an audit export (default 1000). */
   auditExportBatchSize?: number;
   /** Export the process's CPU, memory, event-loop and GC metrics on /metrics too (the CLI's start does). Default false. */
@@ -72,6 +75,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(readiness);
   await app.register(auth, { secret: opts.jwtSecret, ...(opts.tokenCacheMs !== undefined ? { tokenCacheMs: opts.tokenCacheMs } : {}) });
   await app.register(audit, { ...DEFAULT_AUDIT_OPTIONS, ...opts.audit });
+  await app.register(operationRetention, { ...DEFAULT_OPERATION_RETENTION, ...opts.operationRetention });
   await app.register(teamPolicy, opts.policyCacheMs !== undefined ? { cacheMs: opts.policyCacheMs } : {});
   await app.register(rateLimit, { max: limits.rateLimitMax, windowMs: limits.rateLimitWindowMs });
   await app.register(docs); // before the routes, so they are described

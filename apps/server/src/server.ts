@@ -137,6 +137,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       jwtSecret: store.secrets.jwtSecret,
       limits: limitsFromEnv(opts.env),
       ...(opts.env.TEAMMEM_AUDIT_RETENTION_DAYS !== undefined ? { audit: { retentionDays: opts.env.TEAMMEM_AUDIT_RETENTION_DAYS } } : {}),
+      ...(opts.env.TEAMMEM_OPERATION_RETENTION_DAYS !== undefined ? { operationRetention: { retentionDays: opts.env.TEAMMEM_OPERATION_RETENTION_DAYS } } : {}),
       logger: { level: opts.env.LOG_LEVEL, stream: opts.log },
       ...(opts.env.TEAMMEM_ALLOWED_ORIGINS ? { live: { allowedOrigins: opts.env.TEAMMEM_ALLOWED_ORIGINS } } : {}),
       processMetrics: true,

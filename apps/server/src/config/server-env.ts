@@ -67,6 +67,11 @@ export const ServerEnv = z.object({
   TEAMMEM_RATE_LIMIT_WINDOW_MS: wholeNumber(1, 86_400_000, " (milliseconds)"),
   /** Audit events older than this many days are deleted (hourly); 0 keeps them forever. Default 365. */
   TEAMMEM_AUDIT_RETENTION_DAYS: wholeNumber(0, 36_500),
+  /**
+   * Stored operation results (idempotency keys) older than this many days are deleted (hourly); 0
+   * keeps them forever. Default 90. A replay after that is decided again, never applied twice.
+   */
+  TEAMMEM_OPERATION_RETENTION_DAYS: wholeNumber(0, 36_500),
   /** Comma-separated origins (`https://console.example.com`) allowed to open a change stream; unset: any. */
   TEAMMEM_ALLOWED_ORIGINS: z.preprocess(
     (v) => (typeof v === "string" && v.trim() !== "" ? v.split(",").map((o) => o.trim()).filter(Boolean) : undefined),

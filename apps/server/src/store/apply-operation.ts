@@ -8,7 +8,8 @@ import { mergeText, pathFoldKey, sha256Hex, type Operation, type OperationResult
 import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/events.js";
 import type { Db, Tx } from "../db/database.js";
-import { conflicts } from "../db/schema.js";
+import { conflicts, versions } from "../db/schema.js";
+import { and, eq, gt } from "drizzle-orm";
 import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
 import { inWriteTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
@@ -96,6 +97,20 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
 }
 
 /**
+ * Whether a version of `path` after `baseVersion` has content `sha256` (null: is a tombstone).
+ * One range read of the (namespace, path, version) index.
+ */
+async function madeSinceBase(tx: Tx, namespaceId: string, path: string, baseVersion: number, sha256: string | null): Promise<boolean> {
+  const same = sha256 === null ? versions.deleted : eq(versions.sha256, sha256);
+  const [row] = await tx
+    .select({ version: versions.version })
+    .from(versions)
+    .where(and(eq(versions.namespaceId, namespaceId), eq(versions.path, path), gt(versions.version, baseVersion), same))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
  * Decision table (head = current version of the path; "live" = exists and not a tombstone):
  * - baseVersion > head version → rejected `version_conflict` (transient; details.currentVersion).
  * - baseVersion = head version (fast-forward) → `applied`: a new version, or none when the content
@@ -115,6 +130,10 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
  *   - delete, head already a tombstone → `applied` (nothing new).
  *   - delete, head unchanged in content since the base → `applied` (a tombstone version).
  *   - delete, head edited since the base → `conflict` (record with deleted=true): the edit stays.
+ *   (Before the last four: a put whose content, or a delete whose tombstone, is in the path's history
+ *   after the base → `merged` with the head, nothing new: the change was made already, e.g. this
+ *   very operation replayed after its stored result was pruned (store/operation-retention.ts), and
+ *   what teammates did since stands; re-applying it would undo their edits.)
  * Creating a path that exists (baseVersion 0, live head) is thus a concurrent edit from an empty base.
  * `namespaceCursor` is the locked cursor; the one change this transaction makes takes the next.
  */
@@ -223,18 +242,29 @@ async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, ha
     const refusal = await guardNewLiveEntry();
     return refusal ?? merged(incoming, await readVersionAuthor(tx, nsId, path, headVersion));
   }
+  if (incoming !== null && head.content === incoming) return unchanged(head);
+  const keepHead = async (): Promise<Decision> => ({
+    result: {
+      opId: op.opId,
+      path,
+      status: "merged",
+      version: head.version,
+      sha256: head.sha256!,
+      content: head.content!,
+      cursor: head.cursor,
+      headAuthor: await readVersionAuthor(tx, nsId, path, head.version),
+    },
+    final: true,
+  });
+  // Already in history since the base (the operation's stored result was pruned, or a teammate made
+  // the same change): what came after it stands, nothing is applied again.
+  if (await madeSinceBase(tx, nsId, path, op.baseVersion, incoming === null ? null : sha256Hex(incoming))) return keepHead();
   const baseContent = await readVersionContent(tx, nsId, path, op.baseVersion);
   if (incoming === null) return head.content === baseContent ? applied("delete", null, op.baseVersion) : conflict(head, await readVersionAuthor(tx, nsId, path, head.version));
-  if (head.content === incoming) return unchanged(head);
   const headAuthor = await readVersionAuthor(tx, nsId, path, head.version);
   const outcome = mergeText({ base: baseContent, server: head.content ?? "", local: incoming, policy: ("merge" in op && op.merge) || "conflict" });
   if (!outcome.clean) return conflict(head, headAuthor);
-  if (outcome.content === head.content) {
-    return {
-      result: { opId: op.opId, path, status: "merged", version: head.version, sha256: head.sha256!, content: head.content, cursor: head.cursor, headAuthor },
-      final: true,
-    };
-  }
+  if (outcome.content === head.content) return keepHead();
   const tooLarge = Buffer.byteLength(outcome.content, "utf8") > ctx.limits.maxEntryBytes;
   if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints }).length > 0) return conflict(head, headAuthor);
   return merged(outcome.content, headAuthor);
