@@ -38,6 +38,8 @@ RUN npm ci --omit=dev -w @teammem/server --no-audit --no-fund && npm cache clean
 COPY --from=build /app/packages/protocol/dist packages/protocol/dist
 COPY --from=build /app/packages/scanner/dist packages/scanner/dist
 COPY --from=build /app/apps/server/dist apps/server/dist
+COPY --from=build /app/apps/server/console/index.html /app/apps/server/console/console.css /app/apps/server/console/favicon.svg apps/server/console/
+COPY --from=build /app/apps/server/console/dist apps/server/console/dist
 COPY --from=build /app/migrations migrations
 RUN ln -s /app/apps/server/dist/cli.js /usr/local/bin/teammem-server \
  && mkdir -p /data && chown node:node /data

@@ -12,4 +12,6 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // The admin console's browser modules (apps/server/console/src): browser globals, no Node.
+  { files: ["apps/server/console/src/**/*.ts"], languageOptions: { globals: globals.browser } },
 );

@@ -5,6 +5,7 @@ import type { Db } from "./db/database.js";
 import { IdentityCache } from "./identity/identity-cache.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loggerOptions } from "./logging.js";
+import adminConsole from "./plugins/console.js";
 import audit, { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from "./plugins/audit.js";
 import operationRetention, { DEFAULT_OPERATION_RETENTION, type OperationRetentionOptions } from "./plugins/operation-retention.js";
 import auth from "./plugins/auth.js";
@@ -80,6 +81,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { max: limits.rateLimitMax, windowMs: limits.rateLimitWindowMs });
   await app.register(docs); // before the routes, so they are described
   await app.register(live, { ...DEFAULT_LIVE_OPTIONS, ...opts.live });
+  await app.register(adminConsole); // the static console at /admin, a client of /v1/admin
 
   await app.register(serverRoutes, { prefix: "/v1/server" });
   await app.register(adminRoutes, {

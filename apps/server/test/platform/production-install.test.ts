@@ -29,6 +29,10 @@ describe("production install of the server, as the image runs it", () => {
     execFileSync("npm", ["ci", "--omit=dev", "-w", "@teammem/server", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, stdio: "pipe", timeout: 180_000 });
     for (const w of BUILT) cpSync(join(ROOT, w, "dist"), join(dir, w, "dist"), { recursive: true });
     cpSync(join(ROOT, "migrations"), join(dir, "migrations"), { recursive: true });
+    // The admin console's files, as the Dockerfile copies them.
+    for (const f of ["index.html", "console.css", "favicon.svg", "dist"]) {
+      cpSync(join(ROOT, "apps/server/console", f), join(dir, "apps/server/console", f), { recursive: true });
+    }
     // Production only: no test runner, no client watcher, no drizzle-kit.
     expect(["vitest", "chokidar", "drizzle-kit", "prom-client", "fastify"].map((p) => [p, existsSync(join(dir, "node_modules", p))])).toEqual([
       ["vitest", false],
@@ -59,6 +63,12 @@ describe("production install of the server, as the image runs it", () => {
         body: { ready: true, checks: { database: "ok", migrations: "ok", shutdown: "ok", listen: "ok" } },
       });
       expect(await (await fetch(`${url}/metrics`)).text()).toContain("teammem_http_requests_total");
+      const consoleFiles = await Promise.all(["/admin", "/admin/console.css", "/admin/js/main.js"].map(async (p) => [p, (await fetch(`${url}${p}`)).status]));
+      expect(consoleFiles).toEqual([
+        ["/admin", 200],
+        ["/admin/console.css", 200],
+        ["/admin/js/main.js", 200],
+      ]);
     } finally {
       child.kill("SIGTERM");
     }
