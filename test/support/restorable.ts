@@ -9,13 +9,14 @@
  * unless asked not to. Tokens are issued on the current database (a reset needs new ones).
  */
 import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
-import { buildApp, issueToken, openDatabase, startNewEpoch, type Database } from "@teammem/server";
+import { buildApp, exportBackup, importBackup, issueToken, openDatabase, readLines, startNewEpoch, type Database } from "@teammem/server";
 import type { DatabaseKind } from "@teammem/server/testing";
 
 const JWT_SECRET = "client-tests-".padEnd(40, "s");
@@ -34,6 +35,11 @@ export interface RestorableServer {
   restore(backup: Place, options?: { bumpEpoch?: boolean }): Promise<void>;
   /** Serves a new, empty database of `kind` from now on (a reset, or a move to the other kind). */
   replace(kind: DatabaseKind): Promise<void>;
+  /**
+   * Moves the data to a new database of `kind` as an operator does with `teammem-server export` and
+   * `import` (through a backup file); the import starts a new epoch. Tokens stay valid.
+   */
+  moveByExport(kind: DatabaseKind): Promise<void>;
   stop(): Promise<void>;
   start(): Promise<void>;
   dispose(): Promise<void>;
@@ -129,6 +135,32 @@ export async function startRestorableServer(kind: DatabaseKind): Promise<Restora
     replace: async (k) => {
       const next = await fresh(k);
       await offline(async () => undefined, next);
+    },
+    moveByExport: async (k) => {
+      const next = await fresh(k);
+      const dir = await mkdtemp(join(tmpdir(), "teammem-backup-"));
+      try {
+        const file = join(dir, "backup.jsonl");
+        await offline(async () => {
+          const from = await open(place);
+          try {
+            const out = createWriteStream(file);
+            await exportBackup(from.db, (chunk) => new Promise<void>((resolve, reject) => out.write(chunk, (e) => (e ? reject(e) : resolve()))));
+            await new Promise((resolve) => out.end(resolve));
+          } finally {
+            await from.close();
+          }
+          const to = await open(next);
+          try {
+            await to.migrate();
+            await importBackup(to.db, readLines(createReadStream(file)), { source: "backup.jsonl (test)" });
+          } finally {
+            await to.close();
+          }
+        }, next);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
     stop,
     start,

@@ -14,6 +14,13 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, locked: 3 } as const;
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Writes data to stdout and resolves once the stream took it (backpressure: a slow pipe slows
+   * the writer down instead of filling memory). Absent: `stdout` is used and the write resolves at once.
+   */
+  stdoutAsync?(text: string): Promise<void>;
+  /** Standard input as bytes, for commands that read `-` (absent: such a command refuses `-`). */
+  stdin?(): AsyncIterable<Uint8Array | string>;
 }
 
 /** What a command may use of its caller: no command reads `process` itself. */
@@ -49,6 +56,11 @@ export class CliError extends Error {
 /** Writes `text` plus a newline to stdout / stderr. */
 export const out = (ctx: CliContext, text: string) => ctx.io.stdout(text + "\n");
 export const err = (ctx: CliContext, text: string) => ctx.io.stderr(text + "\n");
+/** Writes `text` (no newline added) to stdout, resolving once the stream took it (see {@link Io.stdoutAsync}). */
+export const writeData = async (ctx: CliContext, text: string): Promise<void> => {
+  if (ctx.io.stdoutAsync) await ctx.io.stdoutAsync(text);
+  else ctx.io.stdout(text);
+};
 
 export const DEFAULT_DATA_DIR = "./.teammem-server";
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;

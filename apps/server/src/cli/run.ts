@@ -14,6 +14,7 @@ import { describeFailure } from "./failure-message.js";
 import { SERVER_VERSION } from "../version.js";
 import { CliError, EXIT, type CliContext, type CommandModule, type Io } from "./context.js";
 import * as audit from "./audit.js";
+import * as backup from "./backup.js";
 import * as bypass from "./bypass.js";
 import * as epoch from "./epoch.js";
 import * as member from "./member.js";
@@ -24,11 +25,17 @@ import * as team from "./team.js";
 import * as token from "./token.js";
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, member, audit, bypass, purge, epoch];
+const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, member, audit, bypass, purge, epoch, backup];
 
 const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  stdoutAsync: (text) =>
+    new Promise<void>((resolve, reject) => {
+      // Resolves once the chunk is flushed to the pipe or file (a full pipe waits for its reader).
+      process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
+    }),
+  stdin: () => process.stdin,
 };
 
 export interface RunOptions {

@@ -127,8 +127,9 @@ async function observe(db: Db | Tx, forUpdate = false): Promise<Observed> {
  * stored now) asks for it, and records the origin the epoch lives in.
  * @returns the identity after the transaction.
  */
-async function underEpochLock(db: Db, decide: (observed: Observed) => string | null): Promise<ServerIdentity> {
-  return db.transaction(async (tx) => {
+async function underEpochLock(db: Db | Tx, decide: (observed: Observed) => string | null): Promise<ServerIdentity> {
+  // Inside a caller's transaction (an import) this is a savepoint of it.
+  return (db as Db).transaction(async (tx) => {
     await tx.insert(serverSettings).values({ key: KEYS.id, value: randomUUID() }).onConflictDoNothing();
     const first: EpochValue = { id: randomUUID(), startedAt: new Date().toISOString(), reason: "first start" };
     await tx.insert(serverSettings).values({ key: KEYS.epoch, value: JSON.stringify(first) }).onConflictDoNothing();
@@ -163,8 +164,9 @@ export async function loadServerIdentity(db: Db): Promise<ServerIdentity> {
  * Starts a new epoch now, whatever the database's origin: for a restore or import that cannot be
  * detected (a file-level copy, an import into an existing database). Every client reconciles on
  * its next sync. Running servers see it within their identity cache's lifetime (5 s by default).
+ * Given a transaction (an import's), the epoch commits with it.
  * @param reason shown to operators and clients, e.g. "import of backup.jsonl".
  */
-export async function startNewEpoch(db: Db, reason: string): Promise<ServerIdentity> {
+export async function startNewEpoch(db: Db | Tx, reason: string): Promise<ServerIdentity> {
   return underEpochLock(db, () => reason);
 }

@@ -1,0 +1,178 @@
+/**
+ * The backup file of `teammem-server export` / `import`: JSON Lines, UTF-8, one JSON object a line.
+ * - line 1, the header: `{ format: "teammem-backup", formatVersion: 1, exportedAt, serverVersion,
+ *   server: { id, epoch }, tables: { <table>: [<column>, ...] } }`;
+ * - then one line per row, `{ table, row }`, tables in {@link BACKUP_TABLES} order (parents before
+ *   children), each table's rows in primary-key order; `row` holds every column by its SQL name as
+ *   PostgreSQL's `row_to_json` writes it (timestamps ISO 8601 with offset and microseconds, bigint
+ *   as numbers, jsonb as JSON);
+ * - last, the end line `{ end: { rows: { <table>: <count> } } }`: a file without it is truncated.
+ * The row schemas are derived from the drizzle schema, so a new column is carried without a change
+ * here; a new table must be added to {@link BACKUP_TABLES} (a test compares the list with the database).
+ */
+import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import * as schema from "../db/schema.js";
+
+export const BACKUP_FORMAT = "teammem-backup";
+export const BACKUP_FORMAT_VERSION = 1;
+
+/**
+ * Stable codes of an import's refusals, printed after the message (`... (backup_invalid_line)`).
+ * A code never changes meaning.
+ */
+export const BACKUP_ERRORS = {
+  /** The file (or stdin) could not be read. */
+  backup_unreadable: "the backup could not be read",
+  /** Line 1 is not a teammem backup header. */
+  backup_not_a_backup: "not a teammem backup",
+  /** The header's format version is not one this server reads. */
+  backup_format_version: "unsupported backup format version",
+  /** The backup's tables or columns differ from this server's schema (made by another server version). */
+  backup_schema_mismatch: "the backup was made with another database schema",
+  /** A line is not valid UTF-8 JSON, not a row of a known table, a row with a missing, extra or mistyped column, or out of order. */
+  backup_invalid_line: "invalid line",
+  /** The database refused a row (a duplicate or a reference to a row the backup lacks). */
+  backup_row_refused: "row refused by the database",
+  /** The end line is missing, or its counts differ from the rows read: the file was cut short or edited. */
+  backup_truncated: "the backup is incomplete",
+  /** The target database already holds teams, users, namespaces or audit events. */
+  backup_target_not_empty: "the target database is not empty",
+} as const;
+export type BackupErrorCode = keyof typeof BACKUP_ERRORS;
+
+/** An import refused: nothing was written (the transaction rolled back). `line` is 1-based when one line is to blame. */
+export class BackupError extends Error {
+  constructor(
+    readonly code: BackupErrorCode,
+    message: string,
+    readonly line: number | null = null,
+  ) {
+    super(line === null ? message : `line ${line}: ${message}`);
+    this.name = "BackupError";
+  }
+}
+
+/**
+ * Every table a backup carries, parents before children (an import inserts in this order, so every
+ * foreign key finds its row). `server_settings` carries the server id and the JWT signing key
+ * (tokens stay valid), never the epoch: an import starts a new one.
+ */
+export const BACKUP_TABLES = [
+  schema.serverSettings,
+  schema.teams,
+  schema.principals,
+  schema.memberships,
+  schema.devices,
+  schema.tokens,
+  schema.teamFingerprintKeys,
+  schema.bypasses,
+  schema.namespaces,
+  schema.entries,
+  schema.versions,
+  schema.renames,
+  schema.conflicts,
+  schema.operations,
+  schema.auditEvents,
+] as const satisfies readonly PgTable[];
+
+/** `server_settings` keys that belong to one database, not to the data: never exported, never imported. */
+export const LOCAL_SETTINGS = ["epoch", "epoch_origin"] as const;
+
+/** One table as the backup sees it: SQL name, columns in table order, primary-key columns, row schema. */
+export interface BackupTable {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly primaryKey: readonly string[];
+  /** Whether the table has a bigserial id whose sequence an import must move past the imported ids. */
+  readonly serialColumns: readonly string[];
+  readonly row: z.ZodType<Record<string, unknown>>;
+}
+
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+const noNul = (s: string) => !s.includes("\u0000");
+const timestamp = z.iso.datetime({ offset: true });
+
+/** The zod schema of one column's JSON value (null allowed when the column is nullable). */
+function columnSchema(column: PgColumn): z.ZodType {
+  let base: z.ZodType;
+  switch (column.columnType) {
+    case "PgUUID":
+      base = z.guid();
+      break;
+    case "PgText":
+      base = z.string().refine(noNul, "a NUL character cannot be stored");
+      break;
+    case "PgInteger":
+      base = z.number().int().min(INT32.min).max(INT32.max);
+      break;
+    case "PgBigInt53":
+    case "PgBigSerial53":
+      base = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+      break;
+    case "PgBoolean":
+      base = z.boolean();
+      break;
+    case "PgTimestamp":
+      base = timestamp;
+      break;
+    case "PgJsonb":
+      base = z.json();
+      break;
+    default:
+      throw new Error(`backup format: column ${column.name} has type ${column.columnType}, which the backup does not know yet`);
+  }
+  return column.notNull ? base : base.nullable();
+}
+
+function describe(table: PgTable): BackupTable {
+  const config = getTableConfig(table);
+  const primaryKey = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
+  const shape: Record<string, z.ZodType> = {};
+  for (const column of config.columns) shape[column.name] = columnSchema(column);
+  return {
+    name: config.name,
+    columns: config.columns.map((c) => c.name),
+    primaryKey,
+    serialColumns: config.columns.filter((c) => c.columnType === "PgBigSerial53").map((c) => c.name),
+    row: z.strictObject(shape) as unknown as z.ZodType<Record<string, unknown>>,
+  };
+}
+
+/** {@link BACKUP_TABLES} described, in order. */
+export const backupTables: readonly BackupTable[] = BACKUP_TABLES.map(describe);
+
+/** Line 1 of a backup. */
+export const BackupHeader = z.strictObject({
+  format: z.literal(BACKUP_FORMAT),
+  formatVersion: z.literal(BACKUP_FORMAT_VERSION),
+  /** ISO 8601: when the export's snapshot was taken. */
+  exportedAt: timestamp,
+  /** The exporting server's version (`teammem-server --version`). */
+  serverVersion: z.string(),
+  /** The exporting server's identity and epoch at export time. */
+  server: z.strictObject({ id: z.guid(), epoch: z.guid() }),
+  /** Every table with its columns, in file order. */
+  tables: z.record(z.string(), z.array(z.string())),
+});
+export type BackupHeader = z.infer<typeof BackupHeader>;
+
+/** The last line of a backup: rows written per table. */
+export const BackupEnd = z.strictObject({
+  end: z.strictObject({ rows: z.record(z.string(), z.number().int().nonnegative()) }),
+});
+export type BackupEnd = z.infer<typeof BackupEnd>;
+
+/** A row line's outer shape (the row itself is checked against its table's schema). */
+export const BackupRowLine = z.strictObject({ table: z.string(), row: z.record(z.string(), z.unknown()) });
+
+/** The message of zod's first issues, with the path of each (`row.path: expected string`). */
+export function describeIssues(error: z.ZodError, prefix = ""): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = [prefix, ...i.path.map(String)].filter(Boolean).join(".");
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join("; ");
+}

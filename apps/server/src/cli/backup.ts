@@ -1,0 +1,73 @@
+/**
+ * `teammem-server export` and `teammem-server import FILE|-`: the whole database as a backup file
+ * (JSON Lines, src/backup/backup-format.ts) and back, to restore a backup or to move between the
+ * embedded database and PostgreSQL. Both take `--data-dir` / DATABASE_URL like every command.
+ */
+import { open, type FileHandle } from "node:fs/promises";
+import type { Command } from "@commander-js/extra-typings";
+import { BackupError } from "../backup/backup-format.js";
+import { exportBackup } from "../backup/export-backup.js";
+import { importBackup } from "../backup/import-backup.js";
+import { readLines } from "../backup/read-lines.js";
+import { CliError, dataDirOption, err, EXIT, withStore, writeData, type CliContext } from "./context.js";
+
+const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0);
+const counts = (rows: Record<string, number>) =>
+  Object.entries(rows)
+    .filter(([, n]) => n > 0)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(", ");
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command("export")
+    .description("write the whole database (teams, users, tokens, namespaces, every version, conflicts, audit log) to stdout as JSON Lines, streamed")
+    .addOption(dataDirOption())
+    .action(async (o) => {
+      await withStore(ctx, { dataDir: o.dataDir, purpose: "export" }, async (store) => {
+        const summary = await exportBackup(store.database.db, (chunk) => writeData(ctx, chunk));
+        err(
+          ctx,
+          `exported ${total(summary.rows)} rows (${counts(summary.rows)}) from server ${summary.header.server.id} epoch ${summary.header.server.epoch} ` +
+            `(${store.description}); the file holds the JWT signing key: keep it as safe as the database`,
+        );
+      });
+    });
+
+  program
+    .command("import")
+    .description(
+      "load a backup made by `teammem-server export` into an empty database, in one transaction, and start a new epoch so clients reconcile",
+    )
+    .argument("<file>", "the backup file, or - for stdin")
+    .addOption(dataDirOption())
+    .action(async (file, o) => {
+      let source: AsyncIterable<Uint8Array | string>;
+      let handle: FileHandle | null = null;
+      if (file === "-") {
+        if (!ctx.io.stdin) throw new CliError("no standard input to read here: give the backup's file name", EXIT.usage);
+        source = ctx.io.stdin();
+      } else {
+        // Opened before the database, so a wrong name changes nothing (not even a new data folder).
+        try {
+          handle = await open(file, "r");
+        } catch (e) {
+          throw new CliError(`cannot read ${file}: ${(e as Error).message} (backup_unreadable)`, EXIT.failure);
+        }
+        source = handle.createReadStream({ highWaterMark: 256 * 1024 });
+      }
+      await withStore(ctx, { dataDir: o.dataDir, purpose: "import" }, async (store) => {
+        try {
+          const summary = await importBackup(store.database.db, readLines(source), { source: file === "-" ? "stdin" : file });
+          err(ctx, `imported ${total(summary.rows)} rows (${counts(summary.rows)}) into ${store.description}`);
+          err(
+            ctx,
+            `server ${summary.identity.server.id}, new epoch ${summary.identity.server.epoch} (the backup's was ${summary.header.server.epoch}): clients reconcile on their next sync`,
+          );
+        } catch (e) {
+          if (e instanceof BackupError) throw new CliError(`import refused, nothing was imported: ${e.message} (${e.code})`, EXIT.failure);
+          throw e;
+        }
+      }).finally(() => handle?.close().catch(() => undefined));
+    });
+}
