@@ -48,9 +48,22 @@ export async function teamBypassPolicy(db: Db | Tx, teamId: string): Promise<Byp
   return row?.policy ?? "approval";
 }
 
-/** Sets the team's bypass policy; requests already pending stay pending. */
-export async function setTeamBypassPolicy(db: Db, teamId: string, policy: BypassPolicy): Promise<void> {
-  await db.update(teams).set({ bypassPolicy: policy }).where(eq(teams.id, teamId));
+/**
+ * Sets the team's bypass policy; requests already pending stay pending. A change (not a repeat of
+ * the current policy) is recorded as a `bypass_policy_changed` audit event by `actor` with the
+ * new `policy`, in the same transaction (the previous one is the team's previous such event's, or
+ * `approval`, the default).
+ * @returns the policy before.
+ */
+export async function setTeamBypassPolicy(db: Db, teamId: string, policy: BypassPolicy, actor: Actor): Promise<BypassPolicy> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ policy: teams.bypassPolicy }).from(teams).where(eq(teams.id, teamId)).for("update");
+    const previous = row?.policy ?? "approval";
+    if (previous === policy) return previous;
+    await tx.update(teams).set({ bypassPolicy: policy }).where(eq(teams.id, teamId));
+    await recordAuditEvent(tx, { teamId, actor, kind: "bypass_policy_changed", policy });
+    return previous;
+  });
 }
 
 /** The audit fields of a request (what every bypass event records). */

@@ -118,6 +118,21 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     expect(JSON.stringify(byFingerprint)).not.toContain(pat);
   });
 
+  it("bypass_policy_changed: each change of the team's policy with the new policy and the admin of the token; a repeat records nothing", async () => {
+    const put = (policy: string) => h.call("PUT", "/v1/admin/policy", h.tokens.admin, { bypassPolicy: policy });
+    expect((await put("immediate")).json()).toEqual({ bypassPolicy: "immediate" });
+    expect((await put("immediate")).statusCode).toBe(200);
+    const forged = await h.call("PUT", "/v1/admin/policy", h.tokens.admin, { bypassPolicy: "approval", actor: "ann" });
+    expect([forged.statusCode, forged.json().code]).toEqual([400, "invalid_request"]);
+    expect((await put("approval")).json()).toEqual({ bypassPolicy: "approval" });
+    const events = await latest("bypass_policy_changed");
+    expect(events.map((e) => [e.actor, e.policy])).toEqual([
+      ["ada", "approval"],
+      ["ada", "immediate"],
+    ]);
+    expect(events[0]).toMatchObject({ namespace: null, path: null, code: null, targetUser: null, note: null });
+  });
+
   it("version_purged: the version, how many versions lost their content, and the reason", async () => {
     await batch("k5", h.tokens.member, [{ opId: opId("a"), path: "p.md", baseVersion: 0, content: "private\n" }]);
     const res = await h.call("POST", "/v1/admin/namespaces/k5/purge", h.tokens.admin, { path: "p.md", version: 1, reason: "private note" });

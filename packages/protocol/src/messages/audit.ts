@@ -16,6 +16,7 @@ import { RoleName, UserName } from "./admin.js";
  * - `bypass_requested`, `bypass_approved`, `bypass_denied`, `bypass_revoked`: a bypass request and
  *   its decisions (fingerprint, rule, path, line and reason; actor `policy` for an approval by the
  *   team's `immediate` policy);
+ * - `bypass_policy_changed`: an admin set the team's bypass policy to `policy` (`immediate` or `approval`);
  * - `version_purged`: an admin removed content from history (`version`, `count` versions, `reasonText`);
  * - `retention_purge`: the retention job deleted events older than `periodEnd`.
  */
@@ -33,6 +34,7 @@ export const AUDIT_EVENT_KINDS = [
   "bypass_approved",
   "bypass_denied",
   "bypass_revoked",
+  "bypass_policy_changed",
   "version_purged",
   "retention_purge",
 ] as const;

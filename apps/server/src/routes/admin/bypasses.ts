@@ -27,13 +27,14 @@ const bypassRoutes: FastifyPluginAsyncZod = async (app) => {
     "/policy",
     {
       schema: {
-        summary: "Set the team's policy: immediate approves bypass requests at once, approval leaves them pending for an admin (pending ones stay pending)",
+        summary:
+          "Set the team's policy: immediate approves bypass requests at once, approval leaves them pending for an admin (pending ones stay pending); a change is audited (bypass_policy_changed)",
         body: TeamPolicy,
         response: { 200: TeamPolicy, ...adminErrors },
       },
     },
     async (request) => {
-      await setTeamBypassPolicy(app.db, request.auth.teamId, request.body.bypassPolicy);
+      await setTeamBypassPolicy(app.db, request.auth.teamId, request.body.bypassPolicy, actorOf(request));
       return { bypassPolicy: request.body.bypassPolicy };
     },
   );
