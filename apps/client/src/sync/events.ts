@@ -100,7 +100,20 @@ interface StaleCopy {
   readonly deleted: boolean;
 }
 
-export type SyncEvent = Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
+/**
+ * An admin purged `versions` of the entry from the server's history (`by`, `reason`); `dropped`:
+ * local copies of that content removed from `.teammem/` (base and conflict copies).
+ */
+interface Purged {
+  readonly type: "purged";
+  readonly path: string;
+  readonly versions: readonly number[];
+  readonly by: string;
+  readonly reason: string;
+  readonly dropped: number;
+}
+
+export type SyncEvent = Purged | Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
 
 const who = (author: string) => author || "a teammate";
 const whose = (author: string) => (author ? `${author}'s` : "a teammate's");
@@ -138,6 +151,11 @@ export function describeEvent(e: SyncEvent): string {
       return `${e.from} was renamed to ${e.to} by ${who(e.author)}${e.followed ? "; your edit of it moved there too" : ""}`;
     case "rename-sent":
       return `${e.from} renamed to ${e.to} (v${e.version})`;
+    case "purged":
+      return (
+        `${e.path}: version${e.versions.length === 1 ? "" : "s"} ${e.versions.map((v) => `v${v}`).join(", ")} purged from the server's history by ${who(e.by)} (${e.reason})` +
+        (e.dropped > 0 ? `; ${e.dropped} local cop${e.dropped === 1 ? "y" : "ies"} of that content dropped` : "")
+      );
     case "conflict-closed":
       return `conflict on ${e.path} settled; the server's conflict record is closed (v${e.version})`;
   }

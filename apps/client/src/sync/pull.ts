@@ -15,7 +15,7 @@
  * merge with: the push then lets the server merge; if the local edit is never sent (held back,
  * rejected, read-only token) and is reverted, the next pull fetches the entry's head and writes it.
  */
-import { checkEntryPath, sha256Hex, type Change, type ServerRef } from "@teammem/protocol";
+import { checkEntryPath, sha256Hex, type Change, type PurgeNotice, type ServerRef } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { firstMarkerLine } from "../merge/markers.js";
@@ -26,6 +26,7 @@ import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/repor
 import { saveSyncState } from "../state/sync-state.js";
 import { baseText, moveBase } from "./bases.js";
 import type { SyncContext } from "./context.js";
+import { dropPurgedContent } from "./drop-purged.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
 import { announceRename, announcedAsRename, followLocalRename, followTeammateRenames, lazyScope, type Follow } from "./pull-renames.js";
 import { renameSource } from "./renames.js";
@@ -47,7 +48,7 @@ export interface PullOutcome {
 }
 
 /** A server version to apply; `author` is unknown ("") for a head read outside the change feed. */
-type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content"> & Partial<Pick<Change, "author" | "renamedFrom" | "renamedTo">>;
+type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "content"> & Partial<Pick<Change, "author" | "renamedFrom" | "renamedTo" | "purged">>;
 
 /** One pull's working set: its outcome, the outbox's operations (dropped when a merge takes them in), renames to follow. */
 interface PullRun {
@@ -259,6 +260,7 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
   const path = change.path;
   const shown = displayPath(path);
   const base = ctx.state.bases[path];
+  if (change.purged) await announcePurge(ctx, change as Incoming & { purged: PurgeNotice }, base?.version);
   if (base && change.version <= base.version) {
     forget(ctx, path); // already have it (e.g. our own push's result)
     return;
@@ -310,6 +312,18 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
     const type = incoming === null ? "deleted" : localSha === null ? "created" : "updated";
     ctx.events.push({ type, path: shown, author, version: change.version });
   }
+}
+
+/**
+ * Drops the local copies of content purged from the entry's history and says so: when something
+ * was dropped, or when the change is the purge's own announcement to a folder that knew the entry
+ * (the head it has, moved to a new cursor; or the tombstone that replaced a purged head).
+ */
+async function announcePurge(ctx: SyncContext, change: Incoming & { purged: PurgeNotice }, baseVersion: number | undefined): Promise<void> {
+  const dropped = await dropPurgedContent(ctx, change.purged);
+  const own = baseVersion !== undefined && (change.version === baseVersion || (change.deleted && change.purged.versions.includes(change.version - 1)));
+  if (dropped === 0 && !own) return;
+  ctx.events.push({ type: "purged", path: displayPath(change.path), versions: change.purged.versions, by: change.purged.by, reason: change.purged.reason, dropped });
 }
 
 /** A change of a file changed here too: merged into the working file, or kept out (see the module comment). */

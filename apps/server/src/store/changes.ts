@@ -1,6 +1,6 @@
 /** The change feed: the latest state of each entry changed after a cursor, in cursor order. */
-import type { ChangesResponse } from "@teammem/protocol";
-import { and, asc, eq, gt, lte } from "drizzle-orm";
+import type { ChangesResponse, PurgeNotice } from "@teammem/protocol";
+import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/database.js";
 import { entries, namespaces, renames, versions } from "../db/schema.js";
@@ -8,6 +8,35 @@ import { entries, namespaces, renames, versions } from "../db/schema.js";
 /** The rename whose tombstone an entry's head is, and the rename that wrote it. */
 const movedAway = alias(renames, "moved_away");
 const movedHere = alias(renames, "moved_here");
+
+/** What the feed reads of an entry's purged versions (null: none purged). */
+interface PurgedRow {
+  versions: number[];
+  sha256: string[] | null;
+  by: string;
+  at: string;
+  reason: string;
+}
+
+/**
+ * The entry's purged versions, one correlated subquery per returned row on the versions' unique
+ * (namespace, path, version) index: the versions, their content hashes except the head's own, and
+ * the latest purge's who/when/why.
+ */
+const purgedOfEntry = sql<PurgedRow | null>`(
+  SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_build_object(
+    'versions', array_agg(pv.version ORDER BY pv.version),
+    'sha256', array_agg(DISTINCT pv.sha256) FILTER (WHERE pv.sha256 IS NOT NULL AND pv.sha256 IS DISTINCT FROM ${entries.sha256}),
+    'by', (array_agg(pv.purged_by ORDER BY pv.purged_at DESC))[1],
+    'at', max(pv.purged_at),
+    'reason', (array_agg(pv.purge_reason ORDER BY pv.purged_at DESC))[1]) END
+  FROM versions pv
+  WHERE pv.namespace_id = ${entries.namespaceId} AND pv.path = ${entries.path} AND pv.purged_at IS NOT NULL)`;
+
+function purgeNotice(row: PurgedRow | null): PurgeNotice | undefined {
+  if (!row) return undefined;
+  return { versions: row.versions, sha256: row.sha256 ?? [], by: row.by ?? "", at: new Date(row.at).toISOString(), reason: row.reason ?? "" };
+}
 
 /** The namespace's cursor: the last change cursor handed out in it (0: none yet). */
 export async function namespaceCursor(db: Db, namespaceId: string): Promise<number> {
@@ -21,6 +50,7 @@ export async function namespaceCursor(db: Db, namespaceId: string): Promise<numb
  * writer can take N+1 (namespace lock), so every head at or below it is already visible. An entry
  * written again moves to its new cursor and is returned there (once per page walk). A head a rename
  * wrote names the other path (`renamedTo` on the old path's tombstone, `renamedFrom` on the new path).
+ * An entry with purged versions carries `purged` (a purge moves the entry to a new cursor).
  * @returns `nextCursor`: the last returned cursor when `hasMore`, else the namespace cursor; or
  *   "ahead" when `since` is above the namespace cursor (a cursor of another server or epoch).
  */
@@ -40,6 +70,7 @@ export async function readChanges(db: Db, namespaceId: string, since: number, li
       createdAt: versions.createdAt,
       renamedTo: movedAway.toPath,
       renamedFrom: movedHere.fromPath,
+      purged: purgedOfEntry,
     })
     .from(entries)
     .leftJoin(versions, and(eq(versions.namespaceId, entries.namespaceId), eq(versions.path, entries.path), eq(versions.version, entries.version)))
@@ -63,6 +94,7 @@ export async function readChanges(db: Db, namespaceId: string, since: number, li
       createdAt: (r.createdAt ?? new Date(0)).toISOString(),
       ...(r.renamedFrom ? { renamedFrom: r.renamedFrom } : {}),
       ...(r.renamedTo ? { renamedTo: r.renamedTo } : {}),
+      ...(r.purged ? { purged: purgeNotice(r.purged) } : {}),
     })),
     nextCursor: hasMore ? page[page.length - 1]!.cursor : upTo,
     hasMore,

@@ -4,12 +4,15 @@
  * (kind `purge`, so clients delete the file through the change feed), and the content is removed
  * from every targeted version (kept as a placeholder: who, when, why), from every conflict record
  * of the namespace holding the same content, and from stored operation results that carry it.
+ * A purge that leaves the head alone (an older version) moves the entry to a new cursor, so the
+ * change feed and stream announce it too: the change carries `purged` (store/changes.ts) and every
+ * client drops the content it holds (base copies, conflict copies).
  */
 import type { PurgeResponse } from "@teammem/protocol";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { recordAuditEvent } from "../audit/events.js";
 import type { Db } from "../db/database.js";
-import { conflicts, operations, versions } from "../db/schema.js";
+import { conflicts, entries, namespaces, operations, versions } from "../db/schema.js";
 import { Refusal } from "../errors/refusal.js";
 import { redactSecrets } from "../secrets/names.js";
 import { writeHead } from "./direct-writes.js";
@@ -83,6 +86,12 @@ export async function purgeVersion(db: Db, ctx: WriteContext, input: PurgeInput)
       )
       .returning({ opId: operations.opId });
     const versionsPurged = purged.map((r) => r.version).sort((a, b) => a - b);
+    if (tombstoneVersion === null && versionsPurged.length > 0) {
+      // The head stays: announce the purge by moving the entry to the next cursor (same version).
+      const next = cursor + 1;
+      await tx.update(namespaces).set({ cursor: next }).where(eq(namespaces.id, ns));
+      await tx.update(entries).set({ cursor: next }).where(and(eq(entries.namespaceId, ns), eq(entries.path, input.path)));
+    }
     await recordAuditEvent(tx, {
       teamId: ctx.namespace.teamId,
       actor: ctx.author,

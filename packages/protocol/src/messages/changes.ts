@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Cursor, EntryPath, EntryState } from "./common.js";
+import { Cursor, EntryPath, EntryState, Sha256, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
@@ -10,15 +10,34 @@ export const ChangesQuery = z.strictObject({
 export type ChangesQuery = z.infer<typeof ChangesQuery>;
 
 /**
+ * Content an admin purged from an entry's history (POST /v1/admin/namespaces/:namespace/purge):
+ * `versions` whose content is gone, the `sha256` of that content (except the head's own, when an
+ * unpurged head holds the same text), and the latest purge's `by` (admin's name), `at` (ISO 8601)
+ * and `reason`. A client holding any of that content (base copies, conflict copies) drops it.
+ */
+export const PurgeNotice = z.object({
+  versions: z.array(Version),
+  sha256: z.array(Sha256),
+  by: z.string(),
+  at: z.string(),
+  reason: z.string(),
+});
+export type PurgeNotice = z.infer<typeof PurgeNotice>;
+
+/**
  * One new head version of an entry. `content` is null for a tombstone (`deleted: true`).
  * `renamedTo`: the tombstone a rename left at the old path names the new path; `renamedFrom`: the
  * version a rename wrote at the new path names the old one.
+ * `purged`: present when versions of the entry were purged. A purge of the head writes a tombstone
+ * (kind `purge`); a purge of older versions re-announces the head at a new cursor (same version),
+ * so every client, live or catching up, learns of it.
  */
 export const Change = EntryState.extend({
   author: z.string(),
   createdAt: z.string(),
   renamedFrom: EntryPath.optional(),
   renamedTo: EntryPath.optional(),
+  purged: PurgeNotice.optional(),
 });
 export type Change = z.infer<typeof Change>;
 
