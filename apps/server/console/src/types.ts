@@ -23,6 +23,7 @@ const KINDS: Record<AuditEventKind, true> = {
   bypass_approved: true,
   bypass_denied: true,
   bypass_revoked: true,
+  bypass_policy_changed: true,
   version_purged: true,
   retention_purge: true,
 };
