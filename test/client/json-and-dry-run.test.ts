@@ -168,6 +168,34 @@ describe("sync --dry-run", () => {
     expect(existsSync(join(a, "team", "n0.md"))).toBe(true);
   });
 
+  it("forecasts files moved into a folder as the renames the sync sends (not deletes, so no mass delete), and a lone delete as a delete", async () => {
+    const { a, b, envA, envB } = await setup("pglite");
+    for (let i = 0; i < 13; i++) await writeFile(join(a, "team", `n${i}.md`), `note ${i}\nwith a second line\n`);
+    await sync(a, envA);
+    await sync(b, envB);
+    await mkdir(join(a, "team", "docs"));
+    for (let i = 0; i < 12; i++) {
+      const text = await readFile(join(a, "team", `n${i}.md`), "utf8");
+      await rm(join(a, "team", `n${i}.md`));
+      await writeFile(join(a, "team", "docs", `n${i}.md`), i === 0 ? `${text}edited while moving\n` : text);
+    }
+    await rm(join(a, "team", "n12.md"));
+    const dry = await teammem(["sync", "--dir", a, "--dry-run", "--json"], envA);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout);
+    expect(plan.refused).toBeNull();
+    expect(plan.send).toHaveLength(13);
+    expect(plan.send).toContainEqual({ path: "team/docs/n0.md", action: "rename", renamedFrom: "team/n0.md", baseVersion: 0, queued: false });
+    expect(plan.send.filter((s: { action: string }) => s.action === "rename")).toHaveLength(12);
+    expect(plan.send).toContainEqual({ path: "team/n12.md", action: "delete", baseVersion: 1, queued: false });
+    // The sync does what the dry run said: 12 renames, one delete.
+    expect((await sync(a, envA)).code).toBe(0);
+    const pulled = await syncJson(b, envB);
+    expect(pulled.json.events.filter((e: { type: string }) => e.type === "renamed")).toHaveLength(12);
+    expect(existsSync(join(b, "team", "docs", "n5.md"))).toBe(true);
+    expect(existsSync(join(b, "team", "n12.md"))).toBe(false);
+  });
+
   it("says the sync would reconcile when the server refuses the folder's cursor as from another server or epoch, or the state folder was lost", async () => {
     const { a, b, envA } = await setup("postgres");
     await writeFile(join(a, "team", "x.md"), "x\n");

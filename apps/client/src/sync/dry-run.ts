@@ -17,9 +17,11 @@ import { displayPath, type Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
 import { loadReports } from "../state/reports.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
-import { loadSyncState } from "../state/sync-state.js";
+import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { checkMassDelete, checkTeamRoot, MassDeleteRefused } from "./mass-delete.js";
 import { localChanges } from "./queue-changes.js";
+import { pairRenames, type RenameCandidate } from "../merge/similarity.js";
+import { readBaseContent } from "../state/base-store.js";
 import { renameSource } from "./renames.js";
 import { scanTeamFile } from "./scan-team-file.js";
 
@@ -164,7 +166,8 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
   const unresolved: DryRunPlan["unresolved"] = [];
   const notResent: DryRunPlan["notResent"] = [];
   const withMarkers = new Set(reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
-  const deletes: string[] = [];
+  let deletes: string[] = [];
+  const creates: RenameCandidate[] = [];
   for (const change of localChanges(state.bases, scope)) {
     if (queuedPaths.has(change.path)) continue; // sent after the queued operation, by a later round
     if (change.content !== null) {
@@ -189,12 +192,24 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
       continue;
     }
     if (change.content === null) deletes.push(change.path);
-    send.push({
-      path: displayPath(change.path),
-      action: change.content === null ? "delete" : (state.bases[change.path]?.sha256 ?? null) === null ? "create" : "edit",
-      baseVersion: change.baseVersion,
-      queued: false,
-    });
+    const action = change.content === null ? "delete" : (state.bases[change.path]?.sha256 ?? null) === null ? "create" : "edit";
+    if (action === "create") creates.push({ path: change.path, sha256: change.sha256!, text: change.content! });
+    send.push({ path: displayPath(change.path), action, baseVersion: change.baseVersion, queued: false });
+  }
+  // As the sync queues them: a delete and a create of (nearly) the same content are one rename,
+  // which is no delete (moving many files into a folder is not a mass delete).
+  const renames = await pairedRenames(layout, state, deletes, creates);
+  if (renames.size > 0) {
+    const moved = new Map([...renames].map(([to, from]) => [displayPath(from), displayPath(to)]));
+    const renamedTo = new Map([...renames].map(([to, from]) => [displayPath(to), displayPath(from)]));
+    const kept = send.filter((s) => s.queued || s.action !== "delete" || !moved.has(s.path));
+    send.length = 0;
+    for (const s of kept) {
+      const from = s.queued || s.action !== "create" ? undefined : renamedTo.get(s.path);
+      send.push(from === undefined ? s : { ...s, action: "rename", renamedFrom: from });
+    }
+    const sources = new Set(renames.values());
+    deletes = deletes.filter((path) => !sources.has(path));
   }
   if (refused === null) {
     try {
@@ -217,4 +232,19 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     cursor: state.cursor,
     ...(error ? { error } : {}),
   };
+}
+
+/**
+ * The renames the sync would find among `deletes` (entry paths deleted here) and `creates` (new
+ * files), paired as `combineRenames` pairs them (the deleted file's text from the base store).
+ * @returns created path → deleted path.
+ */
+async function pairedRenames(layout: Layout, state: SyncState, deletes: readonly string[], creates: readonly RenameCandidate[]): Promise<Map<string, string>> {
+  if (deletes.length === 0 || creates.length === 0) return new Map();
+  const deleted: RenameCandidate[] = [];
+  for (const path of deletes) {
+    const sha256 = state.bases[path]?.sha256;
+    if (sha256) deleted.push({ path, sha256, text: await readBaseContent(layout, sha256) });
+  }
+  return new Map(pairRenames(deleted, creates).map(([from, to]) => [to, from]));
 }
