@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256Hex, type OperationResult } from "@teammem/protocol";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("batch writes on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
 
   let nsCounter = 0;
   const freshNs = () => `ns-${kind}-${++nsCounter}`;
-  const batch = async (ns: string, operations: unknown[], token = h.tokens.member): Promise<OperationResult[]> => {
-    const res = await h.call("POST", `/v1/namespaces/${ns}/batch`, token, { clientId: "laptop-1", operations });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { results: OperationResult[] }).results;
-  };
+  const batch = (ns: string, operations: unknown[], token?: string) => h.batch(ns, operations, { token, clientId: "laptop-1" });
   const one = async (ns: string, op: Record<string, unknown>, token?: string): Promise<OperationResult> => (await batch(ns, [op], token))[0]!;
   const put = (path: string, baseVersion: number, content: string, id = opId("put")) => ({ opId: id, path, baseVersion, content });
   const del = (path: string, baseVersion: number, id = opId("del")) => ({ opId: id, path, baseVersion, delete: true as const });

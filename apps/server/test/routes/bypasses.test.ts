@@ -4,20 +4,16 @@
  * admins list, approve, deny and revoke; an approved fingerprint is allowed by the scan policy and
  * the server's re-scan until revoked or the key is rotated.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Bypass } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { issueToken } from "../../src/admin/tokens.js";
 import { DATABASE_KINDS, dumpAllRows } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("bypasses on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(() => h?.close());
+  const h = useHarness(kind);
 
   const scanPolicy = async (token = h.tokens.member) =>
     (await h.call("GET", "/v1/team/scan-policy", token)).json() as { fingerprintKey: { id: number; key: string }; allowedFingerprints: string[] };

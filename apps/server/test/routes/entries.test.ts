@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflict resolution on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
   const cas = (ns: string, path: string, body: unknown, token = h.tokens.member) =>
     h.call("PUT", `/v1/namespaces/${ns}/entry?path=${encodeURIComponent(path)}`, token, body);
   const get = (url: string, token = h.tokens.reader) => h.call("GET", url, token);

@@ -3,21 +3,17 @@
  * every member through GET /v1/team/scan-policy and used by the server's own re-scan, so one value
  * has one fingerprint on every client and the server of a team, and another in any other team.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { desc } from "drizzle-orm";
 import { auditEvents } from "../../src/db/schema.js";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("team fingerprint keys on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(() => h?.close());
+  const h = useHarness(kind);
 
   const policy = async (token: string) => {
     const res = await h.call("GET", "/v1/team/scan-policy", token);

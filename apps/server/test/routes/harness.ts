@@ -3,7 +3,8 @@
  * the namespace routes through `inject`. Used by the route tests; closed by `close()`.
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import type { OperationResult } from "@teammem/protocol";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
@@ -18,6 +19,14 @@ export interface Harness {
   /** Bearer tokens: team "acme" member/reader/admin, team "other" member. */
   tokens: { member: string; member2: string; reader: string; admin: string; otherTeam: string };
   call(method: "GET" | "PUT" | "POST" | "DELETE", url: string, token: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  /**
+   * POSTs `operations` to `/v1/namespaces/<ns>/batch` as `token` (default: the member's), with
+   * `clientId` when given; expects HTTP 200 (fails the test otherwise, quoting the body) and
+   * returns the per-operation results in order.
+   */
+  batch(ns: string, operations: unknown[], options?: { token?: string; clientId?: string }): Promise<OperationResult[]>;
+  /** `batch` of the one operation `op` as `token` (default: the member's); its result. */
+  one(ns: string, op: Record<string, unknown>, token?: string): Promise<OperationResult>;
   close(): Promise<void>;
 }
 
@@ -34,17 +43,41 @@ export async function createHarness(kind: DatabaseKind, limits: Partial<Limits> 
     admin: await token("acme", "ada", "admin"),
     otherTeam: await token("other", "olga", "member"),
   };
+  const call: Harness["call"] = (method, url, tok, payload) =>
+    app.inject({ method, url, headers: { authorization: `Bearer ${tok}` }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const batch: Harness["batch"] = async (ns, operations, { token = tokens.member, clientId } = {}) => {
+    const res = await call("POST", `/v1/namespaces/${ns}/batch`, token, { ...(clientId === undefined ? {} : { clientId }), operations });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { results: OperationResult[] }).results;
+  };
   return {
     app,
     db,
     tokens,
-    call: (method, url, tok, payload) =>
-      app.inject({ method, url, headers: { authorization: `Bearer ${tok}` }, ...(payload !== undefined ? { payload: payload as object } : {}) }),
+    call,
+    batch,
+    one: async (ns, op, token) => (await batch(ns, [op], { token }))[0]!,
     close: async () => {
       await app.close();
       await tdb.dispose();
     },
   };
+}
+
+/**
+ * Registers, in the calling describe block, a beforeAll that creates a harness on `kind` (with
+ * `limits`) and an afterAll that closes it. Returns the harness object at once; its fields are
+ * filled in by the beforeAll, so use it only inside hooks and tests.
+ */
+export function useHarness(kind: DatabaseKind, limits: Partial<Limits> = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await createHarness(kind, limits));
+  });
+  afterAll(async () => {
+    await h.close?.();
+  });
+  return h;
 }
 
 /** A fresh operation id (the server accepts 8-128 of [A-Za-z0-9._:-]). */

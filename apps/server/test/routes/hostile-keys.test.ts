@@ -2,10 +2,10 @@
  * Paths and opIds reach SQL that the write path sends as one simple-protocol query (values inlined
  * as hex digits): quotes, SQL fragments and non-ASCII text in them must round-trip as plain data.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OperationResult } from "@teammem/protocol";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, type Harness } from "./harness.js";
+import { useHarness } from "./harness.js";
 
 const HOSTILE_PATHS = [
   "it's'; DROP TABLE entries; --.md",
@@ -16,13 +16,7 @@ const HOSTILE_PATHS = [
 ];
 
 describe.each(DATABASE_KINDS)("hostile keys on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
 
   const batch = async (operations: unknown[]): Promise<OperationResult[]> => {
     const res = await h.call("POST", "/v1/namespaces/hostile/batch", h.tokens.member, { operations });

@@ -1,25 +1,14 @@
 /** Issue 8: the batch operation carries the client's merge policy; the server's three-way merge follows it. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex, type OperationResult } from "@teammem/protocol";
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "@teammem/protocol";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("merge policy of batch puts on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
 
   let nsCounter = 0;
   const freshNs = () => `merge-${kind}-${++nsCounter}`;
-  const one = async (ns: string, op: Record<string, unknown>, token = h.tokens.member): Promise<OperationResult> => {
-    const res = await h.call("POST", `/v1/namespaces/${ns}/batch`, token, { operations: [op] });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { results: OperationResult[] }).results[0]!;
-  };
   const put = (path: string, baseVersion: number, content: string, merge?: string, id = opId("put")) => ({
     opId: id,
     path,
@@ -32,9 +21,9 @@ describe.each(DATABASE_KINDS)("merge policy of batch puts on %s", (kind) => {
 
   it("keeps both lines appended concurrently under union, the head's (bob's) first, and names bob", async () => {
     const ns = freshNs();
-    await one(ns, put("MEMORY.md", 0, memory));
-    await one(ns, put("MEMORY.md", 1, memory + "- bob: tests need docker\n"), h.tokens.member2);
-    const res = await one(ns, put("MEMORY.md", 1, memory + "- ann: lint before push\n", "union", "union-append-1"));
+    await h.one(ns, put("MEMORY.md", 0, memory));
+    await h.one(ns, put("MEMORY.md", 1, memory + "- bob: tests need docker\n"), h.tokens.member2);
+    const res = await h.one(ns, put("MEMORY.md", 1, memory + "- ann: lint before push\n", "union", "union-append-1"));
     const merged = memory + "- bob: tests need docker\n- ann: lint before push\n";
     expect(res).toEqual({ opId: "union-append-1", path: "MEMORY.md", status: "merged", version: 3, sha256: sha256Hex(merged), content: merged, cursor: 3, headAuthor: "bob" });
     expect(await head(ns, "MEMORY.md")).toMatchObject({ version: 3, content: merged });
@@ -42,16 +31,16 @@ describe.each(DATABASE_KINDS)("merge policy of batch puts on %s", (kind) => {
 
   it("records a conflict for the same concurrent appends without a policy (default conflict)", async () => {
     const ns = freshNs();
-    await one(ns, put("notes.json", 0, "[\n"));
-    await one(ns, put("notes.json", 1, "[\n1\n"), h.tokens.member2);
-    expect(await one(ns, put("notes.json", 1, "[\n2\n"))).toMatchObject({ status: "conflict", headVersion: 2, headContent: "[\n1\n", headAuthor: "bob" });
-    expect(await one(ns, put("notes.json", 1, "[\n2\n", "conflict"))).toMatchObject({ status: "conflict", headVersion: 2 });
+    await h.one(ns, put("notes.json", 0, "[\n"));
+    await h.one(ns, put("notes.json", 1, "[\n1\n"), h.tokens.member2);
+    expect(await h.one(ns, put("notes.json", 1, "[\n2\n"))).toMatchObject({ status: "conflict", headVersion: 2, headContent: "[\n1\n", headAuthor: "bob" });
+    expect(await h.one(ns, put("notes.json", 1, "[\n2\n", "conflict"))).toMatchObject({ status: "conflict", headVersion: 2 });
   });
 
   it("unites two different creations of one path under union (empty base), the shared heading once", async () => {
     const ns = freshNs();
-    await one(ns, put("AGENTS.md", 0, "# Agents\n- from bob\n"), h.tokens.member2);
-    expect(await one(ns, put("AGENTS.md", 0, "# Agents\n- from ann\n", "union"))).toMatchObject({
+    await h.one(ns, put("AGENTS.md", 0, "# Agents\n- from bob\n"), h.tokens.member2);
+    expect(await h.one(ns, put("AGENTS.md", 0, "# Agents\n- from ann\n", "union"))).toMatchObject({
       status: "merged",
       version: 2,
       content: "# Agents\n- from bob\n- from ann\n",
@@ -60,16 +49,16 @@ describe.each(DATABASE_KINDS)("merge policy of batch puts on %s", (kind) => {
 
   it("still records a conflict under union when both changed the same line", async () => {
     const ns = freshNs();
-    await one(ns, put("MEMORY.md", 0, memory));
-    await one(ns, put("MEMORY.md", 1, "# Memory\n- build with ninja\n"), h.tokens.member2);
-    expect(await one(ns, put("MEMORY.md", 1, "# Memory\n- build with bazel\n", "union"))).toMatchObject({ status: "conflict", headVersion: 2 });
+    await h.one(ns, put("MEMORY.md", 0, memory));
+    await h.one(ns, put("MEMORY.md", 1, "# Memory\n- build with ninja\n"), h.tokens.member2);
+    expect(await h.one(ns, put("MEMORY.md", 1, "# Memory\n- build with bazel\n", "union"))).toMatchObject({ status: "conflict", headVersion: 2 });
   });
 
   it("merges a whole-file change to CRLF with a teammate's content edit, in CRLF", async () => {
     const ns = freshNs();
-    await one(ns, put("style.md", 0, "a\nb\nc\n"));
-    await one(ns, put("style.md", 1, "a\nB\nc\n"), h.tokens.member2);
-    expect(await one(ns, put("style.md", 1, "a\r\nb\r\nc\r\n"))).toMatchObject({ status: "merged", version: 3, content: "a\r\nB\r\nc\r\n" });
+    await h.one(ns, put("style.md", 0, "a\nb\nc\n"));
+    await h.one(ns, put("style.md", 1, "a\nB\nc\n"), h.tokens.member2);
+    expect(await h.one(ns, put("style.md", 1, "a\r\nb\r\nc\r\n"))).toMatchObject({ status: "merged", version: 3, content: "a\r\nB\r\nc\r\n" });
   });
 
   it("rejects an unknown merge policy with invalid_request and stores nothing", async () => {
@@ -82,8 +71,8 @@ describe.each(DATABASE_KINDS)("merge policy of batch puts on %s", (kind) => {
 
   it("refuses an opId reused with another merge policy", async () => {
     const ns = freshNs();
-    await one(ns, put("a.md", 0, "x\n", "union", "policy-reuse-1"));
-    expect(await one(ns, put("a.md", 0, "x\n", "union", "policy-reuse-1"))).toMatchObject({ status: "applied", version: 1 });
-    expect(await one(ns, put("a.md", 0, "x\n", "conflict", "policy-reuse-1"))).toMatchObject({ status: "rejected", code: "invalid_request", details: { reason: "op_id_reused" } });
+    await h.one(ns, put("a.md", 0, "x\n", "union", "policy-reuse-1"));
+    expect(await h.one(ns, put("a.md", 0, "x\n", "union", "policy-reuse-1"))).toMatchObject({ status: "applied", version: 1 });
+    expect(await h.one(ns, put("a.md", 0, "x\n", "conflict", "policy-reuse-1"))).toMatchObject({ status: "rejected", code: "invalid_request", details: { reason: "op_id_reused" } });
   });
 });

@@ -3,22 +3,16 @@
  * as one path segment (`acme%2Fweb`) on every /v1/namespaces/:namespace route; hostile names are
  * refused with invalid_request and store nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { auditEvents } from "../../src/db/schema.js";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { createHarness, opId, useHarness } from "./harness.js";
 
 const enc = encodeURIComponent;
 
 describe.each(DATABASE_KINDS)("owner/repo namespaces on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
 
   it.each(["acme/web", "group/subgroup/repo"])("serves %s on every namespace route, URL-encoded", async (ns) => {
     const base = `/v1/namespaces/${enc(ns)}`;

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
   const write = (ns: string, operations: unknown[]) => h.call("POST", `/v1/namespaces/${ns}/batch`, h.tokens.member, { operations });
 
   it("creates a namespace with 201, answers 200 when it exists, and lists it with its live entry count", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { ancestorKeys, escapeLike } from "../../src/store/path-type-clash.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe("path prefixes", () => {
   it("lists every proper ancestor and escapes LIKE wildcards", () => {
@@ -12,23 +12,12 @@ describe("path prefixes", () => {
 });
 
 describe.each(DATABASE_KINDS)("file/folder clashes on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
-  const one = async (ns: string, op: Record<string, unknown>) => {
-    const res = await h.call("POST", `/v1/namespaces/${ns}/batch`, h.tokens.member, { operations: [op] });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().results[0];
-  };
+  const h = useHarness(kind);
   const put = (ns: string, path: string, body: unknown) => h.call("PUT", `/v1/namespaces/${ns}/entry?path=${encodeURIComponent(path)}`, h.tokens.member, body);
 
   it("refuses a file where a live folder is (topics vs topics/build.md), transiently: it passes once the folder's entry is deleted", async () => {
-    await one("tc1", { opId: opId("w"), path: "topics/build.md", baseVersion: 0, content: "b\n" });
-    const clash = await one("tc1", { opId: "type-clash-1", path: "topics", baseVersion: 0, content: "t\n" });
+    await h.one("tc1", { opId: opId("w"), path: "topics/build.md", baseVersion: 0, content: "b\n" });
+    const clash = await h.one("tc1", { opId: "type-clash-1", path: "topics", baseVersion: 0, content: "t\n" });
     expect(clash).toEqual({
       opId: "type-clash-1",
       path: "topics",
@@ -37,30 +26,30 @@ describe.each(DATABASE_KINDS)("file/folder clashes on %s", (kind) => {
       message: expect.stringContaining("topics/build.md"),
       details: { path: "topics/build.md" },
     });
-    await one("tc1", { opId: opId("d"), path: "topics/build.md", baseVersion: 1, delete: true });
-    expect(await one("tc1", { opId: "type-clash-1", path: "topics", baseVersion: 0, content: "t\n" })).toMatchObject({ status: "applied", version: 1 });
+    await h.one("tc1", { opId: opId("d"), path: "topics/build.md", baseVersion: 1, delete: true });
+    expect(await h.one("tc1", { opId: "type-clash-1", path: "topics", baseVersion: 0, content: "t\n" })).toMatchObject({ status: "applied", version: 1 });
   });
 
   it("refuses a path below a live file (MEMORY.md/child), also when the ancestor differs by case", async () => {
-    await one("tc2", { opId: opId("w"), path: "team/MEMORY.md", baseVersion: 0, content: "m\n" });
+    await h.one("tc2", { opId: opId("w"), path: "team/MEMORY.md", baseVersion: 0, content: "m\n" });
     for (const path of ["team/MEMORY.md/child", "team/memory.md/deep/child.md", "TEAM/MEMORY.md/x"]) {
-      expect(await one("tc2", { opId: opId("c"), path, baseVersion: 0, content: "c\n" })).toMatchObject({
+      expect(await h.one("tc2", { opId: opId("c"), path, baseVersion: 0, content: "c\n" })).toMatchObject({
         status: "rejected",
         code: "path_type_conflict",
         details: { path: "team/MEMORY.md" },
       });
     }
     // siblings sharing a name prefix are no clash
-    expect(await one("tc2", { opId: opId("s"), path: "team/MEMORY.md.bak", baseVersion: 0, content: "s\n" })).toMatchObject({ status: "applied" });
-    expect(await one("tc2", { opId: opId("s"), path: "team/MEMORY/x.md", baseVersion: 0, content: "s\n" })).toMatchObject({ status: "applied" });
+    expect(await h.one("tc2", { opId: opId("s"), path: "team/MEMORY.md.bak", baseVersion: 0, content: "s\n" })).toMatchObject({ status: "applied" });
+    expect(await h.one("tc2", { opId: opId("s"), path: "team/MEMORY/x.md", baseVersion: 0, content: "s\n" })).toMatchObject({ status: "applied" });
   });
 
   it("treats % and _ in a path literally when looking for entries below it", async () => {
-    await one("tc3", { opId: opId("w"), path: "aXb/x.md", baseVersion: 0, content: "1\n" });
-    await one("tc3", { opId: opId("w"), path: "p-100/y.md", baseVersion: 0, content: "1\n" });
-    expect(await one("tc3", { opId: opId("u"), path: "a_b", baseVersion: 0, content: "2\n" })).toMatchObject({ status: "applied" });
-    expect(await one("tc3", { opId: opId("p"), path: "p%", baseVersion: 0, content: "2\n" })).toMatchObject({ status: "applied" });
-    expect(await one("tc3", { opId: opId("q"), path: "p-100", baseVersion: 0, content: "2\n" })).toMatchObject({ code: "path_type_conflict" });
+    await h.one("tc3", { opId: opId("w"), path: "aXb/x.md", baseVersion: 0, content: "1\n" });
+    await h.one("tc3", { opId: opId("w"), path: "p-100/y.md", baseVersion: 0, content: "1\n" });
+    expect(await h.one("tc3", { opId: opId("u"), path: "a_b", baseVersion: 0, content: "2\n" })).toMatchObject({ status: "applied" });
+    expect(await h.one("tc3", { opId: opId("p"), path: "p%", baseVersion: 0, content: "2\n" })).toMatchObject({ status: "applied" });
+    expect(await h.one("tc3", { opId: opId("q"), path: "p-100", baseVersion: 0, content: "2\n" })).toMatchObject({ code: "path_type_conflict" });
   });
 
   it("answers PUT /entry with 409 path_type_conflict naming the clashing path", async () => {

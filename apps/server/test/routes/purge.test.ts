@@ -4,18 +4,14 @@
  * purged head becomes a tombstone on the change feed, and the purge is audited.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { issueToken } from "../../src/admin/tokens.js";
 import { DATABASE_KINDS, dumpAllRows } from "../../src/testing.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("purge on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(() => h?.close());
+  const h = useHarness(kind);
 
   const batch = (ns: string, token: string, path: string, baseVersion: number, content: string) =>
     h.call("POST", `/v1/namespaces/${ns}/batch`, token, { operations: [{ opId: opId("w"), path, baseVersion, content }] });

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { DATABASE_KINDS, dumpAllRows } from "../../src/testing.js";
-import { createHarness, type Harness } from "./harness.js";
+import { useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("an opId holding a credential on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
 
   it("is refused with 422 secret_detected naming the field, and stored nowhere", async () => {
     const token = fakeGithubPat();

@@ -4,7 +4,7 @@
  */
 import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
 import { createTestDatabase, DATABASE_KINDS } from "../../src/testing.js";
@@ -12,7 +12,7 @@ import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
 import { auditEvents } from "../../src/db/schema.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 /** Every row of every public table as text. */
 async function dumpRows(db: Db): Promise<string> {
@@ -26,13 +26,7 @@ async function dumpRows(db: Db): Promise<string> {
 const awsKeyId = (seed: number) => "AKIA" + randomChars(16, seed, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
 
 describe.each(DATABASE_KINDS)("credentials in names on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
   const batch = (ns: string, body: unknown) => h.call("POST", `/v1/namespaces/${ns}/batch`, h.tokens.member, body);
 
   it("refuses a batch write whose path holds an AWS key id with secret_detected at the path's column, stores nothing and audits the redacted path", async () => {

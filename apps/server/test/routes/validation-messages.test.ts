@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { opId, useHarness } from "./harness.js";
 
 describe("validation messages name the failing field(s), also in union bodies", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness("pglite");
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness("pglite");
   const put = (body: unknown) => h.call("PUT", "/v1/namespaces/vm/entry?path=a.md", h.tokens.member, body);
   const message = async (res: Promise<{ statusCode: number; json(): { code: string; message: string } }>) => {
     const r = await res;

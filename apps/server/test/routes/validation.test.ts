@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { auditEvents, conflicts, entries, operations, versions } from "../../src/db/schema.js";
-import { createHarness, opId, type Harness } from "./harness.js";
+import { opId, useHarness } from "./harness.js";
 
 const LIMITS = { maxEntryBytes: 100, maxEntriesPerNamespace: 3, maxOperationsPerBatch: 5, maxBodyBytes: 4096 };
 
 describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind, LIMITS);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind, LIMITS);
   const post = (ns: string, body: unknown, token = h.tokens.member) => h.call("POST", `/v1/namespaces/${ns}/batch`, token, body);
   const one = async (ns: string, op: Record<string, unknown>) => {
     const res = await post(ns, { operations: [op] });

@@ -1,17 +1,11 @@
 /** GET /v1/team/whoami: who a token speaks for and which server answers (issue 13, for teammem doctor). */
 import { readFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { createHarness, type Harness } from "./harness.js";
+import { useHarness } from "./harness.js";
 
 describe.each(DATABASE_KINDS)("GET /v1/team/whoami on %s", (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness(kind);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(kind);
 
   it("names the team, user, role and expiry of the token, and the server's version, for any role", async () => {
     const { version } = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
