@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { scratchDatabase } from "../../../scripts/lib/bench.mjs";
 import { CLIENT_CLI, SERVER_CLI, runCli, startServer } from "../../../scripts/lib/processes.mjs";
 
 const { values: args } = parseArgs({
@@ -51,20 +51,9 @@ function stats(samples) {
 async function database() {
   const base = process.env.BENCH_DATABASE_URL;
   if (!base) return undefined;
-  const name = `teammem_bench_live_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const scratch = await scratchDatabase(base, "teammem_bench_live");
+  cleanups.push(scratch.drop);
+  return scratch.url;
 }
 
 /** `teammem watch --json` on `dir`; resolves once it is subscribed to the change stream. */

@@ -20,9 +20,8 @@
 //          --pool N (largest pool, default 16), --levels 1,16,64.
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { adminQuery, localBenchUrl, machineLine, scratchDatabase } from "../../../scripts/lib/bench.mjs";
 import { buildApp, issueToken, openDatabase } from "../dist/index.js";
 
 const { values } = parseArgs({
@@ -32,25 +31,8 @@ const OPS = Number(values.ops ?? 1000);
 const WARMUP = Number(values.warmup ?? 200);
 const MAX_POOL = Number(values.pool ?? 16);
 const LEVELS = (values.levels ?? "1,16,64").split(",").map(Number);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-if (!/^postgres(ql)?:\/\/[^/]*(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(adminUrl)) {
-  throw new Error(`BENCH_DATABASE_URL must point at localhost: ${adminUrl}`);
-}
-
-const withDb = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
-async function admin(url, sql) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-const name = `teammem_bench_${randomBytes(5).toString("hex")}`;
-await admin(adminUrl, `CREATE DATABASE ${name}`);
-const url = withDb(adminUrl, name);
+const scratch = await scratchDatabase(localBenchUrl(), "teammem_bench");
+const url = scratch.url;
 const load = fork(new URL("./load.mjs", import.meta.url));
 load.on("message", (m) => {
   if (!m.cpu) return;
@@ -75,7 +57,7 @@ try {
     const setup = await openDatabase({ kind: "postgres", url, poolSize: 1 });
     await setup.migrate();
     await setup.close();
-    await admin(url, "CREATE TABLE bench_bare (id bigserial PRIMARY KEY, path text NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+    await adminQuery(url, "CREATE TABLE bench_bare (id bigserial PRIMARY KEY, path text NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
   }
   const secret = randomBytes(32).toString("base64url");
   let token;
@@ -95,9 +77,9 @@ try {
   }
 
   const f = (n) => n.toFixed(2);
-  const pgVersion = (await admin(url, "SHOW server_version")).rows[0].server_version;
+  const pgVersion = (await adminQuery(url, "SHOW server_version")).rows[0].server_version;
   console.log(`teammem server write benchmark: ${OPS} ops per measurement (after ${WARMUP} warm-up), load generator in its own process`);
-  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, PostgreSQL ${pgVersion}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  console.log(`${machineLine(pgVersion)}\n`);
   console.log("| concurrency | pool | run | p50 ms | p99 ms | ops/s | p50 / bare p50 | server CPU µs/op |");
   console.log("|---:|---:|---|---:|---:|---:|---:|---:|");
   const LABELS = {
@@ -116,5 +98,5 @@ try {
   console.log("\ngoal: server write p50 <= 2x bare p50");
 } finally {
   load.kill();
-  await admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await scratch.drop();
 }

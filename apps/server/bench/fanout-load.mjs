@@ -5,6 +5,7 @@ import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import http from "node:http";
 import WebSocket from "ws";
+import { percentile } from "../../../scripts/lib/bench.mjs";
 
 const now = () => performance.timeOrigin + performance.now();
 let cfg;
@@ -62,8 +63,8 @@ const CURSOR = /"cursor":(\d+)/;
 
 function stats(latencies, expected, startedAt, lastAt) {
   const sorted = Float64Array.from(latencies).sort();
-  const q = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
-  return { p50: q(0.5), p99: q(0.99), max: sorted.at(-1), received: sorted.length, expected, perSec: (sorted.length / (lastAt - startedAt)) * 1000 };
+  const q = (p) => (sorted.length ? percentile(sorted, p) : NaN);
+  return { p50: q(50), p99: q(99), max: sorted.at(-1), received: sorted.length, expected, perSec: (sorted.length / (lastAt - startedAt)) * 1000 };
 }
 
 async function teammemConnect({ namespace, subscribers, changes }) {

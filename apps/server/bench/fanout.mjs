@@ -17,30 +17,17 @@
 // Options: --levels 1,100,1000,5000  --changes 200  --content-bytes 1000
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { WebSocketServer } from "ws";
+import { adminQuery, localBenchUrl, machineLine, scratchDatabase } from "../../../scripts/lib/bench.mjs";
 import { buildApp, issueToken, openDatabase } from "../dist/index.js";
 
 const { values } = parseArgs({ options: { levels: { type: "string" }, changes: { type: "string" }, "content-bytes": { type: "string" } } });
 const LEVELS = (values.levels ?? "1,100,1000,5000").split(",").map(Number);
 const CHANGES = Number(values.changes ?? 200);
 const CONTENT_BYTES = Number(values["content-bytes"] ?? 1000);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-if (!/^postgres(ql)?:\/\/[^/]*(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(adminUrl)) throw new Error(`BENCH_DATABASE_URL must point at localhost: ${adminUrl}`);
+const adminUrl = localBenchUrl();
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc (npm run bench:fanout does)");
-
-const withDb = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
-async function admin(url, sql) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 /** Waits until the closed sockets of the last phase are gone on both servers. */
 async function settled(app, bare) {
@@ -72,9 +59,8 @@ function startBare() {
   return new Promise((resolve) => wss.once("listening", () => resolve(wss)));
 }
 
-const name = `teammem_bench_${randomBytes(5).toString("hex")}`;
-await admin(adminUrl, `CREATE DATABASE ${name}`);
-const url = withDb(adminUrl, name);
+const scratch = await scratchDatabase(adminUrl, "teammem_bench");
+const url = scratch.url;
 const load = fork(new URL("./fanout-load.mjs", import.meta.url));
 /** Sends one command to the load process and resolves its answer. */
 const ask = (msg) =>
@@ -130,11 +116,11 @@ try {
     console.error(`level ${n} done`);
   }
 
-  const pgVersion = (await admin(url, "SHOW server_version")).rows[0].server_version;
+  const pgVersion = (await adminQuery(url, "SHOW server_version")).rows[0].server_version;
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "-");
   const kb = (x) => f(x / 1024, 1);
   console.log(`teammem change-stream fan-out: ${CHANGES} changes of ~${CONTENT_BYTES} B per level, subscribers and writer in their own process`);
-  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, PostgreSQL ${pgVersion}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  console.log(`${machineLine(pgVersion)}\n`);
   console.log("| subscribers | server | p50 ms | p99 ms | max ms | messages/s | received | heap KiB/conn | RSS KiB/conn |");
   console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const { n, teammem, bare: b } of rows) {
@@ -153,5 +139,5 @@ try {
   await app?.close();
   bare?.close();
   await database.close();
-  await admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await scratch.drop();
 }

@@ -7,11 +7,11 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
+import { percentile } from "../../../scripts/lib/bench.mjs";
 
 const PARAGRAPH = "## Build\n\nRun `npm run build` before `npm test`; the CI uses Node 20 and PostgreSQL 15.\n";
 /** ~1 KB of Markdown, different every call. */
 const content = (n) => `# Note ${n}\n\n${PARAGRAPH.repeat(12)}\nrevision ${n} ${randomUUID()}\n`;
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Asks the server process for its CPU time so far (process.cpuUsage(), user + system, µs). */
 function serverCpu() {
@@ -53,7 +53,7 @@ async function runOnly(concurrency, total, op) {
 /** p50/p99 of `latencies` (ms, sorted in place) and ops/s over `wallMs`. */
 function summary(latencies, wallMs) {
   latencies.sort((a, b) => a - b);
-  return { p50: pct(latencies, 50), p99: pct(latencies, 99), opsPerSec: (latencies.length / wallMs) * 1000, wallMs, latencies };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), opsPerSec: (latencies.length / wallMs) * 1000, wallMs, latencies };
 }
 
 /** One HTTP request on `agent`; resolves { status, body } (body as a string). */
