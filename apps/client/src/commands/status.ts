@@ -97,6 +97,10 @@ export interface StatusReport {
   warnings: MemoryWarning[];
 }
 
+/**
+ * What `teammem status` reports for the folder of `options`, from local state only (no network).
+ * @throws UsageError when the folder was never set up with `teammem init`; StateError when a state file is damaged.
+ */
 export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);

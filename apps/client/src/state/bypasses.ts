@@ -27,11 +27,15 @@ export type StoredBypass = z.infer<typeof StoredBypass>;
 
 const File = z.object({ entries: z.array(StoredBypass) });
 
+/**
+ * The stored bypass requests, oldest first; [] when the file does not exist yet.
+ * @throws StateError when `.teammem/bypasses.json` is not JSON or not of this shape.
+ */
 export async function loadBypasses(layout: Layout): Promise<StoredBypass[]> {
   return (await readJson(layout.bypasses, File))?.entries ?? [];
 }
 
-/** Keeps the newest 100 requests. */
+/** Replaces the stored requests with `entries` (oldest first), keeping the newest 100; written atomically. */
 export async function saveBypasses(layout: Layout, entries: StoredBypass[]): Promise<void> {
   await writeJsonAtomic(layout.bypasses, { entries: entries.slice(-100) });
 }

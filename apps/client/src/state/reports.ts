@@ -113,6 +113,11 @@ export interface Reports {
 
 const list = <T extends z.ZodType>(item: T) => z.object({ entries: z.array(item) });
 
+/**
+ * The five reports of the last syncs (held back, rejected, conflicts, not written, newer on the
+ * server); a report whose file does not exist yet is [].
+ * @throws StateError when one of the files is not JSON or not of its shape.
+ */
 export async function loadReports(layout: Layout): Promise<Reports> {
   const [heldBack, rejected, conflicts, notWritten, newerOnServer] = await Promise.all([
     readJson(layout.heldBack, list(HeldBack)),
@@ -130,6 +135,7 @@ export async function loadReports(layout: Layout): Promise<Reports> {
   };
 }
 
+// Each save replaces its report with `entries`, written atomically.
 export async function saveHeldBack(layout: Layout, entries: HeldBack[]): Promise<void> {
   await writeJsonAtomic(layout.heldBack, { entries });
 }
