@@ -8,7 +8,7 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`; .ci/run installs it). Outside CI a missing
  * Chromium skips this file with a message; in CI (CI or TEAMMEM_CI set) it fails.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page, type Response } from "playwright-core";
 import { seedConsole, type ConsoleSeed } from "../support/console-seed.js";
@@ -100,6 +100,13 @@ describe.skipIf(!haveChromium && !inCi)("admin console in Chromium", () => {
     // Event, Time, Kind, User, Namespace, Path, Rule, Line, Code
     expect(cells.slice(2)).toEqual(["upload_rejected", "ann", seed.namespace, seed.blockedPath, "github-pat", "2:7", "secret_detected"]);
     expect(await page.textContent("figure.chart")).toContain("Events by day");
+    // The export of the same filter, fetched with the token and saved as a file.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    expect(download.suggestedFilename()).toBe("audit-events.csv");
+    const csv = readFileSync((await download.path())!, "utf8").trim().split("\n");
+    expect(csv).toHaveLength(2); // the header and the one matching event
+    expect(csv[1]).toContain(seed.blockedPath);
+    expect(csv[1]).toContain("upload_rejected");
     await rows.first().getByRole("button").click();
     await page.waitForSelector("#audit-detail-title");
     const detail = await page.textContent("dl.fields");
@@ -168,6 +175,7 @@ describe.skipIf(!haveChromium && !inCi)("admin console in Chromium", () => {
     await page.getByLabel("User", { exact: true }).fill("bob");
     await page.getByRole("button", { name: "Issue token" }).click();
     await page.waitForSelector("code.secret-once");
+    await page.locator("#status", { hasText: "Issued a member token for bob" }).waitFor();
     await page.getByRole("button", { name: "Hide token" }).click();
     await page.getByRole("button", { name: /Revoke token .* of bob/ }).click();
     await page.locator("#status", { hasText: /^Revoked bob/ }).waitFor();

@@ -21,6 +21,8 @@ export interface Api {
   get<T>(path: string, query?: Query): Promise<T>;
   /** POST/PUT/DELETE with a JSON body → the JSON body. @throws ApiError */
   send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown, query?: Query): Promise<T>;
+  /** GET `path` → the body as a Blob of its content type (an export). @throws ApiError */
+  download(path: string, query?: Query): Promise<Blob>;
 }
 
 function url(path: string, query: Query = {}): string {
@@ -30,10 +32,18 @@ function url(path: string, query: Query = {}): string {
   return qs ? `${path}?${qs}` : path;
 }
 
+function parse(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** An API client speaking for `token`. */
 export function createApi(token: string): Api {
-  async function request<T>(method: string, path: string, body: unknown, query?: Query): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+  async function fetchOk(method: string, path: string, body: unknown, query: Query | undefined, accept: string): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept };
     if (body !== undefined) headers["content-type"] = "application/json";
     let res: Response;
     try {
@@ -48,22 +58,18 @@ export function createApi(token: string): Api {
     } catch {
       throw new ApiError(0, "network_error", "the server did not answer (network error)");
     }
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
     if (!res.ok) {
-      const err = (json ?? {}) as { code?: string; message?: string };
+      const err = (parse(await res.text()) ?? {}) as { code?: string; message?: string };
       throw new ApiError(res.status, err.code ?? `http_${res.status}`, err.message ?? `HTTP ${res.status}`);
     }
-    return json as T;
+    return res;
   }
+  const request = async <T>(method: string, path: string, body: unknown, query?: Query): Promise<T> =>
+    parse(await (await fetchOk(method, path, body, query, "application/json")).text()) as T;
   return {
     get: (path, query) => request("GET", path, undefined, query),
     send: (method, path, body, query) => request(method, path, body, query),
+    download: async (path, query) => (await fetchOk("GET", path, undefined, query, "*/*")).blob(),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Audit log: filters (the API's AuditFilter), a table of events newest first with "load older",
- * one event's every field, and the summary of the same filter as charts by day and by rule.
+ * one event's every field, the summary of the same filter as charts by day and by rule, and an
+ * export of the matching events (CSV or JSON Lines, fetched with the token, saved from a blob URL).
  */
 import { AUDIT_EVENT_KINDS_LIST, type AuditEventT, type AuditEventListT, type AuditSummaryT } from "./types.js";
 import type { Query } from "./api.js";
@@ -127,6 +128,21 @@ export const auditPage: Page = async (ctx, root) => {
     }
   };
 
+  const exportAs = async (format: "csv" | "jsonl") => {
+    try {
+      const blob = await ctx.api.download("/v1/admin/audit-events/export", { ...filter(), format });
+      const href = URL.createObjectURL(blob);
+      const link = h("a", { attrs: { href, download: `audit-events.${format}` } });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      ctx.status(`Exported the matching events as ${format === "csv" ? "CSV" : "JSON Lines"} (audit-events.${format}).`);
+    } catch (err) {
+      ctx.fail(err);
+    }
+  };
+
   const form = h(
     "form",
     {
@@ -156,6 +172,8 @@ export const auditPage: Page = async (ctx, root) => {
         { class: "actions" },
         h("button", { class: "primary", attrs: { type: "submit" } }, "Apply filters"),
         h("button", { attrs: { type: "reset" } }, "Clear"),
+        h("button", { attrs: { type: "button" }, on: { click: () => void exportAs("csv") } }, "Export CSV"),
+        h("button", { attrs: { type: "button" }, on: { click: () => void exportAs("jsonl") } }, "Export JSON Lines"),
       ),
     ),
   );

@@ -46,8 +46,11 @@ export const bypassesPage: Page = async (ctx, root) => {
     return h("span", { class: "muted" }, b.revokedBy ? `revoked by ${b.revokedBy}` : b.decidedBy ? `by ${b.decidedBy}` : "");
   };
 
+  let turn = 0; // the list shows its latest load only
   const load = async () => {
+    const mine = ++turn;
     const list = await ctx.api.get<BypassList>("/v1/admin/bypasses", { status: statusSelect.value, limit: 200 });
+    if (mine !== turn) return;
     const rows = list.bypasses.map((b) =>
       row(
         h("div", {}, time(b.requestedAt), h("div", { class: "muted" }, b.requestedBy)),

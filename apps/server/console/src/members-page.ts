@@ -19,8 +19,14 @@ export const membersPage: Page = async (ctx, root) => {
   const tokensBox = h("div");
   const issuedBox = h("div", { attrs: { "aria-live": "polite" } });
 
+  // Each list shows the answer of its latest load only (an earlier, slower load never paints over it).
+  let membersTurn = 0;
+  let tokensTurn = 0;
+
   const loadMembers = async () => {
+    const turn = ++membersTurn;
     const [team, list] = await Promise.all([ctx.api.get<TeamInfo>("/v1/admin/team"), ctx.api.get<MemberList>("/v1/admin/members")]);
+    if (turn !== membersTurn) return;
     teamLine.textContent = `Team ${team.name}, created ${new Date(team.createdAt).toLocaleDateString()}, ${team.members} member${team.members === 1 ? "" : "s"}.`;
     const rows = list.members.map((m) => {
       const role = select("role", ROLES, m.role);
@@ -58,7 +64,9 @@ export const membersPage: Page = async (ctx, root) => {
   };
 
   const loadTokens = async () => {
+    const turn = ++tokensTurn;
     const list = await ctx.api.get<TokenList>("/v1/admin/tokens");
+    if (turn !== tokensTurn) return;
     const now = Date.now();
     const rows = list.tokens.map((t) => {
       const expired = t.expiresAt !== null && new Date(t.expiresAt).getTime() <= now;
@@ -108,8 +116,8 @@ export const membersPage: Page = async (ctx, root) => {
               issuedBox.querySelector<HTMLElement>("h4")?.focus();
               user.value = "";
               days.value = "";
-              await Promise.all([loadTokens(), loadMembers()]);
               ctx.status(`Issued a ${body.role} token for ${body.user}.`);
+              await Promise.all([loadTokens(), loadMembers()]);
             })
             .catch(ctx.fail);
         },
