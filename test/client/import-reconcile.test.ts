@@ -43,5 +43,5 @@ describe.each(DATABASE_KINDS)("a server on %s moved by export and import", (kind
       { path: "a.md", n: 1 },
       { path: "shared.md", n: 2 },
     ]);
-  }, 180_000);
+  }, 300_000);
 });

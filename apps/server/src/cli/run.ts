@@ -32,8 +32,16 @@ const processIo: Io = {
   stderr: (text) => void process.stderr.write(text),
   stdoutAsync: (text) =>
     new Promise<void>((resolve, reject) => {
-      // Resolves once the chunk is flushed to the pipe or file (a full pipe waits for its reader).
-      process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
+      // Resolves once the chunk is flushed to the pipe or file (a full pipe waits for its reader);
+      // a reader gone (EPIPE: `export | head`) fails the command instead of crashing the process.
+      const failed = (e: Error) => reject(e);
+      process.stdout.once("error", failed);
+      process.stdout.write(text, (e) => {
+        // On failure the stream emits 'error' after this callback: `failed` stays to take it.
+        if (e) return reject(e);
+        process.stdout.off("error", failed);
+        resolve();
+      });
     }),
   stdin: () => process.stdin,
 };
