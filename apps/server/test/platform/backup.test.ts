@@ -7,6 +7,7 @@
  * cursor batch at a time, waiting for its reader).
  */
 import { writeFile } from "node:fs/promises";
+import { Readable } from "node:stream";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
@@ -14,6 +15,7 @@ import { scan } from "@teammem/scanner";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { backupTables } from "../../src/backup/backup-format.js";
 import { exportBackup } from "../../src/backup/export-backup.js";
+import { run } from "../../src/cli/run.js";
 import { openDatabase, type Database } from "../../src/db/database.js";
 import { createPostgresDatabase, rowsOf } from "../../src/testing.js";
 import { cli, cliDatabase, firstAdminToken, startCli, tempDir, type CliDatabase } from "./cli-harness.js";
@@ -264,6 +266,28 @@ describe("teammem-server export and import", () => {
       const missing = await cli(["import", join(await tempDir(), "nope.jsonl"), ...target.args], target.env);
       expect([missing.status, missing.stderr]).toEqual([1, expect.stringMatching(/cannot read .*nope\.jsonl: ENOENT.*\(backup_unreadable\)/)]);
     }, 400_000);
+  });
+
+  it("imports from stdin with - (read in pieces that cut lines anywhere): a PostgreSQL → PostgreSQL copy is equal", async () => {
+    const source = await cliDatabase("postgres", postgresUrl());
+    expect((await cli(["team", "create", "acme", "--admin", "ada"], source.env)).status).toBe(0);
+    const exported = await cli(["export"], source.env);
+    const target = await cliDatabase("postgres", postgresUrl());
+    let stderr = "";
+    const status = await run(["import", "-"], { LOG_LEVEL: "silent", ...target.env }, {
+      stdout: () => undefined,
+      stderr: (t) => void (stderr += t),
+      // In 7-byte pieces that cut lines anywhere.
+      stdin: () => {
+        const bytes = Buffer.from(exported.stdout);
+        return Readable.from(Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7)));
+      },
+    });
+    expect(status, stderr).toBe(0);
+    expect(stderr).toMatch(/imported \d+ rows/);
+    expect(await tableDump(target)).toEqual(await tableDump(source));
+    const noStdin = await cli(["import", "-"], target.env);
+    expect([noStdin.status, noStdin.stderr]).toEqual([2, expect.stringContaining("no standard input to read here")]);
   });
 
   it("streams a large namespace: 20,000 versions leave in cursor batches, each written before the next is read", async () => {
