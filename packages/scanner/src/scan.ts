@@ -17,7 +17,7 @@ import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import { matchAt } from "./engine/match.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
-import { decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
+import { base64RunEnd, decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
 
 /** The marker that suppresses findings on its line. */
@@ -91,16 +91,27 @@ interface RawMatch {
  * Every rule's matches in `text` (offsets in `text`). One pass of the prefix automaton; it also
  * knows the code units normalisation removes (prefix ids >= normalizeFrom): the first one seen stops
  * the pass, and the search restarts on the normalised text. Ordinary text (no CRLF, BOM or
- * zero-width character) is thus read once, uncopied.
+ * zero-width character) is thus read once. With `gateHits`, the same pass appends the starts of the
+ * decode layer's base64 gates (engine/decode.ts, `base64Gates`); after a restart, or when the
+ * catalog has no gates, it holds `[-1]` (unknown: the decode layer searches every run).
  */
-function matchText(text: string, catalog: CompiledCatalog): RawMatch[] {
-  const { rules, rulesByPrefix, automaton, normalizeFrom } = catalog;
+function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]): RawMatch[] {
+  const { rules, rulesByPrefix, automaton, normalizeFrom, gateFrom } = catalog;
   let t = text;
   let norm: NormalizedText | undefined;
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
   let out: RawMatch[] = [];
+  let gateSink = gateHits;
+  let gateRunEnd = 0; // end of the base64 run of the last gate kept: one hit per run is enough
   const onHit = (start: number, prefixId: number): boolean => {
-    if (prefixId >= normalizeFrom) return norm === undefined;
+    if (prefixId >= normalizeFrom) {
+      if (prefixId < gateFrom) return norm === undefined;
+      if (gateSink !== undefined && start >= gateRunEnd) {
+        gateRunEnd = base64RunEnd(t, start);
+        gateSink.push(start);
+      }
+      return false;
+    }
     const candidates = rulesByPrefix[prefixId]!;
     for (let k = 0; k < candidates.length; k++) {
       const r = candidates[k]!;
@@ -113,6 +124,9 @@ function matchText(text: string, catalog: CompiledCatalog): RawMatch[] {
     return false;
   };
   if (automaton.forEachHit(t, onHit)) {
+    // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
+    gateHits?.splice(0, gateHits.length, -1);
+    gateSink = undefined;
     norm = normalize(text);
     t = norm.text;
     skipUntil = undefined;
@@ -133,8 +147,8 @@ function matchText(text: string, catalog: CompiledCatalog): RawMatch[] {
  * many short runs costs no per-run scan); a match across two runs is dropped. A match of an escape
  * word that covers no escape sequence is left out (the plain scan has it).
  */
-function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget): RawMatch[] {
-  const runs = decodedRuns(text, budget);
+function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[]): RawMatch[] {
+  const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits);
   if (runs.length === 0) return [];
   const bases: number[] = [];
   let length = 0;
@@ -143,8 +157,9 @@ function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, bud
     length += run.text.length + 1;
   }
   const joined = runs.length === 1 ? runs[0]!.text : runs.map((r) => r.text).join("\n");
-  const inner = matchText(joined, catalog);
-  if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(joined, catalog, depth + 1, budget));
+  const innerGates = gatesFor(catalog);
+  const inner = matchText(joined, catalog, depth < MAX_DECODE_DEPTH ? innerGates : undefined);
+  if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(joined, catalog, depth + 1, budget, innerGates));
   const out: RawMatch[] = [];
   for (const m of inner) {
     // The run holding the match: the last one starting at or before it.
@@ -165,11 +180,16 @@ function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, bud
   return out;
 }
 
+/** An empty list for a scan's gate hits, or `[-1]` (search every run) when the catalog has no gates. */
+const gatesFor = (catalog: CompiledCatalog): number[] => (catalog.gateFrom < catalog.automaton.prefixes.length ? [] : [-1]);
+
 /** {@link scanSpans} with the caller's line table of `text` (built lazily; shared so `scan` reads the lines once). */
 function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[] {
   const catalog = catalogFor(options);
-  const found = matchText(text, catalog);
-  if (options.decode !== false) found.push(...matchDecoded(text, catalog, 1, decodeBudgetFor(text.length)));
+  const decode = options.decode !== false;
+  const gateHits = gatesFor(catalog);
+  const found = matchText(text, catalog, decode ? gateHits : undefined);
+  if (decode) found.push(...matchDecoded(text, catalog, 1, decodeBudgetFor(text.length), gateHits));
   if (found.length === 0) return [];
 
   // Overlaps: sort by start, longer first, plain before decoded, catalog order; drop spans contained in a kept one.

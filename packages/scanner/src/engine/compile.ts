@@ -8,6 +8,7 @@ import type { Rule } from "../rule.js";
 import { tokenBoundary, type TokenBoundary } from "./boundaries.js";
 import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
+import { base64Gates } from "./decode.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -36,6 +37,12 @@ export interface CompiledCatalog {
    * (`REMOVABLE_SEQUENCES`): a hit on one means the text must be normalised before matching.
    */
   readonly normalizeFrom: number;
+  /**
+   * Prefix ids from this one on are the decode layer's base64 gates (engine/decode.ts,
+   * `base64Gates`): their hits tell which base64 runs to decode. Equal to the automaton's prefix
+   * count when the catalog has no gates (a one-byte prefix: every run is decoded).
+   */
+  readonly gateFrom: number;
 }
 
 const memo = new WeakMap<readonly Rule[], CompiledCatalog>();
@@ -76,11 +83,14 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       boundary,
     };
   });
+  const rulePrefixes = [...prefixIds.keys()];
+  const gates = base64Gates(rulePrefixes);
   const catalog: CompiledCatalog = {
     rules: compiled,
-    automaton: new PrefixAutomaton([...prefixIds.keys(), ...REMOVABLE_SEQUENCES]),
+    automaton: new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES, ...(gates ?? [])]),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
+    gateFrom: gates === undefined ? prefixIds.size + REMOVABLE_SEQUENCES.length + 1 : prefixIds.size + REMOVABLE_SEQUENCES.length,
   };
   memo.set(rules, catalog);
   return catalog;

@@ -36,6 +36,73 @@ export const MAX_DECODE_DEPTH = 2;
  */
 export const MIN_BASE64_RUN = 24;
 
+/**
+ * Gate fragments read per prefix: the base64 of its first this many UTF-8 bytes. Shorter gates are
+ * fewer automaton states; longer ones fewer false hits in prose.
+ */
+const GATE_BYTES = 4;
+
+/**
+ * The base64 characters fully determined by `bytes` wherever they sit in a decoded text: one
+ * string per offset of their first byte in a 3-byte group (RFC 4648 §4: 6 bits per character).
+ * E.g. `ghp_` gives `Z2hwX`, `doc1`, `naHBf`. Empty strings are left out (1 byte at offset 1).
+ */
+function fixedBase64(bytes: Uint8Array): string[] {
+  const out: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(3)]).toString("base64");
+    const first = Math.ceil((8 * offset) / 6);
+    const last = Math.floor((8 * (offset + bytes.length)) / 6);
+    if (last > first) out.push(padded.slice(first, last));
+  }
+  return out;
+}
+
+/** `s` in every mix of the two alphabets (`+`/`-` and `/`/`_` at each position: Node decodes a run mixing them). */
+function alphabetVariants(s: string): string[] {
+  let out = [""];
+  for (const ch of s) {
+    const alts = ch === "+" ? ["+", "-"] : ch === "/" ? ["/", "_"] : [ch];
+    out = out.flatMap((o) => alts.map((a) => o + a));
+  }
+  return out;
+}
+
+/** Escapes that can hide a token character ({@link isTokenCodePoint}): `\u00XX`, `%2X`…`%7X`, `&#…`, `&lowbar;` …. */
+function escapeIntroducers(): string[] {
+  const named = [...NAMED_ENTITIES].filter(([, v]) => isTokenCodePoint(v.charCodeAt(0))).map(([k]) => `&${k};`);
+  return ["\\u00", "%2", "%3", "%4", "%5", "%6", "%7", "&#", ...named];
+}
+
+/**
+ * The gates of the decode layer for a catalog's `prefixes`: base64 fragments such that a base64
+ * run whose decoded text (at depth 1 or, once more encoded, at depth 2) holds one of the prefixes or
+ * an escape of a token character holds one of them. A run without any is not decoded: it cannot
+ * give a finding. They are: for each prefix (its first {@link GATE_BYTES} bytes) and each escape
+ * introducer, {@link fixedBase64} (3 offsets); for each of the prefixes' fragments, its own
+ * {@link fixedBase64} (base64 of base64); all in both alphabets. Undefined when a prefix is a
+ * single byte (at offset 1 no base64 character is fixed by it): then every run is decoded.
+ * The scan adds the gates to its prefix automaton, so finding them costs no pass of its own.
+ */
+export function base64Gates(prefixes: readonly string[]): string[] | undefined {
+  const gates = new Set<string>();
+  const add = (fragment: string): void => {
+    for (const v of alphabetVariants(fragment)) gates.add(v);
+  };
+  for (const p of prefixes) {
+    const bytes = Buffer.from(p, "utf8");
+    if (bytes.length < 2) return undefined;
+    for (const fragment of fixedBase64(bytes.subarray(0, GATE_BYTES))) {
+      for (const v of alphabetVariants(fragment)) {
+        gates.add(v);
+        for (const twice of fixedBase64(Buffer.from(v.slice(0, GATE_BYTES), "latin1"))) add(twice);
+      }
+    }
+  }
+  for (const e of escapeIntroducers()) for (const fragment of fixedBase64(Buffer.from(e, "latin1").subarray(0, GATE_BYTES))) add(fragment);
+  return [...gates];
+}
+
 /** Decoded code units one scan may produce over all depths: 2 per input code unit, plus 64 Ki. */
 export function decodeBudgetFor(inputLength: number): DecodeBudget {
   return { remaining: 2 * inputLength + 65_536 };
@@ -61,8 +128,11 @@ export interface DecodedRun {
   toOriginal(s: number, e: number): [number, number];
 }
 
+/** The characters of base64 runs: both alphabets (RFC 4648 §4 and §5), `=` padding excluded. */
+const BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_";
+
 const B64 = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++) B64["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+for (let i = 0; i < 64; i++) B64[BASE64_CHARS.charCodeAt(i)] = i;
 B64["-".charCodeAt(0)] = 62;
 B64["_".charCodeAt(0)] = 63;
 
@@ -73,6 +143,13 @@ const ESCAPE_MERGE_GAP = 256;
 const IS_B64 = new Uint8Array(65536);
 for (let c = 0; c < 128; c++) IS_B64[c] = B64[c]! >= 0 ? 1 : 0;
 const isB64 = (text: string, i: number): boolean => IS_B64[text.charCodeAt(i)] === 1;
+
+/** End (exclusive) of the run of base64 characters (`=` excluded) of `text` from `from`. */
+export function base64RunEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && IS_B64[text.charCodeAt(i)] === 1) i++;
+  return i;
+}
 
 /** An escape sequence, tried (sticky) where `%`, `\` or `&` occurs. */
 const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
@@ -100,34 +177,58 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
 /**
  * The encoded runs of `text` worth scanning again, in order of position (base64 runs, then escape
  * words), decoded within `budget`. O(text.length).
+ *
+ * `base64Hits`: the start offsets of the occurrences of {@link base64Gates} in `text`, in order of
+ * their end (the scan's prefix automaton finds them in its one pass); then only the base64 runs
+ * holding one are decoded, and no run is searched for. Without it every run of at least
+ * {@link MIN_BASE64_RUN} characters is searched for and tried.
  */
-export function decodedRuns(text: string, budget: DecodeBudget): DecodedRun[] {
+export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRun[] {
   const runs: DecodedRun[] = [];
-  // Runs of at least MIN_BASE64_RUN characters, found by looking at the last character of each
-  // window first (like Boyer-Moore): in prose it is usually a space or punctuation and the window
-  // is skipped whole. `i` is always just after a non-base64 character (or 0), so a run found starts
-  // there; every character is read at most twice.
   const n = text.length;
-  let i = 0;
-  while (i + MIN_BASE64_RUN <= n) {
-    const j = i + MIN_BASE64_RUN - 1;
-    if (!isB64(text, j)) {
-      i = j + 1;
-      continue;
-    }
-    let k = j - 1;
-    while (k >= i && isB64(text, k)) k--;
-    if (k >= i) {
-      i = k + 1;
-      continue;
-    }
-    let charsEnd = j + 1;
+  /** The run of base64 characters from `start` (at least MIN_BASE64_RUN long): decoded if it is text. */
+  const fromStart = (start: number): number => {
+    let charsEnd = start + MIN_BASE64_RUN;
     while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
     let end = charsEnd;
     for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
-    const run = decodeBase64Run(text, i, charsEnd, end, budget);
+    const run = decodeBase64Run(text, start, charsEnd, end, budget);
     if (run) runs.push(run);
-    i = end + 1;
+    return end;
+  };
+  if (base64Hits !== undefined) {
+    // Only the runs holding a gate: each run is read once (a hit inside a run already read is
+    // skipped; hits come in order of their end, so a later hit never starts before such a run).
+    let done = 0;
+    for (const p of base64Hits) {
+      if (p < done || !isB64(text, p)) continue;
+      let start = p;
+      while (start > 0 && isB64(text, start - 1)) start--;
+      let charsEnd = p + 1;
+      while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
+      done = charsEnd;
+      if (charsEnd - start >= MIN_BASE64_RUN) fromStart(start);
+    }
+  } else {
+    // Runs of at least MIN_BASE64_RUN characters, found by looking at the last character of each
+    // window first (like Boyer-Moore): in prose it is usually a space or punctuation and the window
+    // is skipped whole. `i` is always just after a non-base64 character (or 0), so a run found starts
+    // there; every character is read at most twice.
+    let i = 0;
+    while (i + MIN_BASE64_RUN <= n) {
+      const j = i + MIN_BASE64_RUN - 1;
+      if (!isB64(text, j)) {
+        i = j + 1;
+        continue;
+      }
+      let k = j - 1;
+      while (k >= i && isB64(text, k)) k--;
+      if (k >= i) {
+        i = k + 1;
+        continue;
+      }
+      i = fromStart(i) + 1;
+    }
   }
   if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
     const wordEnd = (from: number): number => {

@@ -42,3 +42,48 @@ describe("PrefixAutomaton.forEachHit", () => {
     expect(ac.forEachHit("ab", () => undefined)).toBe(false);
   });
 });
+
+describe("PrefixAutomaton on long texts (parallel quarters, chunks)", () => {
+  /** Every hit, in delivery order. */
+  const delivered = (ac: PrefixAutomaton, text: string): string[] => {
+    const out: string[] = [];
+    ac.forEachHit(text, (start, id) => void out.push(`${start}:${id}`));
+    return out;
+  };
+  /** The same, computed naively: by end offset, longer prefix first. */
+  const naiveOrdered = (text: string, prefixes: string[]): string[] => {
+    const ev: [number, number, string][] = [];
+    prefixes.forEach((p, id) => {
+      for (let i = text.indexOf(p); i !== -1; i = text.indexOf(p, i + 1)) ev.push([i + p.length, -p.length, `${i}:${id}`]);
+    });
+    return ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2]);
+  };
+
+  it("reports the same hits, in the same order, as a naive search, across quarter and chunk boundaries", () => {
+    const next = prng(11);
+    const prefixes = ["ab", "abab", "b_a", "ba-", "a".repeat(40), "-"];
+    const ac = new PrefixAutomaton(prefixes);
+    for (const length of [2047, 2048, 5000, 16_384 * 3 + 777]) {
+      // Long stretches of `a` (prefixes straddling every boundary) between random text.
+      let text = "";
+      while (text.length < length) text += next() < 0.3 ? "a".repeat(Math.floor(next() * 90)) : randomChars(Math.floor(next() * 40), text.length, "ab_-x");
+      text = text.slice(0, length);
+      expect(delivered(ac, text)).toEqual(naiveOrdered(text, prefixes));
+    }
+  });
+
+  it("reads UTF-16 text exactly (non-Latin-1 prefixes, surrogates) in the parallel path", () => {
+    const prefixes = ["\u200B", "é€x", "😀k"];
+    const ac = new PrefixAutomaton(prefixes);
+    const text = ("plain text " + "é€x 😀k \u200B ").repeat(400);
+    expect(ac.findAll(text).map((h) => `${h.start}:${h.prefixId}`).sort()).toEqual(naive(text, prefixes));
+  });
+
+  it("stops in a later quarter when the callback returns true", () => {
+    const ac = new PrefixAutomaton(["zz"]);
+    const text = "x".repeat(9000) + "zz" + "x".repeat(100) + "zz";
+    const seen: number[] = [];
+    expect(ac.forEachHit(text, (start) => (seen.push(start), true))).toBe(true);
+    expect(seen).toEqual([9000]);
+  });
+});

@@ -16,6 +16,11 @@ export interface PrefixHit {
   readonly prefixId: number;
 }
 
+/** Texts shorter than this are read by one loop over `charCodeAt` (no copy). */
+const PARALLEL_MIN = 2048;
+/** Code units copied to the UTF-16 buffer at a time (the buffer: 32 KiB). */
+const CHUNK = 1 << 14;
+
 export class PrefixAutomaton {
   /** The prefixes, by id (= index). */
   readonly prefixes: readonly string[];
@@ -28,6 +33,13 @@ export class PrefixAutomaton {
   /** Flattened output lists: prefix ids, each state's run terminated by -1. */
   private readonly outList: Int32Array;
   private readonly lengths: Int32Array;
+  /**
+   * Code units each parallel DFA run reads before its quarter: the longest prefix (every
+   * occurrence ending in the quarter is then read whole).
+   */
+  private readonly overlap: number;
+  /** The UTF-16 buffer of the parallel path, kept between calls (allocating it was ~15 % of a scan of a 20 KB note). */
+  private scratch: Uint16Array | undefined;
 
   /**
    * Builds the automaton. `prefixes`: non-empty strings (duplicates allowed; each id reported).
@@ -47,6 +59,7 @@ export class PrefixAutomaton {
     this.symbolOf = this.symbolCount <= 256 ? new Uint8Array(65536) : new Uint16Array(65536);
     for (const [c, s] of symbolMap) this.symbolOf[c] = s;
     this.lengths = Int32Array.from(prefixes, (p) => p.length);
+    this.overlap = Math.max(...prefixes.map((p) => p.length));
 
     // Trie.
     const S = this.symbolCount;
@@ -121,8 +134,36 @@ export class PrefixAutomaton {
    * Calls `onHit(start, prefixId)` for every occurrence of every prefix in `text`, in order of the
    * occurrence's END offset (ties: longer prefix first). O(text.length + hits). When `onHit`
    * returns `true` the search stops at once and `forEachHit` returns `true` (otherwise `false`).
+   *
+   * Texts of at least {@link PARALLEL_MIN} code units are copied, a chunk at a time, into a UTF-16
+   * buffer and read by 4 interleaved runs of the DFA over the chunk's quarters (each quarter's run
+   * starts {@link PrefixAutomaton.overlap} code units early from the root, so its state is exact
+   * where its quarter begins); the hits of quarters 2-4 are buffered and delivered after the first
+   * quarter's, so the order above holds. Measured ~1.4x the single loop over `charCodeAt`
+   * (bench/README.md): the loop is bound by reading code units, not by the table.
    */
   forEachHit(text: string, onHit: (start: number, prefixId: number) => boolean | void): boolean {
+    const n = text.length;
+    if (n < PARALLEL_MIN) return this.serialHits(text, onHit);
+    // The buffer is taken while in use, so a call from inside a callback allocates its own.
+    const buf = this.scratch ?? new Uint16Array(CHUNK);
+    this.scratch = undefined;
+    const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    const carry = { state: 0, dense: false };
+    try {
+      for (let from = 0; from < n; from += CHUNK) {
+        const len = Math.min(CHUNK, n - from);
+        bytes.write(from === 0 && len === n ? text : text.slice(from, from + len), 0, "utf16le");
+        if (this.chunkHits(buf, len, from, carry, onHit)) return true;
+      }
+      return false;
+    } finally {
+      this.scratch = buf;
+    }
+  }
+
+  /** The single loop over `charCodeAt` (short texts). */
+  private serialHits(text: string, onHit: (start: number, prefixId: number) => boolean | void): boolean {
     const { symbolOf, table, outStart, outList, lengths } = this;
     const S = this.symbolCount;
     // `s` is a row offset (state × S); a negative table entry ~x marks a state with outputs.
@@ -136,6 +177,103 @@ export class PrefixAutomaton {
           if (onHit(i + 1 - lengths[id]!, id) === true) return true;
         }
       }
+    }
+    return false;
+  }
+
+  /**
+   * One chunk `buf[0, len)` (text offset `base`), continuing from `carry` (the DFA state at the end
+   * of the previous chunk, and whether the text is hit-dense; updated). Four interleaved DFA runs
+   * when the chunk is long enough and the text so far is not hit-dense.
+   */
+  private chunkHits(buf: Uint16Array, len: number, base: number, carry: { state: number; dense: boolean }, onHit: (start: number, prefixId: number) => boolean | void): boolean {
+    const { symbolOf, table, outStart, outList, lengths } = this;
+    const S = this.symbolCount;
+    const pre = this.overlap;
+    const q = len >> 2;
+    let s0 = carry.state;
+    // Hits of quarters 2-4, delivered after quarter 1's: (start, prefixId) pairs.
+    const later: [number[], number[], number[]] = [[], [], []];
+    let start3 = 0; // where the last DFA run's main range starts (the whole chunk when serial)
+    let s3 = s0;
+    if (q >= pre && !carry.dense) {
+      let s1 = 0;
+      let s2 = 0;
+      s3 = 0;
+      // Warm-up from the root over the `pre` code units before each quarter: no hits.
+      for (let j = q - pre; j < q; j++) {
+        s1 = table[s1 + symbolOf[buf[j]!]!]!;
+        s2 = table[s2 + symbolOf[buf[j + q]!]!]!;
+        s3 = table[s3 + symbolOf[buf[j + 2 * q]!]!]!;
+        if (s1 < 0) s1 = ~s1;
+        if (s2 < 0) s2 = ~s2;
+        if (s3 < 0) s3 = ~s3;
+      }
+      const [l1, l2, l3] = later;
+      for (let i = 0; i < q; i++) {
+        s0 = table[s0 + symbolOf[buf[i]!]!]!;
+        s1 = table[s1 + symbolOf[buf[i + q]!]!]!;
+        s2 = table[s2 + symbolOf[buf[i + 2 * q]!]!]!;
+        s3 = table[s3 + symbolOf[buf[i + 3 * q]!]!]!;
+        if ((s0 | s1 | s2 | s3) < 0) {
+          if (s0 < 0) {
+            s0 = ~s0;
+            for (let k = outStart[s0 / S]!; outList[k] !== -1; k++) {
+              const id = outList[k]!;
+              if (onHit(base + i + 1 - lengths[id]!, id) === true) return true;
+            }
+          }
+          if (s1 < 0) {
+            s1 = ~s1;
+            for (let k = outStart[s1 / S]!; outList[k] !== -1; k++) {
+              const id = outList[k]!;
+              l1.push(base + i + q + 1 - lengths[id]!);
+              l1.push(id);
+            }
+          }
+          if (s2 < 0) {
+            s2 = ~s2;
+            for (let k = outStart[s2 / S]!; outList[k] !== -1; k++) {
+              const id = outList[k]!;
+              l2.push(base + i + 2 * q + 1 - lengths[id]!);
+              l2.push(id);
+            }
+          }
+          if (s3 < 0) {
+            s3 = ~s3;
+            for (let k = outStart[s3 / S]!; outList[k] !== -1; k++) {
+              const id = outList[k]!;
+              l3.push(base + i + 3 * q + 1 - lengths[id]!);
+              l3.push(id);
+            }
+          }
+        }
+      }
+      start3 = 4 * q;
+    }
+    // The rest of the chunk (all of it when it is short or hit-dense): the last DFA run, serial;
+    // its hits are buffered behind quarters 2-3's when there were quarters.
+    const l3 = later[2];
+    const direct = start3 === 0;
+    for (let i = start3; i < len; i++) {
+      s3 = table[s3 + symbolOf[buf[i]!]!]!;
+      if (s3 < 0) {
+        s3 = ~s3;
+        for (let k = outStart[s3 / S]!; outList[k] !== -1; k++) {
+          const id = outList[k]!;
+          if (!direct) {
+            l3.push(base + i + 1 - lengths[id]!);
+            l3.push(id);
+          } else if (onHit(base + i + 1 - lengths[id]!, id) === true) return true;
+        }
+      }
+    }
+    carry.state = s3;
+    // Hit-dense text (a prefix every few code units) gains nothing from 4 runs and pays for
+    // buffering its hits: the rest of the text is read by one.
+    carry.dense = carry.dense || later[0].length + later[1].length + later[2].length > len >> 3;
+    for (const hits of later) {
+      for (let k = 0; k < hits.length; k += 2) if (onHit(hits[k]!, hits[k + 1]!) === true) return true;
     }
     return false;
   }
