@@ -13,13 +13,11 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
 import { buildApp, exportBackup, importBackup, issueToken, openDatabase, readLines, startNewEpoch, type Database } from "@teammem/server";
 import type { DatabaseKind } from "@teammem/server/testing";
-
-const JWT_SECRET = "client-tests-".padEnd(40, "s");
+import { JWT_SECRET, reopenableListener } from "./server.js";
 
 /** Where one database lives. */
 type Place = { kind: "postgres"; name: string } | { kind: "pglite"; dir: string };
@@ -75,27 +73,18 @@ export async function startRestorableServer(kind: DatabaseKind): Promise<Restora
   let place = await fresh(kind);
   let database = await open(place);
   await database.migrate();
-  let app: FastifyInstance | undefined;
-  let port = 0;
-  const start = async () => {
-    if (app) return;
-    app = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0 } });
-    await app.listen({ host: "127.0.0.1", port });
-    const address = app.server.address();
-    if (address && typeof address === "object") port = address.port;
-  };
-  const stop = async () => {
-    await app?.close();
-    app = undefined;
-  };
-  /** Stops the server and closes the database, runs `fn`, opens `next` (default: the same) and starts again. */
-  const offline = async (fn: () => Promise<void>, next?: Place) => {
+  const { start, stop, url } = reopenableListener(() => buildApp({ db: database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0 } }));
+  /**
+   * Stops the server and closes the database, runs `fn`, opens the place it returns (default: the
+   * same), migrates it, runs `beforeStart` and starts again.
+   */
+  const offline = async (fn: () => Promise<Place | void>, beforeStart?: () => Promise<unknown>) => {
     await stop();
     await database.close();
-    await fn();
-    if (next) place = next;
+    place = (await fn()) ?? place;
     database = await open(place);
     await database.migrate();
+    await beforeStart?.();
     await start();
   };
   const copy = async (from: Place): Promise<Place> => {
@@ -113,7 +102,7 @@ export async function startRestorableServer(kind: DatabaseKind): Promise<Restora
 
   await start();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: url(),
     database: () => database,
     token: async (user) => (await issueToken(database.db, JWT_SECRET, { teamName: "default", userName: user, role: "member" })).token,
     backup: async () => {
@@ -123,18 +112,14 @@ export async function startRestorableServer(kind: DatabaseKind): Promise<Restora
       });
       return snapshot!;
     },
-    restore: async (backup, options) => {
-      await stop();
-      await database.close();
-      place = await copy(backup);
-      database = await open(place);
-      await database.migrate();
-      if (options?.bumpEpoch !== false) await startNewEpoch(database.db, "restored from a backup (test)");
-      await start();
-    },
+    restore: (backup, options) =>
+      offline(
+        () => copy(backup),
+        options?.bumpEpoch === false ? undefined : () => startNewEpoch(database.db, "restored from a backup (test)"),
+      ),
     replace: async (k) => {
       const next = await fresh(k);
-      await offline(async () => undefined, next);
+      await offline(async () => next);
     },
     moveByExport: async (k) => {
       const next = await fresh(k);
@@ -157,7 +142,8 @@ export async function startRestorableServer(kind: DatabaseKind): Promise<Restora
           } finally {
             await to.close();
           }
-        }, next);
+          return next;
+        });
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -11,7 +11,8 @@ import { createTestDatabase, rowsOf, type DatabaseKind, type TestDatabase } from
 
 export { dumpAllRows } from "@teammem/server/testing";
 
-const JWT_SECRET = "client-tests-".padEnd(40, "s");
+/** The JWT secret of the client tests' servers. */
+export const JWT_SECRET = "client-tests-".padEnd(40, "s");
 
 export interface TestServer {
   readonly url: string;
@@ -23,24 +24,37 @@ export interface TestServer {
   dispose(): Promise<void>;
 }
 
-export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
-  const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
+/**
+ * A listener that keeps its port: `start()` builds an app with `build()` and listens on 127.0.0.1,
+ * on a port the OS picks the first time and on the same port after each `stop()` (which closes
+ * the app; starting a started one does nothing). `url()` is http://127.0.0.1:<port> (port 0
+ * before the first start).
+ */
+export function reopenableListener(build: () => Promise<FastifyInstance>): { start(): Promise<void>; stop(): Promise<void>; url(): string } {
   let app: FastifyInstance | undefined;
   let port = 0;
-  const start = async () => {
-    if (app) return;
-    app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } });
-    await app.listen({ host: "127.0.0.1", port });
-    const address = app.server.address();
-    if (address && typeof address === "object") port = address.port;
+  return {
+    start: async () => {
+      if (app) return;
+      app = await build();
+      await app.listen({ host: "127.0.0.1", port });
+      const address = app.server.address();
+      if (address && typeof address === "object") port = address.port;
+    },
+    stop: async () => {
+      await app?.close();
+      app = undefined;
+    },
+    url: () => `http://127.0.0.1:${port}`,
   };
-  const stop = async () => {
-    await app?.close();
-    app = undefined;
-  };
+}
+
+export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
+  const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
+  const { start, stop, url } = reopenableListener(() => buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } }));
   await start();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: url(),
     database: tdb.database,
     token: async (user, team = "default", role = "member", expiresInSeconds) =>
       (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role, ...(expiresInSeconds ? { expiresInSeconds } : {}) })).token,
