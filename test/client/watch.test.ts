@@ -13,17 +13,9 @@ import { teammem } from "../support/cli.js";
 import { setup, status } from "../support/clients.js";
 import { startNewEpoch } from "@teammem/server";
 import { dumpAllRows } from "../support/server.js";
+import { poller } from "../support/until.js";
 
-/** Polls `check` until it returns something truthy (every 50 ms, at most `timeoutMs`). */
-async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = poller({ timeoutMs: 20_000, everyMs: 50 });
 
 /** A started watch of `dir` with `token`; its log collected in `events`; stopped after the test. */
 async function watch(dir: string, token: string, options: Partial<WatchOptions> = {}) {
@@ -36,17 +28,22 @@ async function watch(dir: string, token: string, options: Partial<WatchOptions> 
   return { watch: w, events, synced, live };
 }
 
+/** Two teammates' folders (A alice, B bob) on one PostgreSQL server, each watched, both subscribed to the stream. */
+async function bothWatching() {
+  const team = await setup("postgres");
+  const wa = await watch(team.a, team.envA.TEAMMEM_TOKEN!);
+  const wb = await watch(team.b, await team.server.token("bob"));
+  await wa.live();
+  await wb.live();
+  return { ...team, wa, wb };
+}
 
 const fileIs = (path: string, content: string) =>
   until(`${path} to hold the expected content`, async () => existsSync(path) && (await readFile(path, "utf8")) === content);
 
 describe("teammem watch", () => {
   it("brings a file saved on A to B's disk through the stream, a large one (sent without inline content) too, and logs the teammate's change", async () => {
-    const { a, b, envA, server } = await setup("postgres");
-    const wa = await watch(a, envA.TEAMMEM_TOKEN!);
-    const wb = await watch(b, await server.token("bob"));
-    await wa.live();
-    await wb.live();
+    const { a, b, wa, wb } = await bothWatching();
     await writeFile(join(a, "team", "build.md"), "# Build\n\n- node 20\n");
     await fileIs(join(b, "team", "build.md"), "# Build\n\n- node 20\n");
     const large = `# Log\n\n${"- a long line of notes about the build and the deploy\n".repeat(2000)}`; // ~110 KB: over the inline limit
@@ -65,11 +62,7 @@ describe("teammem watch", () => {
   });
 
   it("reconnects after a server restart and catches up with no gap and no duplicate", async () => {
-    const { a, b, envA, server } = await setup("postgres");
-    const wa = await watch(a, envA.TEAMMEM_TOKEN!);
-    const wb = await watch(b, await server.token("bob"));
-    await wa.live();
-    await wb.live();
+    const { a, b, server, wa, wb } = await bothWatching();
     await writeFile(join(a, "team", "before.md"), "before\n");
     await fileIs(join(b, "team", "before.md"), "before\n");
     await server.stop();
@@ -88,11 +81,7 @@ describe("teammem watch", () => {
   });
 
   it("after a new server epoch (a restore), reconciles and resubscribes: files still travel both ways", async () => {
-    const { a, b, envA, server } = await setup("postgres");
-    const wa = await watch(a, envA.TEAMMEM_TOKEN!);
-    const wb = await watch(b, await server.token("bob"));
-    await wa.live();
-    await wb.live();
+    const { a, b, server, wa, wb } = await bothWatching();
     await writeFile(join(a, "team", "one.md"), "one\n");
     await fileIs(join(b, "team", "one.md"), "one\n");
     await startNewEpoch(server.database.db, "test: a restore");

@@ -11,16 +11,9 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { CLIENT_CLI as CLI } from "../../scripts/lib/processes.mjs";
 import { teammem, tempDir } from "../support/cli.js";
 import { dumpAllRows, startTestServer } from "../support/server.js";
+import { poller } from "../support/until.js";
 
-async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = poller({ timeoutMs: 30_000, everyMs: 100 });
 
 /** `teammem watch --json --dir dir` as a child process; its JSON lines parsed as they come. */
 function watchProcess(dir: string, env: Record<string, string>) {
