@@ -42,10 +42,12 @@ const LOOPBACK = /^(?:localhost|.+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.
 
 /** Host name of `hostPort` (`db.internal:5432`, `[::1]:6379`, `a.example.com,b.example.com:27017` for MongoDB seed lists), lower-cased, without port. */
 function hostName(hostPort: string): string {
-  const first = hostPort.split(",")[0]!.toLowerCase();
+  const comma = hostPort.indexOf(",");
+  const first = (comma === -1 ? hostPort : hostPort.slice(0, comma)).toLowerCase();
   if (first.startsWith("[")) return first.slice(0, first.indexOf("]") + 1);
   const colon = first.indexOf(":");
-  return (colon === -1 ? first : first.slice(0, colon)).replace(/\.$/, "");
+  const host = colon === -1 ? first : first.slice(0, colon);
+  return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
 /**
@@ -55,16 +57,19 @@ function hostName(hostPort: string): string {
 export function isPlaceholderUrlCredential(body: string): boolean {
   const at = body.lastIndexOf("@");
   if (at === -1) return true;
-  const userinfo = body.slice(0, at);
-  const host = hostName(body.slice(at + 1));
-  const colon = userinfo.indexOf(":");
-  if (colon === -1) return true;
-  const user = userinfo.slice(0, colon);
-  const password = userinfo.slice(colon + 1);
-  if (DOC_HOST.test(host)) return true;
-  if (/^x-oauth-(?:basic|token)$/i.test(password)) return user.length < 20 || /^(.)\1*$/.test(user) || TEMPLATE.test(user);
+  const colon = body.indexOf(":");
+  if (colon === -1 || colon > at) return true;
+  const user = body.slice(0, colon);
+  const password = body.slice(colon + 1, at);
+  // The password's checks first: a placeholder password (the common case in documentation) is
+  // refused without reading the host. Same verdicts as the rules' order in the module doc.
+  if (/^x-oauth-(?:basic|token)$/i.test(password)) {
+    return DOC_HOST.test(hostName(body.slice(at + 1))) || user.length < 20 || /^(.)\1*$/.test(user) || TEMPLATE.test(user);
+  }
   if (password.length < 4 || /^[0-9]{1,5}$/.test(password)) return true;
   if (TEMPLATE.test(password) || STAND_IN_WORD.test(password) || STAND_IN_PART.test(password) || /^(.)\1*$/.test(password)) return true;
+  const host = hostName(body.slice(at + 1));
+  if (DOC_HOST.test(host)) return true;
   if (LOOPBACK.test(host)) {
     const lower = password.toLowerCase();
     return LOCAL_DEFAULTS.has(lower) || lower === user.toLowerCase();
