@@ -40,7 +40,9 @@ function filterOf<S extends typeof AuditFilter | typeof AuditEventQuery | typeof
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const flag = (key: string) => `--${{ ruleId: "rule", pathPrefix: "path-prefix" }[key] ?? key}`;
-    const lines = parsed.error.issues.map((i) => `${flag(String(i.path[0] ?? "?"))}: ${i.message}`);
+    // The value given is named too: zod's "expected number, received NaN" alone hides that `--before xyz` was the input.
+    const given = (key: string) => (raw[key] !== undefined ? ` (got ${JSON.stringify(raw[key])})` : "");
+    const lines = parsed.error.issues.map((i) => `${flag(String(i.path[0] ?? "?"))}: ${i.message}${given(String(i.path[0] ?? ""))}`);
     throw new CliError(`invalid filter:\n  ${lines.join("\n  ")}`, EXIT.usage);
   }
   return parsed.data as ReturnType<S["parse"]>;

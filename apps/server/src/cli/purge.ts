@@ -22,7 +22,8 @@ export function register(program: Command, ctx: CliContext): void {
       if (!NamespaceName.safeParse(o.namespace).success) throw new CliError("--namespace: not a namespace name", EXIT.usage);
       const path = checkEntryPath(o.path);
       if (!path.ok) throw new CliError(`--path: ${path.message}`, EXIT.usage);
-      const parsed = PurgeRequest.safeParse({ path: path.path, version: /^\d+$/.test(o.entryVersion) ? Number(o.entryVersion) : NaN, reason: o.reason, sameContent: o.sameContent === true });
+      if (!/^\d+$/.test(o.entryVersion)) throw new CliError(`--entry-version must be a version number (a whole number from 1), got ${JSON.stringify(o.entryVersion)}`, EXIT.usage);
+      const parsed = PurgeRequest.safeParse({ path: path.path, version: Number(o.entryVersion), reason: o.reason, sameContent: o.sameContent === true });
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const key = String(issue.path[0] ?? "?");
