@@ -49,6 +49,46 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
   const queued = deletesFirst(await listOutbox(ctx.layout));
   /** Cursors of changes this folder already holds (see `ownChangeCursor`): the cursor moves over them. */
   const own = new Set<number>();
+  /** Answered operations whose results are applied in memory but not saved yet (see {@link saveEvery}). */
+  let unsaved: QueuedOperation[] = [];
+  const every = saveEvery(ctx);
+  // Results are stored before their operations leave the outbox.
+  const save = async () => {
+    if (unsaved.length === 0) return;
+    await saveSyncState(ctx.layout, ctx.state);
+    await saveRejected(ctx.layout, ctx.reports.rejected);
+    await saveConflicts(ctx.layout, ctx.reports.conflicts);
+    for (const q of unsaved) await dequeue(q);
+    unsaved = [];
+  };
+  try {
+    return await flushQueued(ctx, queued, outcome, own, (answered) => {
+      unsaved.push(...answered);
+      return unsaved.length >= every ? save() : Promise.resolve();
+    });
+  } finally {
+    await save();
+  }
+}
+
+/**
+ * How many answered operations may wait before the state is saved and they leave the outbox: at
+ * least one batch, and a quarter of the tracked entries, so the saves of a flush of N operations
+ * write O(N) bytes in all (saving the whole state, one base per entry, after every batch of 100 is
+ * quadratic), while a crash resends at most that many operations (the server replays their stored
+ * results).
+ */
+function saveEvery(ctx: SyncContext): number {
+  return Math.max(ctx.batchSize, Math.ceil(Object.keys(ctx.state.bases).length / 4));
+}
+
+async function flushQueued(
+  ctx: SyncContext,
+  queued: QueuedOperation[],
+  outcome: FlushOutcome,
+  own: Set<number>,
+  answeredBatch: (answered: QueuedOperation[]) => Promise<void>,
+): Promise<FlushOutcome> {
   let i = 0;
   while (i < queued.length) {
     const { chunk, consumed } = await nextChunk(ctx, queued, i);
@@ -99,11 +139,7 @@ export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
     }
     if (answered.length === 0) throw new ProtocolError(ctx.api.server, "POST batch (no result for any operation)");
     while (own.has(ctx.state.cursor + 1)) ctx.state.cursor++;
-    // Results are stored before their operations leave the outbox.
-    await saveSyncState(ctx.layout, ctx.state);
-    await saveRejected(ctx.layout, ctx.reports.rejected);
-    await saveConflicts(ctx.layout, ctx.reports.conflicts);
-    for (const q of answered) await dequeue(q);
+    await answeredBatch(answered);
     i += consumed;
   }
   return outcome;

@@ -106,25 +106,39 @@ export function serverChangeReason(ctx: SyncContext, seen: ServerRef): string | 
 export async function pull(ctx: SyncContext): Promise<PullOutcome> {
   const run = await newRun(ctx);
   const touched = new Set<string>();
-  for (;;) {
-    const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
-    const changed = serverChangeReason(ctx, page.server);
-    if (changed !== null) throw new ServerChanged(changed);
-    ctx.state.server ??= page.server;
-    for (const change of page.changes) {
-      run.outcome.changes++;
-      touched.add(change.path);
-      await applyChange(ctx, change, run);
+  let unsaved = 0;
+  try {
+    for (;;) {
+      const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
+      const changed = serverChangeReason(ctx, page.server);
+      if (changed !== null) throw new ServerChanged(changed);
+      ctx.state.server ??= page.server;
+      for (const change of page.changes) {
+        run.outcome.changes++;
+        touched.add(change.path);
+        await applyChange(ctx, change, run);
+      }
+      // Cursors only move forward: a reply that would move ours back (or not at all) ends the pull.
+      const advanced = page.nextCursor > ctx.state.cursor;
+      if (advanced) ctx.state.cursor = page.nextCursor;
+      const last = !page.hasMore || page.changes.length === 0 || !advanced;
+      // Kept-out versions and conflicts are stored before the cursor moves past them.
+      await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
+      await saveConflicts(ctx.layout, ctx.reports.conflicts);
+      // The state (a base per entry) is saved once a quarter of the entries' worth of changes was
+      // applied, not after every page, so a pull of N changes writes O(N) bytes of state; a crash in
+      // between pulls those pages again (applying a change the file already holds changes nothing).
+      unsaved += page.changes.length;
+      if (last || unsaved >= Math.max(ctx.pullPageSize, Object.keys(ctx.state.bases).length / 4)) {
+        await saveSyncState(ctx.layout, ctx.state);
+        unsaved = 0;
+      }
+      await saveNotWritten(ctx.layout, ctx.reports.notWritten);
+      if (last) break;
     }
-    // Cursors only move forward: a reply that would move ours back (or not at all) ends the pull.
-    const advanced = page.nextCursor > ctx.state.cursor;
-    if (advanced) ctx.state.cursor = page.nextCursor;
-    // Kept-out versions and conflicts are stored before the cursor moves past them.
-    await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
-    await saveConflicts(ctx.layout, ctx.reports.conflicts);
-    await saveSyncState(ctx.layout, ctx.state);
-    await saveNotWritten(ctx.layout, ctx.reports.notWritten);
-    if (!page.hasMore || page.changes.length === 0 || !advanced) break;
+  } finally {
+    // Also when a page fails: the files written so far and their bases stay together.
+    if (unsaved > 0) await saveSyncState(ctx.layout, ctx.state);
   }
   if (run.follows.length > 0) {
     const followed = await followTeammateRenames(ctx, run.follows, (path) => dropQueued(run, path));
