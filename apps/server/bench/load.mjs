@@ -12,6 +12,8 @@ import { percentile } from "../../../scripts/lib/bench.mjs";
 const PARAGRAPH = "## Build\n\nRun `npm run build` before `npm test`; the CI uses Node 20 and PostgreSQL 15.\n";
 /** ~1 KB of Markdown, different every call. */
 const content = (n) => `# Note ${n}\n\n${PARAGRAPH.repeat(12)}\nrevision ${n} ${randomUUID()}\n`;
+/** Operations per request of the batch-throughput row. */
+const BATCH_OPS = 100;
 
 /** Asks the server process for its CPU time so far (process.cpuUsage(), user + system, µs). */
 function serverCpu() {
@@ -90,6 +92,22 @@ async function measureLevel({ level, base, token, dbUrl, pool, ops, warmup }) {
       if (r?.status !== "applied") throw new Error(`write ${key} failed: ${res.status} ${res.body.slice(0, 300)}`);
       versions.set(key, r.version);
     };
+    /** 100 operations per request, each worker in its own namespace: entries new on the first pass, then edits. */
+    const serverBatch = async (w, i) => {
+      const ns = `batch-c${level}-w${w}`;
+      const operations = Array.from({ length: BATCH_OPS }, (_, k) => {
+        const path = `bench/b${k}.md`;
+        return { opId: randomUUID(), path, baseVersion: versions.get(`${ns}/${path}`) ?? 0, content: content(i * BATCH_OPS + k) };
+      });
+      const body = JSON.stringify({ operations });
+      const res = await request(agent, `${base}/v1/namespaces/${ns}/batch`, "POST", { ...auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) }, body);
+      const results = res.status === 200 ? JSON.parse(res.body).results : [];
+      for (const r of results) {
+        if (r.status !== "applied") throw new Error(`batch in ${ns} failed: ${JSON.stringify(r).slice(0, 300)}`);
+        versions.set(`${ns}/${r.path}`, r.version);
+      }
+      if (results.length !== BATCH_OPS) throw new Error(`batch in ${ns} failed: ${res.status} ${res.body.slice(0, 300)}`);
+    };
     const serverRead = async (w) => {
       const res = await request(agent, `${base}/v1/namespaces/own-c${level}-w${w}/entry?path=bench/w${w}.md`, "GET", auth);
       if (res.status !== 200) throw new Error(`read failed: ${res.status} ${res.body.slice(0, 300)}`);
@@ -122,6 +140,12 @@ async function measureLevel({ level, base, token, dbUrl, pool, ops, warmup }) {
     rows.shared = await run(level, ops, serverWrite(true));
     rows.read = await run(level, ops, serverRead);
     rows.health = await run(level, ops, health);
+    // Operations per second with 100-operation batches (latency per request of 100).
+    const batches = Math.max(level, Math.ceil(ops / 20));
+    await run(level, level, serverBatch);
+    rows.batch = await run(level, batches, serverBatch);
+    rows.batch.opsPerSec *= BATCH_OPS;
+    rows.batch.serverCpuMicros /= BATCH_OPS;
     const bare2 = await run(level, Math.ceil(ops / 2), bareInsert);
     rows.bare = summary([...bare1.latencies, ...bare2.latencies], bare1.wallMs + bare2.wallMs);
     for (const row of Object.values(rows)) {
