@@ -7,7 +7,7 @@
  * "no findings" never means "not looked at".
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { fileText, MAX_SCAN_FILE_BYTES } from "../text-file.js";
 
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
@@ -72,15 +72,19 @@ function collect(arg: string, source: InputSource, out: Collected): void {
   readInto(arg, source, out, st.size);
 }
 
-function readInto(path: string, source: InputSource, out: Collected, size?: number): void {
+/**
+ * Reads file `path` (display path) at `at` (the path as bytes for a file found by a walk, whose name
+ * may not be UTF-8; else resolved from `path`).
+ */
+function readInto(path: string, source: InputSource, out: Collected, size?: number, at: string | Buffer = resolve(source.cwd, path)): void {
   let buf: Buffer;
   try {
-    size ??= statSync(resolve(source.cwd, path)).size;
+    size ??= statSync(at).size;
     if (size > MAX_SCAN_FILE_BYTES) {
       out.notScanned.push(`${path}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`);
       return;
     }
-    buf = readFileSync(resolve(source.cwd, path));
+    buf = readFileSync(at);
   } catch (e) {
     out.errors.push(`${path}: cannot read (${code(e)})`);
     return;
@@ -98,20 +102,25 @@ function addText(path: string, buf: Buffer, out: Collected): void {
   else out.inputs.push({ path, text: decoded.text });
 }
 
-/** Recursive folder walk in name order; symbolic links are not followed. */
-function walk(dir: string, source: InputSource, out: Collected): void {
+/**
+ * Recursive folder walk in name order (byte order); symbolic links are not followed. Names are read as
+ * bytes, so a file whose name is not UTF-8 is still read and scanned; its display path shows the
+ * undecodable bytes as U+FFFD. `at` is the folder's path as bytes.
+ */
+function walk(dir: string, source: InputSource, out: Collected, at: Buffer = Buffer.from(resolve(source.cwd, dir))): void {
   let entries;
   try {
-    entries = readdirSync(resolve(source.cwd, dir), { withFileTypes: true });
+    entries = readdirSync(at, { withFileTypes: true, encoding: "buffer" });
   } catch (e) {
     out.errors.push(`${dir}: cannot list (${code(e)})`);
     return;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
   for (const e of entries) {
-    const p = join(dir, e.name);
+    const p = join(dir, e.name.toString("utf8"));
+    const childAt = Buffer.concat([at, Buffer.from(sep), e.name]);
     if (e.isDirectory()) {
-      if (!SKIPPED_DIRS.has(e.name)) walk(p, source, out);
-    } else if (e.isFile()) readInto(p, source, out);
+      if (!SKIPPED_DIRS.has(e.name.toString("utf8"))) walk(p, source, out, childAt);
+    } else if (e.isFile()) readInto(p, source, out, undefined, childAt);
   }
 }

@@ -53,6 +53,22 @@ describe("teammem-scan", () => {
     expect(r.stdout + r.stderr).not.toContain(token.slice(4));
   });
 
+  it("reads and scans a file or folder whose name is not UTF-8 (shown with U+FFFD), instead of failing to open it", async () => {
+    const root = Buffer.from(join(dir, "bytes"));
+    const name = Buffer.from([0x62, 0x61, 0x64, 0xff]); // "bad" + a byte that is not UTF-8
+    mkdirSync(Buffer.concat([root, Buffer.from("/sub"), name]), { recursive: true });
+    writeFileSync(Buffer.concat([root, Buffer.from("/"), name, Buffer.from(".md")]), `key ${token}\n`);
+    writeFileSync(Buffer.concat([root, Buffer.from("/sub"), name, Buffer.from("/notes.md")]), `key ${token2}\n`);
+    const r = await cli(["bytes"]);
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 1,
+      stdout:
+        `${join("bytes", "bad\ufffd.md")}:1:5 github-pat GitHub personal access token (classic)\n` +
+        `${join("bytes", "sub" + "bad\ufffd", "notes.md")}:1:5 github-pat GitHub personal access token (classic)\n`,
+      stderr: "",
+    });
+  });
+
   it("decodes UTF-16 LE and BE files with a byte order mark and stdin, and reports UTF-16 positions", async () => {
     const text = `# Notes\r\nclé: ${token}\r\n`;
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
