@@ -90,7 +90,7 @@ describe("history, diff and restore", () => {
   });
 });
 
-describe("history, diff and restore refuse bad input with a stable code and exit 2, changing nothing", () => {
+describe("history, diff, restore and resolve refuse bad input with a stable code and exit 2, changing nothing", () => {
   const cases: [string, (dir: string, outside: string) => string[], string][] = [
     ["a private path", () => ["history", "MEMORY.md"], "private_path"],
     ["a private path (diff)", () => ["diff", "notes/private.md"], "private_path"],
@@ -99,6 +99,7 @@ describe("history, diff and restore refuse bad input with a stable code and exit
     ["a path outside the folder (restore)", () => ["restore", "../elsewhere/team/x.md", "--version", "1"], "outside_folder"],
     ["the team folder itself", () => ["history", "team/"], "invalid_path"],
     ["an invalid entry path", () => ["diff", "team/a/.git/config"], "invalid_path"],
+    ["an invalid entry path (resolve)", () => ["resolve", "../x.md", "--take", "mine"], "invalid_path"],
     ["a path without history", () => ["history", "team/never.md"], "unknown_path"],
     ["an unknown version (restore)", () => ["restore", "team/x.md", "--version", "99"], "unknown_version"],
     ["an unknown version (diff --from)", () => ["diff", "team/x.md", "--from", "7"], "unknown_version"],

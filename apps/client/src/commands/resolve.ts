@@ -52,13 +52,16 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
   define(command).action(async (path, options) => exit(await run(path, options, ctx)));
 }
 
-/** The entry path of `raw`: a path inside team/ (resolved against the cwd), `team/<entry>`, or the entry path itself. */
+/**
+ * The entry path of `raw`: a path inside team/ (resolved against the cwd), `team/<entry>`, or the entry path itself.
+ * @throws UsageError invalid_path when it is none of these (`../x`, a reserved segment).
+ */
 function entryPathOf(raw: string, layout: Layout, cwd: string): string {
   const abs = resolve(cwd, raw);
   let entry = abs.startsWith(layout.team + sep) ? relative(layout.team, abs).split(sep).join("/") : raw.replace(/^team\//, "");
   entry = entry.replace(/^\.\//, "");
   const check = checkEntryPath(entry);
-  if (!check.ok) throw new UsageError(`${raw} is not a team file path (${check.message}); give it as team/<file>`);
+  if (!check.ok) throw new UsageError(`${raw} is not a team file path (${check.message}); give it as team/<file>`, "invalid_path");
   return check.path;
 }
 
