@@ -186,13 +186,14 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
 export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRun[] {
   const runs: DecodedRun[] = [];
   const n = text.length;
+  const scratch = Buffer.allocUnsafe(SHORT_RUN);
   /** The run of base64 characters from `start` (at least MIN_BASE64_RUN long): decoded if it is text. */
   const fromStart = (start: number): number => {
     let charsEnd = start + MIN_BASE64_RUN;
     while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
     let end = charsEnd;
     for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
-    const run = decodeBase64Run(text, start, charsEnd, end, budget);
+    const run = decodeBase64Run(text, start, charsEnd, end, budget, scratch);
     if (run) runs.push(run);
     return end;
   };
@@ -296,8 +297,8 @@ const SHORT_RUN = 128;
  * The printable-ASCII text of the short base64 run `text[start, end)`; undefined when a byte is
  * not printable ASCII, tab, LF or CR (then the general path decides: it may be UTF-8).
  */
-function shortAsciiRun(text: string, start: number, end: number): string | undefined {
-  const codes: number[] = [];
+function shortAsciiRun(text: string, start: number, end: number, scratch: Buffer): string | undefined {
+  let n = 0;
   let acc = 0;
   let bits = 0;
   for (let i = start; i < end; i++) {
@@ -307,19 +308,19 @@ function shortAsciiRun(text: string, start: number, end: number): string | undef
       bits -= 8;
       const b = (acc >> bits) & 0xff;
       if (!isAsciiTextByte(b)) return undefined;
-      codes.push(b);
+      scratch[n++] = b;
     }
   }
-  return String.fromCharCode(...codes);
+  return scratch.toString("latin1", 0, n);
 }
 
 /** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
-function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget): DecodedRun | undefined {
+function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, scratch: Buffer): DecodedRun | undefined {
   // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
   if (!asciiTextHead(text, start)) return undefined;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
-  let decoded = charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd) : undefined;
+  let decoded = charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd, scratch) : undefined;
   let byteCount = decoded?.length ?? 0;
   if (decoded === undefined) {
     // Node's base64 decoder reads both alphabets (RFC 4648 §4 and §5) natively.
@@ -335,18 +336,30 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
     const c = text.charCodeAt(i);
     url = c === 45 || c === 95; // - or _
   }
-  const ascii = decoded.length === byteCount;
-  const decodedText = decoded;
+  return new Base64Run(start, end, url ? "base64url" : "base64", decoded, decoded.length === byteCount);
+}
+
+/** A decoded base64 run (a class: no closures per run, as runs can be one per 25 characters). */
+class Base64Run implements DecodedRun {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly encoding: string,
+    readonly text: string,
+    /** Every decoded code unit is one byte. */
+    private readonly ascii: boolean,
+  ) {}
+
+  /** UTF-8 bytes before decoded offset `i`. */
+  private byteOffset(i: number): number {
+    return this.ascii ? i : Buffer.byteLength(this.text.slice(0, i), "utf8");
+  }
+
   // A decoded span maps to the whole 4-character groups holding its bytes (3 bytes per group), so the
   // reported span starts at a group a reader can decode and its redaction removes every bit of the value.
-  const byteOffset = (i: number): number => (ascii ? i : Buffer.byteLength(decodedText.slice(0, i), "utf8"));
-  return {
-    start,
-    end,
-    encoding: url ? "base64url" : "base64",
-    text: decoded,
-    toOriginal: (s, e) => [start + Math.floor(byteOffset(s) / 3) * 4, Math.min(end, start + Math.ceil(byteOffset(e) / 3) * 4)],
-  };
+  toOriginal(s: number, e: number): [number, number] {
+    return [this.start + Math.floor(this.byteOffset(s) / 3) * 4, Math.min(this.end, this.start + Math.ceil(this.byteOffset(e) / 3) * 4)];
+  }
 }
 
 /** Decodes the escape sequences of `text[start, end)`; undefined when none decodes or over budget. One pass, no per-character allocation. */
