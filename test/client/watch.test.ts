@@ -156,4 +156,29 @@ describe("teammem watch", () => {
     expect(end.message).toContain("the server refused the change stream");
     expect(w.events.filter((e) => e.type === "disconnected")).toEqual([]);
   });
+  it("teammem push of a file the watch also sees sends it once: one version, no conflict, nothing left queued (both take the folder's lock and the one send path)", async () => {
+    const { a, envA, server } = await setup("postgres");
+    const w = await watch(a, envA.TEAMMEM_TOKEN!);
+    await w.live();
+    let watchSent = 0;
+    for (let round = 1; round <= 3; round++) {
+      const text = `# Hook\n\nround ${round}\n`;
+      await writeFile(join(a, "team", "hook.md"), text);
+      const pushed = await teammem(["push", "--dir", a, join(a, "team", "hook.md")], envA);
+      expect(pushed.code).toBe(0);
+      expect(pushed.stdout).toMatch(/^(pushed team\/hook\.md: applied|nothing to push for .*)\n$/);
+      // A later file's sync means the watch has handled hook.md's file event too.
+      await writeFile(join(a, "team", `after-${round}.md`), "after\n");
+      await w.synced(`team/after-${round}.md`);
+      const sentByWatch = w.events.filter((e) => e.type === "synced" && e.path === "team/hook.md").length - watchSent;
+      watchSent += sentByWatch;
+      const sentByPush = pushed.stdout.startsWith("pushed") ? 1 : 0;
+      const history = await (await fetch(`${server.url}/v1/namespaces/acme-web/history?path=hook.md`, { headers: { authorization: `Bearer ${envA.TEAMMEM_TOKEN}` } })).json();
+      expect((history as { versions: unknown[] }).versions).toHaveLength(round);
+      // Sent exactly once: by the push, or by the watch when its debounced run took the lock first.
+      expect(sentByPush + sentByWatch).toBe(1);
+    }
+    expect(w.events.filter((e) => e.type === "sync-event" || (e.type === "synced" && e.result !== "applied"))).toEqual([]);
+    expect((await status(a)).pending).toEqual([]);
+  });
 });
