@@ -22,6 +22,7 @@ import adminRoutes from "./routes/admin/index.js";
 import namespaceRoutes from "./routes/namespaces/index.js";
 import teamRoutes from "./routes/team/index.js";
 import serverRoutes from "./routes/server/index.js";
+import { clientErrorHandler } from "./http/client-error.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
@@ -60,6 +61,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: MAX_NAMESPACE_LENGTH * 3 },
     // Requests arriving during close are answered by plugins/shutdown.ts with our error contract.
     return503OnClosing: false,
+    // A request Node's HTTP parser refuses (a control character in a header...) gets our error body too.
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
