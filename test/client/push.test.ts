@@ -69,6 +69,11 @@ describe.each(DATABASE_KINDS)("teammem push on %s", (kind) => {
     expect(offline.stderr).toContain("cannot reach server");
     expect(offline.stderr).toContain("1 change(s) stay queued and the next sync or push sends them");
     expect((await status(a)).pending).toEqual([expect.objectContaining({ path: "team/notes.md", kind: "put" })]);
+    const offlineJson = await teammem(["push", "--dir", a, "team/notes.md", "--json"], envA);
+    expect([offlineJson.code, JSON.parse(offlineJson.stdout)]).toEqual([
+      1,
+      expect.objectContaining({ ok: false, error: { code: "network_error", message: expect.stringContaining("cannot reach server") }, pending: 1 }),
+    ]);
     await server.start();
     const again = await teammem(["push", "--dir", a, "team/notes.md"], envA);
     expect([again.code, again.stdout]).toEqual([0, "pushed team/notes.md: applied\n"]);

@@ -24,7 +24,8 @@ export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
     /** Named files not sent because conflict markers are still in them. */
     unresolved: summary.unresolved.filter((u) => named(u.path)),
     pending: summary.pending,
-    ...(summary.error ? { error: summary.error.message } : {}),
+    /** Why the push stopped (the server's code, or network_error), as in `sync --json`. */
+    ...(summary.error ? { error: { code: summary.error.code, message: summary.error.message } } : {}),
   };
 }
 
