@@ -12,6 +12,7 @@
  */
 import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
+import { sha256Hex } from "@teammem/protocol";
 import * as schema from "../db/schema.js";
 
 export const BACKUP_FORMAT = "teammem-backup";
@@ -135,8 +136,23 @@ function describe(table: PgTable): BackupTable {
     columns: config.columns.map((c) => c.name),
     primaryKey,
     serialColumns: config.columns.filter((c) => c.columnType === "PgBigSerial53").map((c) => c.name),
-    row: z.strictObject(shape) as unknown as z.ZodType<Record<string, unknown>>,
+    row: withContentHash(z.strictObject(shape), config.columns.map((c) => c.name)) as unknown as z.ZodType<Record<string, unknown>>,
   };
+}
+
+/**
+ * For a table holding `content` beside its `sha256` (entries, versions, conflicts): a row whose
+ * content is present must carry that content's hash (and, with `size_bytes`, its UTF-8 length),
+ * so an edited backup cannot store content that clients would check against another hash.
+ */
+function withContentHash(row: z.ZodObject, columns: readonly string[]): z.ZodType {
+  if (!columns.includes("content") || !columns.includes("sha256")) return row;
+  const sized = columns.includes("size_bytes");
+  return row.superRefine((r, ctx) => {
+    if (typeof r.content !== "string") return;
+    if (r.sha256 !== sha256Hex(r.content)) ctx.addIssue({ code: "custom", path: ["sha256"], message: "is not the SHA-256 of the row's content (the content or the hash was edited)" });
+    if (sized && r.size_bytes !== Buffer.byteLength(r.content, "utf8")) ctx.addIssue({ code: "custom", path: ["size_bytes"], message: "is not the UTF-8 length of the row's content" });
+  });
 }
 
 /** {@link BACKUP_TABLES} described, in order. */
