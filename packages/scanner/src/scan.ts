@@ -149,14 +149,15 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
  */
 function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[]): RawMatch[] {
   const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits);
-  if (runs.length === 0) return [];
+  const count = runs.count;
+  if (count === 0) return [];
   const bases: number[] = [];
   let length = 0;
-  for (const run of runs) {
+  for (let i = 0; i < count; i++) {
     bases.push(length);
-    length += run.text.length + 1;
+    length += runs.length(i) + 1;
   }
-  const joined = runs.length === 1 ? runs[0]!.text : runs.map((r) => r.text).join("\n");
+  const joined = runs.joined();
   const innerGates = gatesFor(catalog);
   const inner = matchText(joined, catalog, depth < MAX_DECODE_DEPTH ? innerGates : undefined);
   if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(joined, catalog, depth + 1, budget, innerGates));
@@ -164,18 +165,18 @@ function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, bud
   for (const m of inner) {
     // The run holding the match: the last one starting at or before it.
     let lo = 0;
-    let hi = runs.length - 1;
+    let hi = count - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (bases[mid]! <= m.start) lo = mid;
       else hi = mid - 1;
     }
-    const run = runs[lo]!;
     const base = bases[lo]!;
-    if (m.end - base > run.text.length) continue; // crosses into the next run
-    const [start, end] = run.toOriginal(m.start - base, m.end - base);
+    if (m.end - base > runs.length(lo)) continue; // crosses into the next run
+    const [start, end] = runs.toOriginal(lo, m.start - base, m.end - base);
     if (end - start === m.end - m.start && m.encoding === undefined) continue;
-    out.push({ ...m, start, end, encoding: m.encoding === undefined ? run.encoding : `${run.encoding}/${m.encoding}` });
+    const encoding = runs.encoding(lo);
+    out.push({ ...m, start, end, encoding: m.encoding === undefined ? encoding : `${encoding}/${m.encoding}` });
   }
   return out;
 }

@@ -183,18 +183,23 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  * holding one are decoded, and no run is searched for. Without it every run of at least
  * {@link MIN_BASE64_RUN} characters is searched for and tried.
  */
-export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRun[] {
-  const runs: DecodedRun[] = [];
+export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRuns {
+  const runs = new DecodedRuns();
   const n = text.length;
-  const scratch = Buffer.allocUnsafe(SHORT_RUN);
+  const pool = runs.pool;
   /** The run of base64 characters from `start` (at least MIN_BASE64_RUN long): decoded if it is text. */
   const fromStart = (start: number): number => {
     let charsEnd = start + MIN_BASE64_RUN;
     while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
+    return fromRun(start, charsEnd);
+  };
+  /** The whole run `text[start, charsEnd)` of base64 characters, then its padding. */
+  const fromRun = (start: number, charsEnd: number): number => {
     let end = charsEnd;
     for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
-    const run = decodeBase64Run(text, start, charsEnd, end, budget, scratch);
-    if (run) runs.push(run);
+    const run = decodeBase64Run(text, start, charsEnd, end, budget, pool);
+    if (run === SHORT) runs.addShort(start, end);
+    else if (run) runs.push(run);
     return end;
   };
   if (base64Hits !== undefined) {
@@ -208,7 +213,7 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
       let charsEnd = p + 1;
       while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
       done = charsEnd;
-      if (charsEnd - start >= MIN_BASE64_RUN) fromStart(start);
+      if (charsEnd - start >= MIN_BASE64_RUN) fromRun(start, charsEnd);
     }
   } else {
     // Runs of at least MIN_BASE64_RUN characters, found by looking at the last character of each
@@ -294,35 +299,68 @@ function asciiTextHead(text: string, start: number): boolean {
 const SHORT_RUN = 128;
 
 /**
- * The printable-ASCII text of the short base64 run `text[start, end)`; undefined when a byte is
- * not printable ASCII, tab, LF or CR (then the general path decides: it may be UTF-8).
+ * Decoded bytes of the short ASCII runs of one {@link decodedRuns} call, each followed by LF, so
+ * that consecutive runs are one latin1 slice ({@link joinDecoded}): no string per run.
  */
-function shortAsciiRun(text: string, start: number, end: number, scratch: Buffer): string | undefined {
-  let n = 0;
+interface BytePool {
+  bytes: Buffer;
+  used: number;
+  /** Set by {@link shortAsciiRun}: the run held `-` or `_` (base64url). */
+  url: boolean;
+  /** Set by {@link decodeBase64Run} when it returns {@link SHORT}: the run's byte count. */
+  last: number;
+}
+
+/** What {@link decodeBase64Run} returns for a short ASCII run: its bytes are in the pool, at `pool.used` (`pool.last` of them). */
+const SHORT = 1;
+
+/**
+ * Decodes the short base64 run `text[start, end)` into `pool` (at `pool.used`, not advanced) and
+ * returns its byte count; −1 when a byte is not printable ASCII, tab, LF or CR (then the general
+ * path decides: it may be UTF-8).
+ */
+function shortAsciiRun(text: string, start: number, end: number, pool: BytePool): number {
+  if (pool.bytes.length < pool.used + SHORT_RUN + 1) {
+    const grown = Buffer.allocUnsafe(2 * pool.bytes.length + SHORT_RUN + 1);
+    pool.bytes.copy(grown, 0, 0, pool.used);
+    pool.bytes = grown;
+  }
+  const scratch = pool.bytes;
+  let n = pool.used;
   let acc = 0;
   let bits = 0;
+  let url = false;
   for (let i = start; i < end; i++) {
-    acc = ((acc << 6) | B64[text.charCodeAt(i)]!) & 0xffffff;
+    const c = text.charCodeAt(i);
+    if (c === 45 || c === 95) url = true; // - or _
+    acc = ((acc << 6) | B64[c]!) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
       const b = (acc >> bits) & 0xff;
-      if (!isAsciiTextByte(b)) return undefined;
+      if (!isAsciiTextByte(b)) return -1;
       scratch[n++] = b;
     }
   }
-  return scratch.toString("latin1", 0, n);
+  pool.url = url;
+  return n - pool.used;
 }
 
 /** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
-function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, scratch: Buffer): DecodedRun | undefined {
+function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, pool: BytePool): DecodedRun | typeof SHORT | undefined {
   // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
   if (!asciiTextHead(text, start)) return undefined;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
-  let decoded = charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd, scratch) : undefined;
-  let byteCount = decoded?.length ?? 0;
-  if (decoded === undefined) {
+  const short = charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd, pool) : -1;
+  if (short >= 0) {
+    budget.remaining -= short;
+    pool.last = short;
+    return SHORT;
+  }
+  let decoded: string;
+  let byteCount: number;
+  {
     // Node's base64 decoder reads both alphabets (RFC 4648 §4 and §5) natively.
     const bytes = Buffer.from(text.slice(start, charsEnd), "base64");
     if (NOT_TEXT.test(bytes.toString("latin1"))) return undefined;
@@ -331,12 +369,16 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
     byteCount = bytes.length;
   }
   budget.remaining -= decoded.length;
-  let url = false;
-  for (let i = start; i < charsEnd && !url; i++) {
+  return new Base64Run(start, end, isUrlRun(text, start, charsEnd) ? "base64url" : "base64", decoded, decoded.length === byteCount);
+}
+
+/** Does `text[start, end)` hold a `-` or `_` (the base64url alphabet)? */
+function isUrlRun(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
-    url = c === 45 || c === 95; // - or _
+    if (c === 45 || c === 95) return true; // - or _
   }
-  return new Base64Run(start, end, url ? "base64url" : "base64", decoded, decoded.length === byteCount);
+  return false;
 }
 
 /** A decoded base64 run (a class: no closures per run, as runs can be one per 25 characters). */
@@ -359,6 +401,91 @@ class Base64Run implements DecodedRun {
   // reported span starts at a group a reader can decode and its redaction removes every bit of the value.
   toOriginal(s: number, e: number): [number, number] {
     return [this.start + Math.floor(this.byteOffset(s) / 3) * 4, Math.min(this.end, this.start + Math.ceil(this.byteOffset(e) / 3) * 4)];
+  }
+}
+
+/**
+ * The runs found by {@link decodedRuns}, in order. Short ASCII base64 runs (the common kind, and
+ * the one an input can hold one per 25 characters) are not objects: their spans sit in number
+ * arrays and their bytes in one pool, each followed by LF, so that consecutive ones are one latin1
+ * slice of {@link DecodedRuns.joined}; a run object per run was measured at a third of the scan of
+ * such input (allocation, and the young-generation GC copying them all).
+ */
+export class DecodedRuns {
+  readonly pool: BytePool = { bytes: Buffer.allocUnsafe(4096), used: 0, url: false, last: 0 };
+  /** Per run, 4 numbers: start, end, pool offset (−1 for a run object), decoded length × 2 + (base64url ? 1 : 0). */
+  private data = new Int32Array(256);
+  private n = 0;
+  private readonly objects = new Map<number, DecodedRun>();
+
+  get count(): number {
+    return this.n;
+  }
+
+  private add(start: number, end: number, offset: number, length: number, url: boolean): void {
+    if (this.data.length < 4 * (this.n + 1)) {
+      const grown = new Int32Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const d = this.data;
+    const k = 4 * this.n++;
+    d[k] = start;
+    d[k + 1] = end;
+    d[k + 2] = offset;
+    d[k + 3] = length * 2 + (url ? 1 : 0);
+  }
+
+  push(run: DecodedRun): void {
+    this.objects.set(this.n, run);
+    this.add(run.start, run.end, -1, run.text.length, false);
+  }
+
+  /** The short ASCII run `[start, end)` just decoded into the pool ({@link SHORT}). */
+  addShort(start: number, end: number): void {
+    const pool = this.pool;
+    this.add(start, end, pool.used, pool.last, pool.url);
+    pool.used += pool.last;
+    pool.bytes[pool.used++] = 10; // LF: the separator `joined` keeps
+  }
+
+  /** Decoded length of run `i`. */
+  length(i: number): number {
+    return this.data[4 * i + 3]! >> 1;
+  }
+
+  /** Encoding of run `i` ({@link DecodedRun.encoding}). */
+  encoding(i: number): string {
+    return this.data[4 * i + 2]! < 0 ? this.objects.get(i)!.encoding : this.data[4 * i + 3]! & 1 ? "base64url" : "base64";
+  }
+
+  /** {@link DecodedRun.toOriginal} of run `i`. */
+  toOriginal(i: number, s: number, e: number): [number, number] {
+    const d = this.data;
+    if (d[4 * i + 2]! < 0) return this.objects.get(i)!.toOriginal(s, e);
+    const start = d[4 * i]!;
+    return [start + Math.floor(s / 3) * 4, Math.min(d[4 * i + 1]!, start + Math.ceil(e / 3) * 4)];
+  }
+
+  /** The runs' decoded texts joined by LF (consecutive short runs are one slice of the pool). */
+  joined(): string {
+    const parts: string[] = [];
+    const d = this.data;
+    const n = this.n;
+    let i = 0;
+    while (i < n) {
+      const off = d[4 * i + 2]!;
+      if (off < 0) {
+        parts.push(this.objects.get(i)!.text);
+        i++;
+        continue;
+      }
+      let k = i + 1;
+      while (k < n && d[4 * k + 2]! >= 0) k++;
+      parts.push(this.pool.bytes.toString("latin1", off, d[4 * (k - 1) + 2]! + this.length(k - 1)));
+      i = k;
+    }
+    return parts.length === 1 ? parts[0]! : parts.join("\n");
   }
 }
 
