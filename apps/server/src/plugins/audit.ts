@@ -4,6 +4,7 @@ import { ANONYMOUS_ACTOR, type Actor } from "../audit/events.js";
 import { AuthDenialLog } from "../audit/auth-denials.js";
 import { purgeAuditEvents } from "../audit/retention.js";
 import { Refusal } from "../errors/refusal.js";
+import { retentionJob } from "./retention-job.js";
 
 export interface AuditOptions {
   /** Events older than this many days are deleted by the retention job; 0 keeps them forever. */
@@ -30,13 +31,13 @@ export interface AuditControl {
 
 const AUTH_CODES = new Set(["unauthorized", "token_expired", "token_revoked", "token_not_yet_valid", "forbidden"]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_MS = 86_400_000;
 
 /**
  * The audit log's jobs on this instance, owned by the app and stopped in `onClose`:
  * - every refused request (401 with an auth code, 403 forbidden) is counted into `auth_denied`
  *   events, one per window, team, code, address and token;
- * - the retention job, when `retentionDays` > 0, on `onReady` and every `retentionIntervalMs`.
+ * - the retention job ({@link retentionJob}), when `retentionDays` > 0, on `onReady` and every
+ *   `retentionIntervalMs`.
  * Decorates `app.audit` ({@link AuditControl}).
  */
 async function audit(app: FastifyInstance, opts: AuditOptions): Promise<void> {
@@ -66,33 +67,16 @@ async function audit(app: FastifyInstance, opts: AuditOptions): Promise<void> {
     denials.note({ teamId, code: error.code, remoteAddress: request.ip, tokenId, actor });
   });
 
-  let retentionRun: Promise<number> = Promise.resolve(0);
-  const runRetention = (): Promise<number> => {
-    if (opts.retentionDays <= 0) return Promise.resolve(0);
-    retentionRun = retentionRun.then(async () => {
-      try {
-        const purged = await purgeAuditEvents(app.db, new Date(Date.now() - opts.retentionDays * DAY_MS));
-        return purged.reduce((n, p) => n + p.purged, 0);
-      } catch (err) {
-        app.log.error({ err: { message: (err as Error).message } }, "audit retention failed");
-        return 0;
-      }
-    });
-    return retentionRun;
-  };
-  let timer: NodeJS.Timeout | undefined;
-
+  const runRetention = retentionJob(app, {
+    retentionDays: opts.retentionDays,
+    intervalMs: opts.retentionIntervalMs,
+    name: "audit retention",
+    prune: async (before) => (await purgeAuditEvents(app.db, before)).reduce((n, p) => n + p.purged, 0),
+  });
   app.addHook("onReady", async () => {
     denials.start();
-    if (opts.retentionDays > 0) {
-      void runRetention();
-      timer = setInterval(() => void runRetention(), opts.retentionIntervalMs);
-      timer.unref();
-    }
   });
   app.addHook("onClose", async () => {
-    clearInterval(timer);
-    await retentionRun;
     await denials.close();
   });
 
