@@ -2,7 +2,8 @@
  * Issue 10, "Formats": PuTTY `.ppk` keys made by the real tool, at test time (nothing key-like is
  * committed): unencrypted ed25519 and ecdsa-nistp256 keys, whose private part is shorter than 64
  * base64 characters, in both file versions, plus RSA and a key converted from ssh-keygen.
- * Needs `puttygen` (Debian package putty-tools); skipped with a message when it is not installed.
+ * Needs `puttygen` (Debian package putty-tools, which `.ci/run` installs); skipped with a message when
+ * it is not installed, except in CI (CI or TEAMMEM_CI set), where its absence fails the file.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -20,7 +21,10 @@ const hasTool = (tool: string): boolean => {
   }
 };
 const PUTTYGEN = hasTool("puttygen");
-if (!PUTTYGEN) console.warn("putty-private-key.test.ts: puttygen not found (apt-get install putty-tools): real .ppk keys not checked");
+if (!PUTTYGEN) {
+  if (process.env["CI"] || process.env["TEAMMEM_CI"]) throw new Error("putty-private-key.test.ts: puttygen not found in CI (apt-get install putty-tools)");
+  console.warn("putty-private-key.test.ts: puttygen not found (apt-get install putty-tools): real .ppk keys not checked");
+}
 
 const dir = mkdtempSync(join(tmpdir(), "teammem-ppk-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
