@@ -13,12 +13,11 @@
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (default) is where PostgreSQL
 //   databases teammem_bench_client_<random> are created, and dropped at the end.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { localBenchUrl, scratchDatabase } from "../../../scripts/lib/bench.mjs";
 import { CLIENT_CLI, SERVER_CLI, runCli, startServer } from "../../../scripts/lib/processes.mjs";
 
 const { values: args } = parseArgs({
@@ -31,7 +30,6 @@ const { values: args } = parseArgs({
 const SIZES = args.sizes.split(",").map(Number);
 const REPLAY = Number(args.replay);
 const DATABASES = args.databases.split(",");
-const PG_BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 const root = mkdtempSync(join(tmpdir(), "teammem-bench-client-"));
 const cleanups = [];
@@ -54,22 +52,11 @@ function writeEntries(dir, n, edit = "") {
   }
 }
 
-/** A fresh PostgreSQL database on PG_BASE's server, dropped at the end. */
+/** A fresh PostgreSQL database on the bench server (scripts/lib/bench.mjs), dropped at the end. */
 async function postgresDatabase() {
-  const name = `teammem_bench_client_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: PG_BASE });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const db = await scratchDatabase(localBenchUrl(), "teammem_bench_client");
+  cleanups.push(db.drop);
+  return db.url;
 }
 
 /** One server (embedded or PostgreSQL) and the steps for every size. */

@@ -13,13 +13,13 @@
 // beyond noise).
 // Options: --seconds 60  --clients 200  --namespaces 20  --write-ms 10000  --read-ms 5000  --embedded
 import { fork } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import WebSocket from "ws";
+import { adminQuery, localBenchUrl, percentile, scratchDatabase } from "../../../scripts/lib/bench.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -37,21 +37,7 @@ const NAMESPACES = Number(values.namespaces ?? 20);
 const WRITE_MS = Number(values["write-ms"] ?? 10_000);
 const READ_MS = Number(values["read-ms"] ?? 5000);
 const EMBEDDED = values.embedded === true;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-if (!/^postgres(ql)?:\/\/[^/]*(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(adminUrl)) throw new Error(`BENCH_DATABASE_URL must point at localhost: ${adminUrl}`);
-
-const withDb = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
-async function admin(url, sql) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
 const mib = (b) => (b / 1024 / 1024).toFixed(1);
 
 /** ~1 KB of Markdown, different per write. */
@@ -73,7 +59,7 @@ function error(kind) {
 }
 
 let server;
-let dbName;
+let scratch;
 let dataDir;
 const call = (msg, key) =>
   new Promise((resolve, reject) => {
@@ -93,9 +79,8 @@ try {
     dataDir = await mkdtemp(join(os.tmpdir(), "teammem-bench-load-"));
     cfg.dataDir = join(dataDir, "db");
   } else {
-    dbName = `teammem_bench_${randomBytes(5).toString("hex")}`;
-    await admin(adminUrl, `CREATE DATABASE ${dbName}`);
-    cfg.url = withDb(adminUrl, dbName);
+    scratch = await scratchDatabase(localBenchUrl(), "teammem_bench");
+    cfg.url = scratch.url;
   }
   server = fork(new URL("./load-server.mjs", import.meta.url), [JSON.stringify(cfg)], { execArgv: ["--expose-gc"] });
   const { base, tokens } = await call(null, "ready");
@@ -189,11 +174,11 @@ try {
 
   const sorted = [...writeLatencies].sort((a, b) => a - b);
   const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
-  const version = EMBEDDED ? "embedded (PGlite)" : `PostgreSQL ${(await admin(cfg.url, "SHOW server_version")).rows[0].server_version}`;
+  const version = EMBEDDED ? "embedded (PGlite)" : `PostgreSQL ${(await adminQuery(cfg.url, "SHOW server_version")).rows[0].server_version}`;
   console.log(`teammem load benchmark: ${CLIENTS} clients (${NAMESPACES} namespaces, a stream each, a write every ${WRITE_MS} ms and a read every ${READ_MS} ms), ${SECONDS} s, one server process on ${version}`);
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
   console.log(`errors: ${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(", ")})` : ""}  (goal 0)`);
-  console.log(`writes: ${sorted.length} applied (${(sorted.length / SECONDS).toFixed(1)}/s), latency p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms`);
+  console.log(`writes: ${sorted.length} applied (${(sorted.length / SECONDS).toFixed(1)}/s), latency p50 ${(percentile(sorted, 50) ?? NaN).toFixed(1)} ms, p99 ${(percentile(sorted, 99) ?? NaN).toFixed(1)} ms`);
   console.log(`reads: ${reads}; changes received on the streams: ${received}\n`);
   console.log("| server process at | RSS MiB (after GC) | heap used MiB (after GC) | open streams | CPU used since the start, s | event loop delay p99 since the last sample, ms |");
   console.log("|---|---:|---:|---:|---:|---:|");
@@ -207,6 +192,6 @@ try {
     await Promise.race([new Promise((r) => server.once("exit", r)), sleep(10_000)]);
   }
   server?.kill();
-  if (dbName) await admin(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  if (scratch) await scratch.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }
