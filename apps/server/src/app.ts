@@ -48,6 +48,21 @@ export interface AppOptions {
   identityCacheMs?: number;
   /** The change stream's limits, timers and allowed origins (defaults: DEFAULT_LIVE_OPTIONS). */
   live?: Partial<LiveOptions>;
+  /**
+   * How long Node's HTTP server waits for a request, in ms; a late one is answered 408
+   * `request_timeout` (http/client-error.ts). Defaults: Node's (headers 60 s, no whole-request limit).
+   */
+  httpTimeouts?: HttpTimeouts;
+}
+
+/** Node's HTTP server timers (node:http `headersTimeout`, `requestTimeout`, `connectionsCheckingInterval`), in ms. */
+export interface HttpTimeouts {
+  /** Most time to receive a request's headers. */
+  headersMs?: number;
+  /** Most time to receive a whole request (headers and body); 0: no limit. */
+  requestMs?: number;
+  /** How often the server checks open requests against the two limits above. */
+  checkIntervalMs?: number;
 }
 
 /** Builds the server without listening. Reads no env; call once per test. */
@@ -63,6 +78,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     // A request Node's HTTP parser refuses (a control character in a header...) gets our error body too.
     clientErrorHandler,
+    ...(opts.httpTimeouts?.requestMs !== undefined ? { requestTimeout: opts.httpTimeouts.requestMs } : {}),
+    http: {
+      ...(opts.httpTimeouts?.headersMs !== undefined ? { headersTimeout: opts.httpTimeouts.headersMs } : {}),
+      ...(opts.httpTimeouts?.checkIntervalMs !== undefined ? { connectionsCheckingInterval: opts.httpTimeouts.checkIntervalMs } : {}),
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -50,6 +50,8 @@ export const ERRORS = {
   namespace_full: { http: 422, close: 4422, retry: false },
   secret_detected: { http: 422, close: 4422, retry: false },
   unsupported_media_type: { http: 415, close: 4415, retry: false },
+  headers_too_large: { http: 431, close: 4431, retry: false },
+  request_timeout: { http: 408, close: 4408, retry: true },
   rate_limited: { http: 429, close: 4429, retry: true, retryAfter: true },
   slow_consumer: { http: null, close: 4001, retry: true },
   idle_timeout: { http: null, close: 4003, retry: true },
