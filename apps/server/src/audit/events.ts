@@ -72,8 +72,8 @@ export type AuditEventInput = { teamId: string | null; actor: Actor } & (
       note: string | null;
     }
   | { kind: "version_purged"; namespace: string; path: string; version: number; count: number; reasonText: string }
-  /** An admin changed the team's bypass policy to `policy`. */
-  | { kind: "bypass_policy_changed"; policy: BypassPolicy }
+  /** An admin changed the team's bypass policy from `previousPolicy` to `policy`. */
+  | { kind: "bypass_policy_changed"; policy: BypassPolicy; previousPolicy: BypassPolicy }
   | { kind: "retention_purge"; count: number; periodEnd: Date }
 );
 
@@ -161,7 +161,7 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
     case "version_purged":
       return { ...base, namespace: redacted(event.namespace), path: redacted(event.path), version: event.version, count: event.count, reasonText: redacted(event.reasonText) };
     case "bypass_policy_changed":
-      return { ...base, policy: event.policy };
+      return { ...base, policy: event.policy, previousPolicy: event.previousPolicy };
     case "retention_purge":
       return { ...base, count: event.count, periodEnd: event.periodEnd };
   }

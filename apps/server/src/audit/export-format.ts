@@ -31,6 +31,7 @@ const FIELDS = [
   "reasonText",
   "note",
   "policy",
+  "previousPolicy",
   "count",
   "remoteAddress",
   "periodStart",

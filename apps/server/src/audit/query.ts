@@ -40,6 +40,7 @@ function toWire(r: Row): AuditEvent {
     reasonText: r.reasonText,
     note: r.note,
     policy: r.policy,
+    previousPolicy: r.previousPolicy,
     count: r.count,
     remoteAddress: r.remoteAddress,
     periodStart: iso(r.periodStart),

@@ -51,8 +51,7 @@ export async function teamBypassPolicy(db: Db | Tx, teamId: string): Promise<Byp
 /**
  * Sets the team's bypass policy; requests already pending stay pending. A change (not a repeat of
  * the current policy) is recorded as a `bypass_policy_changed` audit event by `actor` with the
- * new `policy`, in the same transaction (the previous one is the team's previous such event's, or
- * `approval`, the default).
+ * new `policy` and the `previousPolicy`, in the same transaction.
  * @returns the policy before.
  */
 export async function setTeamBypassPolicy(db: Db, teamId: string, policy: BypassPolicy, actor: Actor): Promise<BypassPolicy> {
@@ -61,7 +60,7 @@ export async function setTeamBypassPolicy(db: Db, teamId: string, policy: Bypass
     const previous = row?.policy ?? "approval";
     if (previous === policy) return previous;
     await tx.update(teams).set({ bypassPolicy: policy }).where(eq(teams.id, teamId));
-    await recordAuditEvent(tx, { teamId, actor, kind: "bypass_policy_changed", policy });
+    await recordAuditEvent(tx, { teamId, actor, kind: "bypass_policy_changed", policy, previousPolicy: previous });
     return previous;
   });
 }

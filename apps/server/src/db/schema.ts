@@ -324,6 +324,8 @@ export const auditEvents = pgTable(
     reasonText: text("reason_text"),
     note: text("note"),
     policy: text("policy").$type<BypassPolicy>(),
+    /** The policy before a `bypass_policy_changed` (null in events recorded before migration 0009). */
+    previousPolicy: text("previous_policy").$type<BypassPolicy>(),
     count: integer("count"),
     remoteAddress: text("remote_address"),
     periodStart: timestamp("period_start", { withTimezone: true }),

@@ -3,6 +3,7 @@
  * from the token and never a token or secret value; the last test checks that no kind of the
  * protocol's list went unproduced here.
  */
+import { parse as parseCsv } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUDIT_EVENT_KINDS, sha256Hex, type AuditEvent, type AuditEventKind } from "@teammem/protocol";
@@ -118,7 +119,7 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     expect(JSON.stringify(byFingerprint)).not.toContain(pat);
   });
 
-  it("bypass_policy_changed: each change of the team's policy with the new policy and the admin of the token; a repeat records nothing", async () => {
+  it("bypass_policy_changed: each change of the team's policy with the new and the previous policy and the admin of the token; a repeat records nothing", async () => {
     const put = (policy: string) => h.call("PUT", "/v1/admin/policy", h.tokens.admin, { bypassPolicy: policy });
     expect((await put("immediate")).json()).toEqual({ bypassPolicy: "immediate" });
     expect((await put("immediate")).statusCode).toBe(200);
@@ -126,11 +127,24 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     expect([forged.statusCode, forged.json().code]).toEqual([400, "invalid_request"]);
     expect((await put("approval")).json()).toEqual({ bypassPolicy: "approval" });
     const events = await latest("bypass_policy_changed");
-    expect(events.map((e) => [e.actor, e.policy])).toEqual([
-      ["ada", "approval"],
-      ["ada", "immediate"],
+    expect(events.map((e) => [e.actor, e.previousPolicy, e.policy])).toEqual([
+      ["ada", "immediate", "approval"],
+      ["ada", "approval", "immediate"],
     ]);
     expect(events[0]).toMatchObject({ namespace: null, path: null, code: null, targetUser: null, note: null });
+    // Both exports carry the previous policy too (oldest first).
+    const jsonl = await h.call("GET", "/v1/admin/audit-events/export?format=jsonl&kind=bypass_policy_changed", h.tokens.admin);
+    const exported = jsonl.body.trimEnd().split("\n").map((l) => JSON.parse(l) as AuditEvent);
+    expect(exported.map((e) => [e.previousPolicy, e.policy])).toEqual([
+      ["approval", "immediate"],
+      ["immediate", "approval"],
+    ]);
+    const csv = await h.call("GET", "/v1/admin/audit-events/export?format=csv&kind=bypass_policy_changed", h.tokens.admin);
+    const [header, ...cells] = parseCsv(csv.body) as string[][];
+    expect(cells.map((c) => [c[header!.indexOf("previousPolicy")], c[header!.indexOf("policy")]])).toEqual([
+      ["approval", "immediate"],
+      ["immediate", "approval"],
+    ]);
   });
 
   it("version_purged: the version, how many versions lost their content, and the reason", async () => {

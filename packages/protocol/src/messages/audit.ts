@@ -16,7 +16,7 @@ import { RoleName, UserName } from "./admin.js";
  * - `bypass_requested`, `bypass_approved`, `bypass_denied`, `bypass_revoked`: a bypass request and
  *   its decisions (fingerprint, rule, path, line and reason; actor `policy` for an approval by the
  *   team's `immediate` policy);
- * - `bypass_policy_changed`: an admin set the team's bypass policy to `policy` (`immediate` or `approval`);
+ * - `bypass_policy_changed`: an admin changed the team's bypass policy from `previousPolicy` to `policy` (`immediate` or `approval`);
  * - `version_purged`: an admin removed content from history (`version`, `count` versions, `reasonText`);
  * - `retention_purge`: the retention job deleted events older than `periodEnd`.
  */
@@ -86,7 +86,10 @@ export const AuditEvent = z.object({
   reasonText: z.string().nullable(),
   /** An admin's note on a bypass decision. */
   note: z.string().nullable(),
+  /** The bypass policy: the team's when a request was made, or the new one (`bypass_policy_changed`). */
   policy: BypassPolicy.nullable(),
+  /** The policy before a `bypass_policy_changed` (null in events recorded before the server's migration 0009). */
+  previousPolicy: BypassPolicy.nullable(),
   /** How many: refused requests in the window (`auth_denied`), events deleted (`retention_purge`). */
   count: z.number().int().nullable(),
   remoteAddress: z.string().nullable(),
