@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { NetworkError, ServerError } from "../errors.js";
+import { fakeGithubPat } from "@teammem/scanner/testing";
+import { ClientError, NetworkError, ServerError } from "../errors.js";
 import { createApi, type ApiOptions } from "./api.js";
 
 type Answer = (req: IncomingMessage, res: ServerResponse) => void;
@@ -29,8 +30,8 @@ async function scriptedServer(answers: Answer[]) {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   onTestFinished(() => new Promise<void>((r) => server.close(() => r())));
-  const api = (retry: ApiOptions["retry"] = { limit: 3, maxDelayMs: 5_000 }) =>
-    createApi({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, namespace: "ns", token: "t", retry });
+  const api = (retry: ApiOptions["retry"] = { limit: 3, maxDelayMs: 5_000 }, namespace = "ns") =>
+    createApi({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, namespace, token: "t", retry });
   return { api, arrivals };
 }
 
@@ -97,5 +98,39 @@ describe("the client's HTTP calls", () => {
     const { api, arrivals } = await scriptedServer([refuse(503, "database_busy")]);
     await expect(api({ limit: 0 }).changes(0, 10)).rejects.toMatchObject({ code: "database_busy" });
     expect(arrivals).toHaveLength(1);
+  });
+
+  describe("never send a credential in a URL (namespace, entry path, id): refused before any byte leaves", () => {
+    const token = fakeGithubPat(11);
+    const calls: [string, (api: ReturnType<typeof createApi>) => Promise<unknown>][] = [
+      ["ensureNamespace", (a) => a.ensureNamespace()],
+      ["changes", (a) => a.changes(0, 10)],
+      ["entry", (a) => a.entry("a.md")],
+      ["version", (a) => a.version("a.md", 1)],
+      ["history", (a) => a.history("a.md")],
+      ["openConflicts", (a) => a.openConflicts()],
+      ["heads", (a) => a.heads(undefined, 10)],
+      ["batch", (a) => a.batch({ clientId: "c", operations: [{ opId: "op-00000001", path: "a.md", baseVersion: 0, content: "a" }] })],
+    ];
+    it.each(calls)("%s with the credential in the namespace", async (_name, call) => {
+      const { api, arrivals } = await scriptedServer([ok]);
+      const err = await call(api(undefined, `acme/${token}`)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ClientError);
+      expect(err).toMatchObject({ code: "secret_detected", exitCode: 1 });
+      expect((err as Error).message).toContain("github-pat");
+      expect((err as Error).message).not.toContain(token);
+      expect(arrivals).toHaveLength(0);
+    });
+    it.each([
+      ["entry", (a: ReturnType<typeof createApi>) => a.entry(`${token}/a.md`)],
+      ["version", (a: ReturnType<typeof createApi>) => a.version(`notes-${token}.md`, 1)],
+      ["history", (a: ReturnType<typeof createApi>) => a.history(`${token}.md`)],
+      ["heads", (a: ReturnType<typeof createApi>) => a.heads(token, 10)],
+      ["bypass", (a: ReturnType<typeof createApi>) => a.bypass(token)],
+    ] as const)("%s with the credential in a path or id", async (_name, call) => {
+      const { api, arrivals } = await scriptedServer([ok]);
+      await expect(call(api())).rejects.toMatchObject({ code: "secret_detected" });
+      expect(arrivals).toHaveLength(0);
+    });
   });
 });

@@ -4,6 +4,10 @@
  * code (from the body; a bodyless reply gets its status's generic code), unreachable servers a
  * {@link NetworkError}. Requests the registry says may succeed later are retried (see retry.ts).
  * The token only ever goes into the Authorization header.
+ *
+ * Every request's URL after the server (namespace, entry path, ids) is scanned before it leaves:
+ * one holding a credential is not sent at all ({@link refuseCredentialInUrl}), whatever command
+ * asked (sync, push, history, diff, restore, resolve, doctor, init, watch).
  */
 import ky, { HTTPError, TimeoutError } from "ky";
 import { z } from "zod";
@@ -31,7 +35,8 @@ import {
   type ResolveConflictRequest,
   type RestoreRequest,
 } from "@teammem/protocol";
-import { NetworkError, ProtocolError, ServerError } from "../errors.js";
+import { scan } from "@teammem/scanner";
+import { ClientError, NetworkError, ProtocolError, ServerError } from "../errors.js";
 import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
 
 export interface ApiOptions {
@@ -92,6 +97,28 @@ function networkReason(err: unknown, timeoutMs: number): string {
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
 }
 
+/**
+ * Refuses a request whose URL, after `server`, holds a credential (a namespace, entry path or id
+ * holding one): nothing is sent. Scanned as the server would read it (percent-decoded).
+ * @throws ClientError `secret_detected` (exit 1) naming the rules, never the value.
+ */
+export function refuseCredentialInUrl(server: string, url: string): void {
+  const rest = url.slice(server.length);
+  let decoded = rest;
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    // Malformed percent-encoding: scan the raw text (it leaves as is).
+  }
+  const rules = [...new Set([...scan(decoded), ...scan(rest)].map((f) => f.ruleId))];
+  if (rules.length > 0)
+    throw new ClientError(
+      `not sent: the request to ${server} would carry a credential (${rules.join(", ")}) in its namespace or path; fix the namespace (.teammem/config.json, teammem init) or the path`,
+      1,
+      "secret_detected",
+    );
+}
+
 export function createApi(options: ApiOptions): Api {
   const server = options.server.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -103,6 +130,7 @@ export function createApi(options: ApiOptions): Api {
   });
 
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
+    refuseCredentialInUrl(server, url);
     let text: string;
     try {
       text = await http(url, { method, ...(body === undefined ? {} : { json: body }) }).text();
