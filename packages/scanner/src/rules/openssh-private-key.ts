@@ -1,4 +1,5 @@
 import type { Rule } from "../rule.js";
+import { BODY_BREAK, BREAK, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
 import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -16,9 +17,9 @@ const rule: Rule = {
   label: "OpenSSH private key",
   prefixes: ["-----BEGIN OPENSSH PRIVATE KEY-----"],
   pattern:
-    /-----BEGIN OPENSSH PRIVATE KEY-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
+    new RegExp(String.raw`-----BEGIN OPENSSH PRIVATE KEY-----[ \t]{0,16}${BREAK}${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`, "y"),
   validate: (value) =>
-    isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3, maxRun: Infinity, maxSequence: Infinity }),
+    isPlausibleSecret(blockBody(value), { minEntropy: 3, maxRun: Infinity, maxSequence: Infinity }),
   examples: () => ({
     positive: [
       fakePemBlock("OPENSSH PRIVATE KEY", 1, { head: HEAD }).replace(/^(.{35}\n)(.{64})/, "$1$2"),

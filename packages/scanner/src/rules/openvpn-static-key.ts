@@ -1,5 +1,6 @@
 import { randomChars, ALPHABETS } from "../fakes.js";
 import type { Rule } from "../rule.js";
+import { BODY_BREAK, BREAK, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
 /**
@@ -18,8 +19,8 @@ const rule: Rule = {
   label: "OpenVPN static key",
   prefixes: ["-----BEGIN OpenVPN Static key V1-----"],
   pattern:
-    /-----BEGIN OpenVPN Static key V1-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16}(?<secret>(?:[0-9a-fA-F](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
-  validate: (value) => isPlausibleSecret(value.replace(/\\[rn]|\s/g, "")),
+    new RegExp(String.raw`-----BEGIN OpenVPN Static key V1-----[ \t]{0,16}${BREAK}${LINE_LEAD}(?<secret>(?:[0-9a-fA-F](?:${BODY_BREAK})?){64})`, "y"),
+  validate: (value) => isPlausibleSecret(blockBody(value)),
   examples: () => ({
     positive: [`<tls-auth>\n${block(1)}\n</tls-auth>`, `"ta.key": "${block(20, "\\n")}"`],
     negative: [

@@ -1,4 +1,5 @@
 import type { Rule } from "../rule.js";
+import { BODY_BREAK, BREAK, HEADER_LINE, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
 import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -14,9 +15,12 @@ const rule: Rule = {
   label: "PGP private key block",
   prefixes: ["-----BEGIN PGP PRIVATE KEY BLOCK-----"],
   pattern:
-    /-----BEGIN PGP PRIVATE KEY BLOCK-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)(?:[ \t]{0,16}[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,6}(?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n))?[ \t]{0,16}(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
+    new RegExp(
+    String.raw`-----BEGIN PGP PRIVATE KEY BLOCK-----[ \t]{0,16}${BREAK}(?:${HEADER_LINE}){0,6}(?:${LINE_LEAD}[ \t]{0,16}${BREAK})?${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`,
+    "y",
+  ),
   validate: (value) =>
-    isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
+    isPlausibleSecret(blockBody(value), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
     positive: [
       fakePemBlock("PGP PRIVATE KEY BLOCK", 1, { head: "lQWGBG" }),

@@ -1,4 +1,5 @@
 import type { Rule } from "../rule.js";
+import { BODY_BREAK, BREAK, HEADER_LINE, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
 import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -17,9 +18,12 @@ const rule: Rule = {
   label: "Private key (PEM)",
   prefixes: ["-----BEGIN "],
   pattern:
-    /-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)(?:[ \t]{0,16}[A-Za-z][A-Za-z0-9-]{0,30}:[^\r\n\\]{0,200}(?:\r?\n|\\r\\n|\\n)){0,4}(?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n))?[ \t]{0,16}(?<secret>(?:[A-Za-z0-9+/=](?:[ \t]{0,16}(?:\r?\n|\\r\\n|\\n)[ \t]{0,16})?){64})/y,
+    new RegExp(
+    String.raw`-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----[ \t]{0,16}${BREAK}(?:${HEADER_LINE}){0,4}(?:${LINE_LEAD}[ \t]{0,16}${BREAK})?${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`,
+    "y",
+  ),
   validate: (value) =>
-    isPlausibleSecret(value.replace(/\\[rn]|\s/g, ""), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
+    isPlausibleSecret(blockBody(value), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
     positive: [
       fakePemBlock("PRIVATE KEY", 1, { head: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" }),

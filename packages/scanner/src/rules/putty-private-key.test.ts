@@ -48,6 +48,9 @@ describe.skipIf(!PUTTYGEN)("putty-private-key on keys made by puttygen", () => {
     const privateLine = text.split("\n").indexOf(text.split("\n").find((l) => l.startsWith("Private-Lines:"))!) + 2;
     expect(scan(text).map((f) => [f.ruleId, f.line, f.column])).toEqual([["putty-private-key", privateLine, 1]]);
     expect(scan(text.replace(/\n/g, "\r\n")).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
+    // Removed in a diff, quoted in a note, inside a JSON string (issue 10: multi-line tokens).
+    for (const lead of ["-", "+", "> "]) expect(scan(lead + text.replace(/\n/g, `\n${lead}`)).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
+    expect(scan(JSON.stringify({ key: text })).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
   });
 
   it("reports a key converted from ssh-keygen's ed25519 key, and its public part alone is not reported", () => {

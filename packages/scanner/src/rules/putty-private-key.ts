@@ -1,4 +1,5 @@
 import type { Rule } from "../rule.js";
+import { BREAK, LINE_LEAD } from "../rule-helpers/block-lines.js";
 import { fakeBase64Lines } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -31,7 +32,10 @@ const rule: Rule = {
   label: "PuTTY private key",
   prefixes: ["PuTTY-User-Key-File-"],
   pattern:
-    /PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{3,40}\r?\n(?:[^\r\n]{0,100}\r?\n){1,30}?Private-Lines: [0-9]{1,3}\r?\n(?<secret>[A-Za-z0-9+/=]{40,64})/y,
+    new RegExp(
+    String.raw`PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{3,40}[ \t]{0,16}${BREAK}(?:[^\r\n\\]{0,100}${BREAK}){1,30}?${LINE_LEAD}Private-Lines: [0-9]{1,3}[ \t]{0,16}${BREAK}${LINE_LEAD}(?<secret>[A-Za-z0-9+/=]{40,64})`,
+    "y",
+  ),
   validate: (value) => isPlausibleSecret(value.slice(5), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
     positive: [ppk(2, 1), ppk(3, 2).replace(/\n/g, "\r\n"), ppk(3, 3, "ecdsa-sha2-nistp256", 52), ppk(3, 4, "ssh-rsa", 64)],

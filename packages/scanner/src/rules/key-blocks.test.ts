@@ -1,0 +1,58 @@
+/**
+ * Issue 10, boundaries of multi-line tokens: a key block (PEM, OpenSSH, PGP, PuTTY, SSH2, OpenVPN)
+ * whose every line carries the same lead — a diff marker (a key removed or added in a diff), a block
+ * quote, a comment marker, indentation — or which sits in a JSON or shell string with `\n` escapes,
+ * is still a key. Every multi-line positive example of every rule is checked in each of these, so a
+ * rule added later is held to it too.
+ */
+import { describe, expect, it } from "vitest";
+import { blockBody } from "../rule-helpers/block-lines.js";
+import { scan } from "../scan.js";
+import { RULES } from "./index.js";
+
+/** Leads put at the start of every line of an example. */
+const LEADS: Record<string, string> = {
+  "diff +": "+",
+  "diff -": "-",
+  "diff context": " ",
+  "block quote": "> ",
+  "block quote, no space": ">",
+  "nested block quote": "> > ",
+  "comment #": "# ",
+  "comment //": "// ",
+  "indented 4": "    ",
+  "tab": "\t",
+};
+
+/** Whole-text wrappings: the example inside a JSON string, a shell string, with CRLF inside JSON. */
+const WRAPS: Record<string, (t: string) => string> = {
+  "JSON string": (t) => JSON.stringify({ note: t }),
+  "JSON string, CRLF": (t) => JSON.stringify({ note: t.replace(/\r?\n/g, "\r\n") }),
+  "shell string with \\n": (t) => `KEY="${t.replace(/\r?\n/g, "\\n").replace(/"/g, '\\"')}"`,
+};
+
+const multiLine = RULES.flatMap((rule) => rule.examples().positive.filter((t) => t.includes("\n")).map((t, i) => [`${rule.id} #${i + 1}`, rule, t] as const));
+
+describe("multi-line positive examples", () => {
+  it("include every key-block rule", () => {
+    const ids = new Set(multiLine.map(([, rule]) => rule.id));
+    for (const id of ["private-key", "openssh-private-key", "pgp-private-key", "putty-private-key", "ssh2-encrypted-private-key", "openvpn-static-key"]) expect(ids).toContain(id);
+  });
+});
+
+describe.each(multiLine)("%s keeps its finding", (_name, rule, example) => {
+  const found = (text: string) => scan(text, { rules: [rule] }).map((f) => f.ruleId);
+  it.each(Object.entries(LEADS))("with every line led by %s", (_lead, lead) => {
+    // After each LF only (a CRLF stays whole; `^` with the m flag would also match after its CR).
+    expect(found(lead + example.replace(/\n/g, `\n${lead}`))).toEqual([rule.id]);
+  });
+  it.each(Object.entries(WRAPS))("in a %s", (_wrap, wrap) => {
+    expect(found(wrap(example))).toEqual([rule.id]);
+  });
+});
+
+describe("blockBody", () => {
+  it("removes breaks, their escapes, line leads and blanks", () => {
+    expect(blockBody("abc\n> def\\n+ ghi\r\n-jkl\n//mno\n  pqr")).toBe("abcdefghijklmnopqr");
+  });
+});
