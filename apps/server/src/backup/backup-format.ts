@@ -12,7 +12,7 @@
  */
 import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { sha256Hex } from "@teammem/protocol";
+import { AUDIT_EVENT_KINDS, BypassPolicy, BypassStatus, RoleName, sha256Hex } from "@teammem/protocol";
 import * as schema from "../db/schema.js";
 
 export const BACKUP_FORMAT = "teammem-backup";
@@ -37,6 +37,12 @@ export const BACKUP_ERRORS = {
   backup_row_refused: "row refused by the database",
   /** The end line is missing, or its counts differ from the rows read: the file was cut short or edited. */
   backup_truncated: "the backup is incomplete",
+  /**
+   * The rows are each valid but do not fit together the way the server keeps them (a namespace's
+   * cursor below its changes, an entry without its version, a live-entry count that differs): a
+   * server on such a database would fail on them. Checked after every row is read.
+   */
+  backup_inconsistent: "the rows contradict each other",
   /** The target database already holds teams, users, namespaces or audit events. */
   backup_target_not_empty: "the target database is not empty",
 } as const;
@@ -90,14 +96,40 @@ export interface BackupTable {
   readonly row: z.ZodType<Record<string, unknown>>;
 }
 
-const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+/**
+ * Every integer the server stores is a count, a version, a cursor, an id, a line or a column: never
+ * negative. A backup's integers are held to that (a negative version or cursor would make every
+ * later read or write of its namespace fail).
+ */
+const INT32 = { min: 0, max: 2 ** 31 - 1 };
+const INT53 = { min: 0, max: Number.MAX_SAFE_INTEGER };
+
+/**
+ * Text columns holding one of a fixed set of values (`table.column`), as the protocol names them: a
+ * row with another value is refused (the server's replies are checked against these sets, so a
+ * stored stranger would fail every reply that shows it).
+ */
+const ENUMERATED: Record<string, readonly string[]> = {
+  "teams.bypass_policy": BypassPolicy.options,
+  "memberships.role": RoleName.options,
+  "tokens.role": RoleName.options,
+  "bypasses.status": BypassStatus.options,
+  "conflicts.status": ["open", "resolved"],
+  "audit_events.kind": AUDIT_EVENT_KINDS,
+  "audit_events.role": RoleName.options,
+  "audit_events.previous_role": RoleName.options,
+};
 const noNul = (s: string) => !s.includes("\u0000");
 const timestamp = z.iso.datetime({ offset: true });
 
 /** The zod schema of one column's JSON value (null allowed when the column is nullable). */
-function columnSchema(column: PgColumn): z.ZodType {
+function columnSchema(table: string, column: PgColumn): z.ZodType {
   let base: z.ZodType;
-  switch (column.columnType) {
+  const allowed = ENUMERATED[`${table}.${column.name}`];
+  switch (allowed ? "enumerated" : column.columnType) {
+    case "enumerated":
+      base = z.string().refine((v) => allowed!.includes(v), `must be one of ${allowed!.join(", ")}`);
+      break;
     case "PgUUID":
       base = z.guid();
       break;
@@ -109,7 +141,7 @@ function columnSchema(column: PgColumn): z.ZodType {
       break;
     case "PgBigInt53":
     case "PgBigSerial53":
-      base = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+      base = z.number().int().min(INT53.min).max(INT53.max);
       break;
     case "PgBoolean":
       base = z.boolean();
@@ -130,7 +162,7 @@ function describe(table: PgTable): BackupTable {
   const config = getTableConfig(table);
   const primaryKey = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
   const shape: Record<string, z.ZodType> = {};
-  for (const column of config.columns) shape[column.name] = columnSchema(column);
+  for (const column of config.columns) shape[column.name] = columnSchema(config.name, column);
   return {
     name: config.name,
     columns: config.columns.map((c) => c.name),
@@ -157,6 +189,10 @@ function withContentHash(row: z.ZodObject, columns: readonly string[]): z.ZodTyp
 
 /** {@link BACKUP_TABLES} described, in order. */
 export const backupTables: readonly BackupTable[] = BACKUP_TABLES.map(describe);
+for (const key of Object.keys(ENUMERATED)) {
+  const [table, column] = key.split(".");
+  if (!backupTables.some((t) => t.name === table && t.columns.includes(column!))) throw new Error(`backup format: ENUMERATED names ${key}, which is no column`);
+}
 
 /** Line 1 of a backup. */
 export const BackupHeader = z.strictObject({

@@ -1,6 +1,7 @@
 /**
  * `teammem-server import`: a backup file (see backup-format.ts) into an empty database, in one
- * transaction: every line is checked (zod) before its row is written, a refusal names its line and
+ * transaction: every line is checked (zod) before its row is written, and the rows together once all
+ * are written (check-consistency.ts); a refusal names its line (when one is to blame) and
  * a stable code ({@link BackupError}), and nothing of a refused import stays. Rows are inserted in
  * batches (`json_populate_recordset`, so PostgreSQL itself converts every value: timestamps keep
  * their microseconds); memory holds one batch. The import ends by moving the id sequences past the
@@ -21,6 +22,7 @@ import {
   LOCAL_SETTINGS,
   type BackupTable,
 } from "./backup-format.js";
+import { checkConsistency } from "./check-consistency.js";
 import { LineTooLongError, type Line } from "./read-lines.js";
 
 export interface ImportOptions {
@@ -220,6 +222,7 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
       await flush(tx, pending);
       const differ = backupTables.filter((t) => end.rows[t.name] !== rows[t.name]).map((t) => `${t.name}: ${end.rows[t.name] ?? "none"} listed, ${rows[t.name]} read`);
       if (differ.length > 0) throw new BackupError("backup_truncated", `the end line's counts differ from the rows read (${differ.join("; ")}): lines are missing`, end.line);
+      await checkConsistency(tx);
       for (const table of backupTables) {
         for (const column of table.serialColumns) {
           await tx.execute(
