@@ -168,6 +168,39 @@ describe("sync --dry-run", () => {
     expect(existsSync(join(a, "team", "n0.md"))).toBe(true);
   });
 
+  it("forecasts queued operations as the send path will send them: the file as it is now (deleted, changed, holding a credential), not the snapshot queued", async () => {
+    const { a, envA, server } = await setup("pglite");
+    await writeFile(join(a, "team", "kept.md"), "kept v1\n");
+    await sync(a, envA);
+    await server.stop();
+    await writeFile(join(a, "team", "oops.md"), "private note written here by mistake\n");
+    await writeFile(join(a, "team", "changed.md"), "first draft\n");
+    await writeFile(join(a, "team", "leaky.md"), "clean when queued\n");
+    await writeFile(join(a, "team", "kept.md"), "kept v2\n");
+    expect((await sync(a, envA)).code).toBe(1); // four operations queued, none sent
+    await rm(join(a, "team", "oops.md"));
+    await writeFile(join(a, "team", "changed.md"), "second draft\n");
+    await writeFile(join(a, "team", "leaky.md"), `token ${fakeGithubPat(21)}\n`);
+    await server.start();
+
+    const dry = await teammem(["sync", "--dir", a, "--dry-run", "--json"], envA);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout);
+    expect(plan.send).toEqual([
+      { path: "team/changed.md", action: "create", baseVersion: 0, queued: true },
+      { path: "team/kept.md", action: "edit", baseVersion: 1, queued: true },
+    ]);
+    expect(plan.dropped).toEqual([{ path: "team/oops.md", reason: "deleted" }]);
+    expect(plan.heldBack).toMatchObject([{ path: "team/leaky.md", findings: [{ ruleId: "github-pat", line: 1 }] }]);
+    expect((await teammem(["sync", "--dir", a, "--dry-run"], envA)).stdout).toContain("not sent: team/oops.md was queued earlier and deleted since");
+
+    // The sync does what the dry run said.
+    const done = await syncJson(a, envA);
+    expect(done.json.pushed.applied.sort()).toEqual(["team/changed.md", "team/kept.md"]);
+    expect(done.json.heldBack.map((h: { path: string }) => h.path)).toEqual(["team/leaky.md"]);
+    expect((await teammem(["history", "team/oops.md", "--dir", a, "--json"], envA)).code).toBe(2); // never reached the server
+  });
+
   it("forecasts files moved into a folder as the renames the sync sends (not deletes, so no mass delete), and a lone delete as a delete", async () => {
     const { a, b, envA, envB } = await setup("pglite");
     for (let i = 0; i < 13; i++) await writeFile(join(a, "team", `n${i}.md`), `note ${i}\nwith a second line\n`);

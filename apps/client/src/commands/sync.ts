@@ -101,6 +101,12 @@ function describePlan(p: DryRunPlan): string {
   for (const h of p.heldBack)
     lines.push(`held back (secret found, would not be sent): ${[...h.pathFindings.map((f) => `${h.path}: path holds ${f.ruleId}`), ...h.findings.map((f) => `${h.path}:${f.line} ${f.ruleId}`)].join(", ")}`);
   for (const u of p.unresolved) lines.push(`not sent, conflict markers still in: ${u.path} (line ${u.line})`);
+  for (const d of p.dropped)
+    lines.push(
+      d.reason === "deleted"
+        ? `not sent: ${d.path} was queued earlier and deleted since (the server never had it)`
+        : `not sent now: ${d.path} was queued earlier and cannot be read safely now (stays queued)`,
+    );
   for (const r of p.notResent) lines.push(`not sent again: ${r.path} (refused before: ${r.code}; change the file to send it)`);
   lines.push(`pending in outbox: ${p.pending}; cursor ${p.cursor}`);
   return lines.join("\n") + "\n";

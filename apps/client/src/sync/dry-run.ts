@@ -24,6 +24,7 @@ import { pairRenames, type RenameCandidate } from "../merge/similarity.js";
 import { readBaseContent } from "../state/base-store.js";
 import { renameSource } from "./renames.js";
 import { scanTeamFile } from "./scan-team-file.js";
+import { queuedAtSendTime } from "./send-path.js";
 
 /** A server change the pull would apply: written over an unchanged file, deleted, merged with a local edit, or already equal here. */
 export interface PlannedPull {
@@ -53,6 +54,12 @@ export interface DryRunPlan {
   readonly heldBack: { path: string; findings: { ruleId: string; label: string; line: number; column: number }[]; pathFindings: { ruleId: string; label: string }[] }[];
   /** Files not sent because conflict markers are still in them. */
   readonly unresolved: { path: string; line: number }[];
+  /**
+   * Queued operations the send path would not send now: `deleted`, the file was deleted before it
+   * was sent and the server never had it (dropped); `unreadable`, it cannot be read safely now
+   * (kept queued).
+   */
+  readonly dropped: { path: string; reason: "deleted" | "unreadable" }[];
   /** Files the server refused before with the same content: not sent again. */
   readonly notResent: { path: string; code: string }[];
   /** The sync would refuse as a mass delete (nothing pulled or sent): its message. */
@@ -149,11 +156,44 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
 
   const send: PlannedSend[] = [];
   const queuedPaths = new Set<string>();
+  const heldBack: DryRunPlan["heldBack"] = [];
+  const unresolved: DryRunPlan["unresolved"] = [];
+  const notResent: DryRunPlan["notResent"] = [];
+  const dropped: DryRunPlan["dropped"] = [];
+  const withMarkers = new Set(reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
   for (const { entry } of outbox) {
-    const op = entry.operation;
+    const queuedOp = entry.operation;
+    queuedPaths.add(queuedOp.path);
+    const queuedFrom = renameSource(queuedOp);
+    if (queuedFrom !== null) queuedPaths.add(queuedFrom);
+    // As the send path will find it: the file re-read now (gone, changed, unchanged), rescanned when it changed.
+    const file = "content" in queuedOp ? await readTeamFile(layout, queuedOp.path) : null;
+    const now = queuedAtSendTime(entry, file, withMarkers.has(queuedOp.path));
+    if (now.kind === "unreadable") {
+      dropped.push({ path: displayPath(queuedOp.path), reason: "unreadable" });
+      continue;
+    }
+    if (now.kind === "gone") {
+      dropped.push({ path: displayPath(queuedOp.path), reason: "deleted" });
+      continue;
+    }
+    if (now.kind === "markers") {
+      unresolved.push({ path: displayPath(queuedOp.path), line: file?.kind === "file" ? (firstMarkerLine(file.content) ?? 1) : 1 });
+      continue;
+    }
+    const op = now.entry.operation;
+    if (now.rescan && "content" in op) {
+      const { findings, pathFindings } = scanTeamFile(op.path, op.content, key.fingerprintKey, key.allowFingerprints);
+      if (findings.length > 0 || pathFindings.length > 0) {
+        heldBack.push({
+          path: displayPath(op.path),
+          findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+          pathFindings: pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })),
+        });
+        continue;
+      }
+    }
     const from = renameSource(op);
-    queuedPaths.add(op.path);
-    if (from !== null) queuedPaths.add(from);
     send.push({
       path: displayPath(op.path),
       action: from !== null ? "rename" : "delete" in op ? "delete" : op.baseVersion === 0 ? "create" : "edit",
@@ -162,10 +202,6 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
       ...(from !== null ? { renamedFrom: displayPath(from) } : {}),
     });
   }
-  const heldBack: DryRunPlan["heldBack"] = [];
-  const unresolved: DryRunPlan["unresolved"] = [];
-  const notResent: DryRunPlan["notResent"] = [];
-  const withMarkers = new Set(reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
   let deletes: string[] = [];
   const creates: RenameCandidate[] = [];
   for (const change of localChanges(state.bases, scope)) {
@@ -225,6 +261,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     heldBack: heldBack.sort(byPath),
     unresolved,
     notResent,
+    dropped,
     refused,
     namespaceMissing,
     reconcile,

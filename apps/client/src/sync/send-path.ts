@@ -83,28 +83,21 @@ function batchBody(ctx: SyncContext, operations: Operation[]): BatchRequest {
  */
 export async function prepareForSend(ctx: SyncContext, q: QueuedOperation): Promise<Prepared> {
   const op = q.entry.operation;
-  let entry: OutboxEntry = q.entry;
-  if ("content" in op) {
-    const file = await readTeamFile(ctx.layout, op.path);
-    if (file.kind === "unsafe") return { kind: "kept" };
-    if (file.kind === "absent") {
-      const gone = goneOperation(op);
-      if (gone === null) {
-        await dequeue(q);
-        ctx.warn(`${displayPath(op.path)} was deleted before it was sent: not sent`);
-        return { kind: "dropped" };
-      }
-      entry = { operation: gone, sha256: null, queuedAt: q.entry.queuedAt, ruleSet: RULE_SET };
-    } else if (file.sha256 !== q.entry.sha256 || q.entry.ruleSet !== RULE_SET) {
-      if (ctx.reports.conflicts.some((c) => c.path === op.path && c.markers === true) && firstMarkerLine(file.content) !== null) {
-        // Conflict markers written since: not sent until they are gone (the next sync queues it then).
-        await dequeue(q);
-        return { kind: "dropped" };
-      }
-      if (await heldBackNow(ctx, q, op.path, file.content, file.sha256)) return { kind: "dropped" };
-      entry = { operation: { ...op, content: file.content }, sha256: file.sha256, queuedAt: q.entry.queuedAt, ruleSet: RULE_SET };
-    }
+  const markersRecorded = ctx.reports.conflicts.some((c) => c.path === op.path && c.markers === true);
+  const now = queuedAtSendTime(q.entry, "content" in op ? await readTeamFile(ctx.layout, op.path) : null, markersRecorded);
+  if (now.kind === "unreadable") return { kind: "kept" };
+  if (now.kind === "gone") {
+    await dequeue(q);
+    ctx.warn(`${displayPath(op.path)} was deleted before it was sent: not sent`);
+    return { kind: "dropped" };
   }
+  if (now.kind === "markers") {
+    // Conflict markers written since: not sent until they are gone (the next sync queues it then).
+    await dequeue(q);
+    return { kind: "dropped" };
+  }
+  const entry = now.entry;
+  if (now.rescan && "content" in entry.operation && (await heldBackNow(ctx, q, entry.operation.path, entry.operation.content, entry.sha256!))) return { kind: "dropped" };
   const operation = entry.operation;
   // Names and ids leave with every operation, whatever its content.
   if (rulesIn(operation.opId).length > 0) {
@@ -128,6 +121,40 @@ export async function prepareForSend(ctx: SyncContext, q: QueuedOperation): Prom
   if (limits && envelopeBytes(ctx) + bytes > limits.maxBodyBytes) return refuseHere(ctx, q, entry, "body_too_large", bodyTooLargeMessage(limits.maxBodyBytes));
   const queued = entry === q.entry ? q : await replaceQueued(q, entry);
   return { kind: "send", queued, bytes };
+}
+
+/** What a queued operation becomes at send time, given its file as it is now (see {@link queuedAtSendTime}). */
+export type AtSendTime =
+  /** The file cannot be read safely right now (symlink, not UTF-8...): stays queued, not sent now. */
+  | { readonly kind: "unreadable" }
+  /** Deleted before it was sent, and the server never had the path: nothing to send. */
+  | { readonly kind: "gone" }
+  /** Conflict markers were written into the file since it was queued: not sent until they are gone. */
+  | { readonly kind: "markers" }
+  /** Send `entry` (the queued one, or rewritten: the current content, or a delete); `rescan`: its content must be scanned first. */
+  | { readonly kind: "send"; readonly entry: OutboxEntry; readonly rescan: boolean };
+
+/**
+ * What the queued `entry` becomes when it is sent now (no side effects): the one rule of the send
+ * path, shared by the sync ({@link prepareForSend}) and its forecast (`sync --dry-run`). A put or
+ * rename re-reads its file: gone → a delete (nothing when the server never had the path), changed →
+ * the current content, unchanged → as queued; content changed since, or queued under another rule
+ * set, must be scanned again.
+ * @param file the operation's file now (`readTeamFile`); null for a delete (nothing to read).
+ * @param markersRecorded a conflict with markers is recorded for the path.
+ */
+export function queuedAtSendTime(entry: OutboxEntry, file: Awaited<ReturnType<typeof readTeamFile>> | null, markersRecorded: boolean): AtSendTime {
+  const op = entry.operation;
+  if (!("content" in op) || file === null) return { kind: "send", entry, rescan: false };
+  if (file.kind === "unsafe") return { kind: "unreadable" };
+  if (file.kind === "absent") {
+    const gone = goneOperation(op);
+    if (gone === null) return { kind: "gone" };
+    return { kind: "send", entry: { operation: gone, sha256: null, queuedAt: entry.queuedAt, ruleSet: RULE_SET }, rescan: false };
+  }
+  if (file.sha256 === entry.sha256 && entry.ruleSet === RULE_SET) return { kind: "send", entry, rescan: false };
+  if (markersRecorded && firstMarkerLine(file.content) !== null) return { kind: "markers" };
+  return { kind: "send", entry: { operation: { ...op, content: file.content }, sha256: file.sha256, queuedAt: entry.queuedAt, ruleSet: RULE_SET }, rescan: true };
 }
 
 /** What a put or rename becomes when its file is gone at send time; null: nothing to send. */
