@@ -7,7 +7,8 @@
  * A URL is **not** reported when one of these holds, and is reported otherwise:
  * 1. the password is shorter than 4 characters, or only digits and at most 5 of them (`host:8080@…`
  *    reads as a port);
- * 2. the password is template or variable syntax: it starts with `$` or `:`, or contains `${`,
+ * 2. the password is template or variable syntax: it starts with `:`, or with `$`
+ *    followed by a letter, `_`, `{` or `(` (a variable; `$3cr3t!` is a password), or contains `${`,
  *    `$(`, `{{`, `%(`, `<` or `>`, or is wrapped in `{…}`, `[…]` or `%…%`, or is `%s`;
  * 3. the password is a stand-in word: `password`, `passwd`, `pass`, `pwd`, `pw`, `secret`, each
  *    optionally after `your`, `my`, `db`, `the`, `user`, `some` or `new` and `_`/`-` (`YOUR_PASSWORD`,
@@ -36,7 +37,7 @@ const LOCAL_DEFAULTS = new Set([
 
 const STAND_IN_WORD = /^(?:(?:your|my|db|the|user|some|new)[_-]?)?(?:password|passwd|pass|pwd|pw|secret)$/i;
 const STAND_IN_PART = /placeholder|redacted|replace|your[_-]?pass|\.\.\.|…|\*{3}|x{3}/i;
-const TEMPLATE = /^[$:]|\$\{|\$\(|\{\{|%\(|[<>]|^\{.*\}$|^\[.*\]$|^%.*%$|^%s$/;
+const TEMPLATE = /^\$(?=[A-Za-z_{(])|^:|\$\{|\$\(|\{\{|%\(|[<>]|^\{.*\}$|^\[.*\]$|^%.*%$|^%s$/;
 const DOC_HOST = /(?:^|\.)example\.(?:com|org|net)$|\.(?:test|example|invalid)$|^(?:example|host|hostname|your[-_]?host|myhost|server|servername|domain)$/;
 const LOOPBACK = /^(?:localhost|.+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/;
 

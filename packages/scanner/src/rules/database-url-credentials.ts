@@ -22,7 +22,7 @@ const rule: Rule = {
   label: "Database connection URL with password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<lead>(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?)):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/y,
+    /(?<=(?<lead>(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?)):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/iy,
   validate: (body) => !isPlaceholderUrlCredential(body),
   examples: () => ({
     positive: [

@@ -18,7 +18,7 @@ const rule: Rule = {
   label: "HTTP URL with user name and password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<lead>(?:git\+)?(?:https?|wss?))):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/y,
+    /(?<=(?<lead>(?:(?:git|hg|svn|bzr)\+)?(?:https?|wss?))):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/iy,
   validate: (body) => !isPlaceholderUrlCredential(body),
   examples: () => ({
     positive: [

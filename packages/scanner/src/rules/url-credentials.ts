@@ -17,7 +17,7 @@ const rule: Rule = {
   label: "URL with user name and password",
   prefixes: ["://"],
   pattern:
-    /(?<=(?<lead>(?:s?ftps?|ssh|smtps?|imaps?|pop3s?|ldaps?|svn(?:\+ssh)?|socks[45]?h?|rtsps?|vnc|telnet|sip))):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/y,
+    /(?<=(?<lead>(?:(?:git|hg|svn|bzr)\+)?(?:s?ftps?|ssh|smtps?|imaps?|pop3s?|ldaps?|svn|socks[45]?h?|rtsps?|vnc|telnet|sip))):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/iy,
   validate: (body) => !isPlaceholderUrlCredential(body),
   examples: () => ({
     positive: [
