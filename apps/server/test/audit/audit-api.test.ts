@@ -160,6 +160,27 @@ describe.each(DATABASE_KINDS)("audit API on %s", (kind) => {
     expect((await get("/audit-events/summary", otherAdmin)).json().total).toBe(1);
   });
 
+  it.each(["/audit-events", "/audit-events/summary", "/audit-events/export"])(
+    "answers %s with `to` before `from` with 400 invalid_request naming `to`, not an empty 200",
+    async (route) => {
+      const res = await get(`${route}?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z`);
+      expect([res.statusCode, res.json()]).toEqual([
+        400,
+        { code: "invalid_request", message: "invalid request: querystring/to: to (2026-01-01T00:00:00Z) is before from (2026-02-01T00:00:00Z)" },
+      ]);
+    },
+  );
+
+  it("compares from and to as instants, and takes from equal to to as an empty range", async () => {
+    // 01:00+02:00 is 23:00Z the day before: after `from` as an instant, though it sorts before it as text.
+    const offsets = await get("/audit-events/summary?from=2026-01-01T22:00:00Z&to=2026-01-02T01:00:00%2B02:00");
+    expect([offsets.statusCode, offsets.json().total]).toEqual([200, 0]);
+    const reversed = await get("/audit-events/summary?from=2026-01-02T00:30:00%2B02:00&to=2026-01-01T22:00:00Z");
+    expect([reversed.statusCode, reversed.json().code]).toEqual([400, "invalid_request"]);
+    const empty = await get("/audit-events?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z");
+    expect([empty.statusCode, empty.json().events]).toEqual([200, []]);
+  });
+
   it.each([
     ["an unknown parameter", "/audit-events?colour=red"],
     ["an unknown kind", "/audit-events?kind=coffee_spilled"],

@@ -105,13 +105,8 @@ const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
     .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
     .pipe(z.array(item).min(1, "give at least one value"));
 
-/**
- * Filters shared by the audit list, summary and export (query parameters). All optional; combined
- * with AND. `from` inclusive, `to` exclusive (ISO 8601 with offset); `kind` a comma-separated list;
- * `user` matches the actor or the target user; `pathPrefix` the start of the (redacted) path;
- * `ruleId` and `fingerprint` any finding of the event.
- */
-export const AuditFilter = z.strictObject({
+/** The filter fields, before the `from`/`to` order check (zod cannot extend a refined object). */
+const AuditFilterFields = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   kind: commaList(AuditEventKind).optional(),
@@ -126,14 +121,34 @@ export const AuditFilter = z.strictObject({
     .optional(),
   fingerprint: FindingFingerprint.optional(),
 });
+
+/**
+ * Refuses a time range that ends before it starts (`to` earlier than `from`, compared as instants,
+ * whatever their offsets), naming `to`: such a filter matches nothing, and an empty answer would
+ * hide the mistake. `from` equal to `to` is an empty range, not an error.
+ */
+function orderedRange(value: { from?: string | undefined; to?: string | undefined }, ctx: z.core.$RefinementCtx): void {
+  if (value.from === undefined || value.to === undefined) return;
+  if (Date.parse(value.to) < Date.parse(value.from)) {
+    ctx.addIssue({ code: "custom", path: ["to"], message: `to (${value.to}) is before from (${value.from})`, input: value.to });
+  }
+}
+
+/**
+ * Filters shared by the audit list, summary and export (query parameters). All optional; combined
+ * with AND. `from` inclusive, `to` exclusive (ISO 8601 with offset; `to` before `from` is refused);
+ * `kind` a comma-separated list; `user` matches the actor or the target user; `pathPrefix` the
+ * start of the (redacted) path; `ruleId` and `fingerprint` any finding of the event.
+ */
+export const AuditFilter = AuditFilterFields.superRefine(orderedRange);
 export type AuditFilter = z.infer<typeof AuditFilter>;
 
 /** GET /v1/admin/audit-events: newest first; pass `nextBefore` as `before` for the next page. */
-export const AuditEventQuery = AuditFilter.extend({
+export const AuditEventQuery = AuditFilterFields.extend({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** Cursor: only events with an id below it. */
   before: z.coerce.number().int().positive().optional(),
-});
+}).superRefine(orderedRange);
 export type AuditEventQuery = z.infer<typeof AuditEventQuery>;
 export const AuditEventList = z.object({ events: z.array(AuditEvent), nextBefore: z.number().int().nullable() });
 export type AuditEventList = z.infer<typeof AuditEventList>;
@@ -164,5 +179,5 @@ export type AuditSummary = z.infer<typeof AuditSummary>;
  * `fingerprints` (`;`-separated); cells starting with `=`, `+`, `-`, `@`, tab or CR get a leading
  * `'` so a spreadsheet does not run them as formulas.
  */
-export const AuditExportQuery = AuditFilter.extend({ format: z.enum(["csv", "jsonl"]).default("jsonl") });
+export const AuditExportQuery = AuditFilterFields.extend({ format: z.enum(["csv", "jsonl"]).default("jsonl") }).superRefine(orderedRange);
 export type AuditExportQuery = z.infer<typeof AuditExportQuery>;
