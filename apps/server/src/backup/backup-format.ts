@@ -12,7 +12,7 @@
  */
 import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { AUDIT_EVENT_KINDS, BypassPolicy, BypassStatus, RoleName, sha256Hex } from "@teammem/protocol";
+import { AUDIT_EVENT_KINDS, AuditFinding, BypassPolicy, BypassReason, BypassStatus, OperationResult, RoleName, sha256Hex } from "@teammem/protocol";
 import * as schema from "../db/schema.js";
 
 export const BACKUP_FORMAT = "teammem-backup";
@@ -114,19 +114,40 @@ const ENUMERATED: Record<string, readonly string[]> = {
   "memberships.role": RoleName.options,
   "tokens.role": RoleName.options,
   "bypasses.status": BypassStatus.options,
+  "bypasses.reason": BypassReason.options,
   "conflicts.status": ["open", "resolved"],
   "audit_events.kind": AUDIT_EVENT_KINDS,
   "audit_events.role": RoleName.options,
   "audit_events.previous_role": RoleName.options,
+  "audit_events.reason": BypassReason.options,
+  "audit_events.policy": BypassPolicy.options,
+  "audit_events.previous_policy": BypassPolicy.options,
 };
 const noNul = (s: string) => !s.includes("\u0000");
 const timestamp = z.iso.datetime({ offset: true });
 
 /** The zod schema of one column's JSON value (null allowed when the column is nullable). */
+/**
+ * JSON columns whose value the server replies with (a stored operation's result, replayed to a client
+ * resending it; an audit event's findings): held to the protocol's schema of that reply.
+ */
+const JSON_SHAPES: Record<string, z.ZodType> = {
+  "operations.result": OperationResult,
+  "audit_events.findings": z.array(AuditFinding),
+};
+
 function columnSchema(table: string, column: PgColumn): z.ZodType {
   let base: z.ZodType;
   const allowed = ENUMERATED[`${table}.${column.name}`];
-  switch (allowed ? "enumerated" : column.columnType) {
+  const shape = JSON_SHAPES[`${table}.${column.name}`];
+  switch (allowed ? "enumerated" : shape ? "shaped" : column.columnType) {
+    case "shaped":
+      // Checked against the shape, stored as read (the shape's parse could drop or add keys).
+      base = z.json().superRefine((value, ctx) => {
+        const parsed = shape!.safeParse(value);
+        if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      });
+      break;
     case "enumerated":
       base = z.string().refine((v) => allowed!.includes(v), `must be one of ${allowed!.join(", ")}`);
       break;
@@ -189,9 +210,9 @@ function withContentHash(row: z.ZodObject, columns: readonly string[]): z.ZodTyp
 
 /** {@link BACKUP_TABLES} described, in order. */
 export const backupTables: readonly BackupTable[] = BACKUP_TABLES.map(describe);
-for (const key of Object.keys(ENUMERATED)) {
+for (const key of [...Object.keys(ENUMERATED), ...Object.keys(JSON_SHAPES)]) {
   const [table, column] = key.split(".");
-  if (!backupTables.some((t) => t.name === table && t.columns.includes(column!))) throw new Error(`backup format: ENUMERATED names ${key}, which is no column`);
+  if (!backupTables.some((t) => t.name === table && t.columns.includes(column!))) throw new Error(`backup format: ENUMERATED or JSON_SHAPES names ${key}, which is no column`);
 }
 
 /** Line 1 of a backup. */

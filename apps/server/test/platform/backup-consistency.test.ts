@@ -1,7 +1,7 @@
 /**
  * A backup whose rows are each well-formed but contradict the server's invariants (a negative or
  * lowered cursor, an entry without its version, a live-entry count that differs, a value outside
- * its column's set) is refused by `import` with a stable code and nothing imported. Before, such a
+ * its column's set, a stored operation result the server would replay in another shape) is refused by `import` with a stable code and nothing imported. Before, such a
  * file imported fine and the server then answered 500 to every read or write of the namespace.
  * The real export it starts from (writes, a delete, a rename, a conflict, a purge of a head, an
  * approved bypass) imports cleanly, so the checks hold on what the server writes.
@@ -100,6 +100,9 @@ describe("import refuses a backup whose rows contradict each other", () => {
     ["a conflict status outside its set", (l) => editRows(l, "conflicts", (r) => void (r["status"] = "weird")), "backup_invalid_line", /conflicts row: status: must be one of open, resolved/],
     ["a bypass status outside its set", (l) => editRows(l, "bypasses", (r) => void (r["status"] = "weird")), "backup_invalid_line", /bypasses row: status: must be one of pending, approved/],
     ["a role outside its set", (l) => editRows(l, "memberships", (r) => void (r["role"] = "root")), "backup_invalid_line", /memberships row: role: must be one of admin, member, reader/],
+    ["a bypass reason outside its set", (l) => editRows(l, "bypasses", (r) => void (r["reason"] = "because")), "backup_invalid_line", /bypasses row: reason: must be one of false_positive, test_value, will_fix/],
+    ["a stored operation result of another shape (replayed to a client as is)", (l) => editRows(l, "operations", (r) => void (r["result"] = { x: 1 })), "backup_invalid_line", /invalid operations row: result\.status: Invalid discriminator/],
+    ["audit findings of another shape", (l) => editRows(l, "audit_events", (r) => void (r["findings"] = [{ rule: 1 }])), "backup_invalid_line", /invalid audit_events row: findings\.0\.ruleId/],
     ["a namespace cursor below its changes", (l) => editRows(l, "namespaces", (r) => void (r["cursor"] = 1)), "backup_inconsistent", /namespace "acme-web": cursor 1 is below its \w+' highest cursor \d+/],
     ["an entry at a version with no row", (l) => editRows(l, "entries", (r, i) => void (i === 0 && (r["version"] = 40))), "backup_inconsistent", /the entry of "a\.md" is at version 40, which has no version row/],
     ["an entry below its path's latest version", (l) => editRows(l, "entries", (r) => void (r["path"] === "a.md" && (r["version"] = 1))), "backup_inconsistent", /"a\.md" has version 2 above its entry's version 1/],
