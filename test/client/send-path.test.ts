@@ -167,6 +167,9 @@ describe.each(DATABASE_KINDS)("batches and limits on %s", (kind) => {
     expect(r.json.pushed.applied).toEqual(["team/small.md"]);
     const message = entryTooLargeMessage(5 * 1024 * 1024, 256 * 1024);
     expect(r.stderr).toContain(`not sent team/big-1.txt: entry_too_large: ${message}`);
+    // Counted and carried in --json like a server's refusal: "0 rejected" with two files refused hid them.
+    expect(r.json.pushed.rejected).toEqual(["team/big-1.txt", "team/big-2.txt"]);
+    expect(r.json.warnings).toContain(`not sent team/big-2.txt: entry_too_large: ${message}`);
     const s = await status(a);
     expect(s.rejected).toEqual([
       { path: "team/big-1.txt", code: "entry_too_large", message, retry: false, local: true },

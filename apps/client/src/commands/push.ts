@@ -54,16 +54,21 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const config = await requireConfig(layout);
   const prefixes = entryPrefixes(layout, paths);
   const token = requireToken(options, ctx, config);
+  /** Every diagnostic line of the run (also on stderr), so --json carries them too. */
+  const warnings: string[] = [];
   const summary = await syncFolder(layout, {
     config,
     token,
-    warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+    warn: (line) => {
+      warnings.push(line);
+      ctx.io.stderr(`teammem: ${line}\n`);
+    },
     lockWaitMs: COMMAND_LOCK_WAIT_MS,
     onlyUnder: prefixes,
     pull: false,
   });
   const outcome = pushOutcome(summary, prefixes);
-  if (options.json) ctx.io.stdout(JSON.stringify(outcome, null, 2) + "\n");
+  if (options.json) ctx.io.stdout(JSON.stringify({ ...outcome, warnings }, null, 2) + "\n");
   else ctx.io.stdout(describe(outcome, paths));
   if (summary.error) {
     const queued = summary.pending ? `; ${summary.pending} change(s) stay queued and the next sync or push sends them` : "";

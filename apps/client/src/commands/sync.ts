@@ -49,18 +49,23 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   const allow = allowRequestOf(options.allow, options.reason);
   if (options.dryRun && allow) throw new UsageError("--allow sends a request: it does not go with --dry-run");
   if (options.dryRun) return dryRun(layout, config, token, options, ctx);
+  /** Every diagnostic line of the run (also on stderr), so --json carries them too. */
+  const warnings: string[] = [];
   const summary = await syncFolder(layout, {
     ...(allow ? { allow } : {}),
     config,
     token,
-    warn: (line) => ctx.io.stderr(`teammem: ${line}\n`),
+    warn: (line) => {
+      warnings.push(line);
+      ctx.io.stderr(`teammem: ${line}\n`);
+    },
     lockWaitMs: COMMAND_LOCK_WAIT_MS,
     allowMassDelete: options.allowMassDelete === true,
   });
   if (summary.error && isAuthFailure(summary.error)) {
     // Refused as a whole (bad, expired or foreign token): no summary of work that never happened.
     if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: errorJson(summary.error), pending: summary.pending }, null, 2) + "\n");
-  } else if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary), null, 2) + "\n");
+  } else if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary, warnings), null, 2) + "\n");
   else ctx.io.stdout(describe(summary));
   if (summary.error) {
     ctx.io.stderr(`teammem: ${summary.error.message}${queuedNote(summary.pending)} [${errorJson(summary.error).code}]\n`);
@@ -153,7 +158,8 @@ function queuedNote(pending: number): string {
   return `; ${pending} change${pending === 1 ? " is" : "s are"} queued in the outbox and will be sent by the next sync`;
 }
 
-function toJson(s: SyncSummary) {
+/** `sync --json`: the summary, and `warnings`, the diagnostic lines printed on stderr (files refused here, not sent, not written...). */
+function toJson(s: SyncSummary, warnings: readonly string[]) {
   return {
     ok: !s.error,
     ...(s.error ? { error: errorJson(s.error) } : {}),
@@ -169,6 +175,7 @@ function toJson(s: SyncSummary) {
     newerOnServer: s.newerOnServer,
     events: s.events,
     unresolved: s.unresolved,
+    warnings,
     pending: s.pending,
     cursor: s.cursor,
   };

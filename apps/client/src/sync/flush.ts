@@ -91,7 +91,8 @@ async function flushQueued(
 ): Promise<FlushOutcome> {
   let i = 0;
   while (i < queued.length) {
-    const { chunk, consumed } = await nextChunk(ctx, queued, i);
+    const { chunk, consumed, refused } = await nextChunk(ctx, queued, i);
+    outcome.results.push(...refused);
     if (chunk.length === 0) {
       i += consumed;
       continue;
@@ -113,7 +114,7 @@ async function flushQueued(
           ctx.batchSize = Math.ceil(chunk.length / 2);
           continue;
         }
-        await refuseLocally(ctx, chunk[0]!, err);
+        outcome.results.push(await refuseLocally(ctx, chunk[0]!, err));
         i += consumed;
         continue;
       }
@@ -150,10 +151,16 @@ async function flushQueued(
  * scanned, checked against the limits): at most `ctx.batchSize` operations and, with the server's
  * limits known, at most its body limit in bytes. Operations the send path dropped leave `queued`;
  * prepared ones replace theirs in it (a retry prepares them again). `consumed`: how many of
- * `queued` from `start` the batch covers (including operations kept back for now).
+ * `queued` from `start` the batch covers (including operations kept back for now); `refused`: the
+ * results of operations refused here over the server's limits (left `queued`).
  */
-async function nextChunk(ctx: SyncContext, queued: QueuedOperation[], start: number): Promise<{ chunk: QueuedOperation[]; consumed: number }> {
+async function nextChunk(
+  ctx: SyncContext,
+  queued: QueuedOperation[],
+  start: number,
+): Promise<{ chunk: QueuedOperation[]; consumed: number; refused: OperationResult[] }> {
   const chunk: QueuedOperation[] = [];
+  const refused: OperationResult[] = [];
   const maxBytes = ctx.limits?.maxBodyBytes ?? Infinity;
   let bytes = envelopeBytes(ctx);
   let j = start;
@@ -166,13 +173,14 @@ async function nextChunk(ctx: SyncContext, queued: QueuedOperation[], start: num
       queued[j] = prepared.queued;
       chunk.push(prepared.queued);
       bytes += size;
-    } else if (prepared.kind === "dropped") {
+    } else if (prepared.kind === "dropped" || prepared.kind === "refused") {
+      if (prepared.kind === "refused") refused.push(prepared.result);
       queued.splice(j, 1);
       continue;
     }
     j++;
   }
-  return { chunk, consumed: j - start };
+  return { chunk, consumed: j - start, refused };
 }
 
 /**
@@ -201,12 +209,13 @@ async function refuseForbidden(ctx: SyncContext, q: QueuedOperation): Promise<Op
   return { opId, path, status: "rejected", code: "forbidden", message };
 }
 
-/** An operation too large for any request the server accepts: recorded as rejected, dropped from the outbox. */
-async function refuseLocally(ctx: SyncContext, q: QueuedOperation, err: ServerError): Promise<void> {
+/** An operation too large for any request the server accepts: recorded as rejected, dropped from the outbox; its result as rejected. */
+async function refuseLocally(ctx: SyncContext, q: QueuedOperation, err: ServerError): Promise<OperationResult> {
   const { path, opId } = q.entry.operation;
   ctx.reports.rejected = ctx.reports.rejected.filter((r) => r.path !== path);
   ctx.reports.rejected.push({ path, opId, sha256: q.entry.sha256, code: err.code, message: err.serverMessage, retry: false });
   ctx.warn(`rejected ${displayPath(path)}: ${err.code}: ${err.serverMessage}`);
   await saveRejected(ctx.layout, ctx.reports.rejected);
   await dequeue(q);
+  return { opId, path, status: "rejected", code: err.code, message: err.serverMessage };
 }

@@ -13,7 +13,7 @@
  * sync before any request ({@link checkIdentityFields}).
  */
 import { createHash } from "node:crypto";
-import { bodyTooLargeMessage, entryTooLargeMessage, sha256Hex, type BatchRequest, type BatchResponse, type BlockReport, type Operation } from "@teammem/protocol";
+import { bodyTooLargeMessage, entryTooLargeMessage, sha256Hex, type BatchRequest, type BatchResponse, type BlockReport, type Operation, type OperationResult } from "@teammem/protocol";
 import { RULES, scan } from "@teammem/scanner";
 import { ClientError } from "../errors.js";
 import { readTeamFile } from "../local/team-files.js";
@@ -57,8 +57,10 @@ export function checkIdentityFields(ctx: Pick<SyncContext, "config">): void {
 /** What became of a queued operation at send time. */
 export type Prepared =
   | { readonly kind: "send"; readonly queued: QueuedOperation; readonly bytes: number }
-  /** Left the outbox without being sent (held back, refused here, nothing to send any more). */
+  /** Left the outbox without being sent (held back, nothing to send any more). */
   | { readonly kind: "dropped" }
+  /** Left the outbox refused here over the server's limits: `result` is what the server would have answered (counted as rejected). */
+  | { readonly kind: "refused"; readonly result: OperationResult }
   /** Stays queued, not sent now (its file cannot be read safely right now). */
   | { readonly kind: "kept" };
 
@@ -178,7 +180,7 @@ async function heldBackNow(ctx: SyncContext, q: QueuedOperation, path: string, c
   return true;
 }
 
-/** An operation over the server's limits: recorded as rejected here (not resent until the file changes), dropped. */
+/** An operation over the server's limits: recorded as rejected here (not resent until the file changes), dropped, answered as the server would. */
 async function refuseHere(ctx: SyncContext, q: QueuedOperation, entry: OutboxEntry, code: "entry_too_large" | "body_too_large", message: string): Promise<Prepared> {
   const { path, opId } = entry.operation;
   ctx.reports.rejected = ctx.reports.rejected.filter((r) => r.path !== path);
@@ -186,7 +188,7 @@ async function refuseHere(ctx: SyncContext, q: QueuedOperation, entry: OutboxEnt
   ctx.warn(`not sent ${displayPath(path)}: ${code}: ${message}`);
   await saveRejected(ctx.layout, ctx.reports.rejected);
   await dequeue(q);
-  return { kind: "dropped" };
+  return { kind: "refused", result: { opId, path, status: "rejected", code, message } };
 }
 
 /**
