@@ -17,7 +17,7 @@ import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import { matchAt } from "./engine/match.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
-import { base64RunEnd, decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
+import { base64RunEnd, decodeBudgetFor, decodedRuns, hasBase64Run, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
 
 /** The marker that suppresses findings on its line. */
@@ -96,7 +96,12 @@ interface RawMatch {
  * catalog has no gates, it holds `[-1]` (unknown: the decode layer searches every run).
  */
 function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]): RawMatch[] {
-  const { rules, rulesByPrefix, automaton, normalizeFrom, gateFrom } = catalog;
+  const { rules, rulesByPrefix, normalizeFrom, gateFrom } = catalog;
+  // Until a text holds a base64 run long enough to be decoded, the gates' automaton is not built
+  // (a process running a hook scans one short text): in a text without such a run no gate hit can
+  // matter. Once built it reads every text (the run check is ~half of a plain pass over prose).
+  const automaton =
+    gateHits === undefined || gateHits[0] === -1 ? catalog.automaton : (catalog.gatedAutomaton(false) ?? (hasBase64Run(text) ? catalog.gatedAutomaton(true)! : catalog.automaton));
   let t = text;
   let norm: NormalizedText | undefined;
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
@@ -182,7 +187,7 @@ function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, bud
 }
 
 /** An empty list for a scan's gate hits, or `[-1]` (search every run) when the catalog has no gates. */
-const gatesFor = (catalog: CompiledCatalog): number[] => (catalog.gateFrom < catalog.automaton.prefixes.length ? [] : [-1]);
+const gatesFor = (catalog: CompiledCatalog): number[] => (catalog.hasGates ? [] : [-1]);
 
 /** {@link scanSpans} with the caller's line table of `text` (built lazily; shared so `scan` reads the lines once). */
 function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[] {

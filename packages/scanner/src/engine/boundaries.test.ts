@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RULES } from "../rules/index.js";
-import { boundaryAlphabets, endsToken, startsToken, tokenBoundary, trimmedEnd } from "./boundaries.js";
+import { atomCache, boundaryAlphabets, endsToken, regexAlphabet, simpleAlphabet, startsToken, tokenBoundary, trimmedEnd } from "./boundaries.js";
 
 const chars = (table: Uint8Array | undefined) =>
   table === undefined ? undefined : [...table].flatMap((v, c) => (v ? [String.fromCharCode(c)] : [])).join("");
@@ -101,5 +101,28 @@ describe("catalog boundaries", () => {
       "ssh2-encrypted-private-key",
       "url-credentials",
     ]);
+  });
+});
+
+describe("atom alphabets read without the regex engine", () => {
+  it("give every catalog rule the same boundaries as the regex engine's reading", () => {
+    const plain = atomCache();
+    const byRegex = atomCache(true);
+    for (const r of RULES) expect([r.id, tokenBoundary(r.pattern, r.prefixes, plain)]).toEqual([r.id, tokenBoundary(r.pattern, r.prefixes, byRegex)]);
+    expect(plain.parts.size).toBeGreaterThan(50);
+  });
+  it("agree with the regex engine on simple atoms, and leave the others to it", () => {
+    const simple = ["a", "~", "\\.", "\\/", "\\-", "\\]", "\\$", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\n", "\\t", "\\0", "[a-z]", "[^a-z]", "[-a]", "[a-]", "[A-Za-z0-9_.=-]", "[\\w.-]", "[^\\s:@/?#'\"<>\\\\]", "[\\]a]", "[$^]", "[ \\t]", "[^\\r\\n]"];
+    for (const flags of ["", "u", "s"]) {
+      for (const atom of simple) {
+        const read = simpleAlphabet(atom, flags);
+        if (flags !== "u") expect([atom, flags, read]).toEqual([atom, flags, expect.any(Uint8Array)]);
+        // Under `u`, an escape the flag forbids (`\-` outside a class) is left to the engine.
+        expect([atom, flags, chars(read ?? regexAlphabet(atom, flags))]).toEqual([atom, flags, chars(regexAlphabet(atom, flags))]);
+      }
+    }
+    for (const [atom, flags] of [["a", "i"], ["[a-z]", "i"], ["[a-z]", "v"], ["\\x41", ""], ["\\u0041", "u"], ["\\p{L}", "u"], ["[\\w-z]", ""], ["\\b", ""], ["[\\b]", ""], ["é", ""], ["[]", ""]] as const) {
+      expect([atom, flags, simpleAlphabet(atom, flags)]).toEqual([atom, flags, undefined]);
+    }
   });
 });

@@ -52,7 +52,7 @@ export interface TokenBoundary {
 }
 
 /** What a part of a pattern can match: its ASCII alphabet, and whether it is structure rather than token text. */
-interface Part {
+export interface Part {
   /** 128 entries, 1 = the part can match this ASCII character. */
   readonly alphabet: Uint8Array;
   /** The part can match whitespace, or any character of a negated class (`[^…]`, `.`, `\S`…). */
@@ -70,12 +70,121 @@ interface Parsed {
 
 const WHITESPACE = [9, 10, 11, 12, 13, 32];
 
+/** What a top-level parse of one branch returns (its items went to the caller's list). */
+const EMPTY_PART: Readonly<Part> = { alphabet: new Uint8Array(128), structural: false };
+
+/**
+ * Alphabets of the atoms already evaluated (key: flags, negation, atom source), shared by the
+ * rules of one catalog compile (engine/compile.ts): rules repeat the same classes. Entries are
+ * never mutated. `byRegex`: evaluate every atom with the regex engine ({@link regexAlphabet}), not
+ * the plain reading of simple atoms ({@link simpleAlphabet}); for the test that they agree.
+ */
+export interface AtomCache {
+  readonly parts: Map<string, Readonly<Part>>;
+  readonly byRegex: boolean;
+}
+
+/** A new, empty {@link AtomCache} (one per compile; the caller owns and drops it). */
+export const atomCache = (byRegex = false): AtomCache => ({ parts: new Map(), byRegex });
+
+/**
+ * The ASCII characters the atom `atom` (one character, escape or class of a pattern with flags
+ * `flags`) matches, by the regex engine: 128 tests of `^(?:atom)$`. An atom that does not compile
+ * alone (a backreference) matches nothing. Each call compiles a RegExp (~0.3 ms cold, with the
+ * engine's tier-up), which is why {@link simpleAlphabet} reads the common atoms itself.
+ */
+export function regexAlphabet(atom: string, flags: string): Uint8Array {
+  const alphabet = new Uint8Array(128);
+  let re: RegExp | undefined;
+  try {
+    re = new RegExp(`^(?:${atom})$`, flags);
+  } catch {
+    re = undefined;
+  }
+  if (re) for (let c = 0; c < 128; c++) if (re.test(String.fromCharCode(c))) alphabet[c] = 1;
+  return alphabet;
+}
+
+/** ASCII members of the escapes `\d`, `\w`, `\s` (and `\D`, `\W`, `\S` as their complements in ASCII). */
+const CLASS_ESCAPES: Readonly<Record<string, (c: number) => boolean>> = {
+  d: (c) => c >= 48 && c <= 57,
+  w: (c) => isWordCode(c) || c === 95,
+  s: (c) => WHITESPACE.includes(c),
+};
+
+/** The characters `u`-mode patterns may escape as themselves (ECMA-262 SyntaxCharacter, and `/`). */
+const SYNTAX_CHARACTERS = "^$\\.*+?()[]{}|/";
+
+/** Control escapes that stand for one character. */
+const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 10, r: 13, t: 9, f: 12, v: 11, "0": 0 };
+
+/**
+ * The ASCII alphabet of a simple atom read without the regex engine: a literal ASCII character, an
+ * escape of punctuation, `\d \w \s \D \W \S \n \r \t \f \v`, or a class `[…]` / `[^…]` made of those
+ * and ranges of literal characters. Undefined for anything else, and under the `i` or `v` flag
+ * (case folding, set notation): the caller asks {@link regexAlphabet}. The catalog's atoms are all
+ * simple; a test checks that both readings agree on every one of them.
+ */
+export function simpleAlphabet(atom: string, flags: string): Uint8Array | undefined {
+  if (flags.includes("i") || flags.includes("v")) return undefined;
+  const alphabet = new Uint8Array(128);
+  /** One class member or atom at `i`: [its single code (or -1 for a set), next index], or undefined. */
+  const unicode = flags.includes("u");
+  const member = (i: number, set: Uint8Array, inClass: boolean): [number, number] | undefined => {
+    const c = atom.charCodeAt(i);
+    if (Number.isNaN(c) || c >= 128) return undefined;
+    if (c !== 92 /* \ */) return [c, i + 1];
+    const d = atom[i + 1] ?? "";
+    const cls = CLASS_ESCAPES[d.toLowerCase()];
+    if (cls !== undefined) {
+      const negate = d !== d.toLowerCase();
+      for (let k = 0; k < 128; k++) if (cls(k) !== negate) set[k] = 1;
+      return [-1, i + 2];
+    }
+    if (d in CONTROL_ESCAPES && !(d === "0" && /[0-9]/.test(atom[i + 2] ?? ""))) return [CONTROL_ESCAPES[d]!, i + 2];
+    // An identity escape of ASCII punctuation (`\.`, `\-`, `\/`, `\]`…; letters and digits are other
+    // escapes); under `u` only of a syntax character, or `-` in a class.
+    const e = d.charCodeAt(0);
+    const allowed = unicode ? SYNTAX_CHARACTERS.includes(d) || (inClass && d === "-") : e >= 33 && e < 127 && !isWordCode(e) && d !== "_";
+    return allowed && d !== "" ? [e, i + 2] : undefined;
+  };
+  if (atom[0] !== "[") {
+    const m = member(0, alphabet, false);
+    if (m === undefined || m[1] !== atom.length) return undefined;
+    if (m[0] >= 0) alphabet[m[0]] = 1;
+    return alphabet;
+  }
+  const negated = atom[1] === "^";
+  let i = negated ? 2 : 1;
+  const set = new Uint8Array(128);
+  const end = atom.length - 1;
+  if (atom[end] !== "]" || i === end) return undefined; // `[]` / `[^]`: left to the engine
+  while (i < end) {
+    const m = member(i, set, true);
+    if (m === undefined) return undefined;
+    const [lo, next] = m;
+    if (atom[next] === "-" && next + 1 < end) {
+      // A range `a-z` of two single characters (a range from or to a class escape: the engine's).
+      const h = member(next + 1, set, true);
+      if (lo < 0 || h === undefined || h[0] < 0 || h[0] < lo) return undefined;
+      for (let k = lo; k <= h[0]; k++) set[k] = 1;
+      i = h[1];
+    } else {
+      if (lo >= 0) set[lo] = 1;
+      i = next;
+    }
+  }
+  for (let k = 0; k < 128; k++) alphabet[k] = set[k] === 1 ? (negated ? 0 : 1) : negated ? 1 : 0;
+  return alphabet;
+}
+
 /**
  * Splits `pattern` into top-level parts with their alphabets. Lookarounds match no token text and
  * are left out, except a leading lookbehind holding a group named `lead`. Classes and escapes are
- * evaluated by the regex engine itself with the pattern's flags. A top-level alternation makes one item.
+ * read as the regex engine reads them with the pattern's flags ({@link simpleAlphabet}, else the
+ * engine itself: {@link regexAlphabet}). A top-level alternation makes one item.
  */
-export function parseParts(pattern: RegExp): Parsed {
+export function parseParts(pattern: RegExp, cache?: AtomCache): Parsed {
   const source = pattern.source;
   const flags = pattern.flags.replace(/[gyd]/g, "");
   const parsed: Parsed = { items: [], secret: undefined, lead: undefined };
@@ -86,25 +195,22 @@ export function parseParts(pattern: RegExp): Parsed {
     into.structural ||= from.structural;
   };
   const atomPart = (atom: string, negated: boolean): Part => {
-    const part = newPart();
-    part.structural = negated;
-    let re: RegExp | undefined;
-    try {
-      re = new RegExp(`^(?:${atom})$`, flags);
-    } catch {
-      re = undefined;
-    }
-    if (re) for (let c = 0; c < 128; c++) if (re.test(String.fromCharCode(c))) part.alphabet[c] = 1;
-    if (WHITESPACE.some((c) => part.alphabet[c])) part.structural = true;
-    return part;
+    const key = `${flags}/${negated ? "^" : ""}${atom}`;
+    const known = cache?.parts.get(key);
+    if (known) return { alphabet: known.alphabet, structural: known.structural };
+    const alphabet = (cache?.byRegex ? undefined : simpleAlphabet(atom, flags)) ?? regexAlphabet(atom, flags);
+    const part: Part = { alphabet, structural: negated || WHITESPACE.some((c) => alphabet[c] === 1) };
+    cache?.parts.set(key, part);
+    return { alphabet, structural: part.structural };
   };
   const skipQuantifier = (): void => {
     const q = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/.exec(source.slice(i, i + 24));
     if (q) i += q[0].length;
   };
   // Parses until ")" or the end; `top` collects items (else they are merged into the returned part).
+  // The union is built only when it is used (a group, or a top-level alternation): merging costs
+  // 128 steps per atom, and most atoms are top-level items of one branch.
   const parseAlternation = (top: Part[] | undefined): Part => {
-    const union = newPart();
     const items: Part[] = [];
     let branches = 1;
     while (i < source.length && source[i] !== ")") {
@@ -115,12 +221,15 @@ export function parseParts(pattern: RegExp): Parsed {
       }
       const part = parseAtom(top !== undefined && items.length === 0 && branches === 1);
       skipQuantifier();
-      if (part) {
-        items.push(part);
-        merge(union, part);
-      }
+      if (part) items.push(part);
     }
-    if (top) top.push(...(branches > 1 ? [union] : items));
+    if (top && branches === 1) {
+      top.push(...items);
+      return EMPTY_PART;
+    }
+    const union = newPart();
+    for (const part of items) merge(union, part);
+    top?.push(union);
     return union;
   };
   const parseAtom = (first: boolean): Part | undefined => {
@@ -187,8 +296,8 @@ function unionOf(parts: readonly Part[]): Uint8Array | undefined {
  * the trailing run. `undefined` when that run is empty (the pattern opens or closes with structure:
  * whitespace, a negated class), so no boundary is derived on that side.
  */
-export function boundaryAlphabets(pattern: RegExp): { start: Uint8Array | undefined; end: Uint8Array | undefined } {
-  const { items, secret, lead } = parseParts(pattern);
+export function boundaryAlphabets(pattern: RegExp, cache?: AtomCache): { start: Uint8Array | undefined; end: Uint8Array | undefined } {
+  const { items, secret, lead } = parseParts(pattern, cache);
   const firstStructural = items.findIndex((p) => p.structural);
   const lastStructural = items.map((p) => p.structural).lastIndexOf(true);
   return {
@@ -203,8 +312,8 @@ const BASE64_TEXT = /^[A-Za-z0-9+/]+$/;
  * Boundary tables of a rule (see module doc) from its pattern's alphabet and its literal prefixes;
  * `undefined` when the pattern has no token alphabet.
  */
-export function tokenBoundary(pattern: RegExp, prefixes: readonly string[]): TokenBoundary | undefined {
-  const { start, end } = boundaryAlphabets(pattern);
+export function tokenBoundary(pattern: RegExp, prefixes: readonly string[], cache?: AtomCache): TokenBoundary | undefined {
+  const { start, end } = boundaryAlphabets(pattern, cache);
   if (!start && !end) return undefined;
   const base64Prefix = prefixes.some((p) => BASE64_TEXT.test(p));
   const table = (runAlphabet: Uint8Array | undefined, side: "before" | "after"): Uint8Array | undefined => {

@@ -5,10 +5,10 @@
  * a cache keyed by identity, freed with the array), so repeated `scan(text)` calls pay nothing.
  */
 import type { Rule } from "../rule.js";
-import { tokenBoundary, type TokenBoundary } from "./boundaries.js";
+import { atomCache, tokenBoundary, type TokenBoundary } from "./boundaries.js";
 import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
-import { base64Gates } from "./decode.js";
+import { base64Gates, canGate } from "./decode.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -29,7 +29,16 @@ export interface CompiledRule {
 
 export interface CompiledCatalog {
   readonly rules: readonly CompiledRule[];
+  /** The rule prefixes, then the code units normalisation removes (see `normalizeFrom`). */
   readonly automaton: PrefixAutomaton;
+  /**
+   * The same prefixes (same ids), then the decode layer's base64 gates (see `gateFrom`), built on
+   * the first call with `build` true (the scan asks for it at its first text holding a base64 run
+   * long enough to be decoded: ~1 950 gates make 6 148 states instead of 1 327, over half of a
+   * compile, and most short texts have no such run); undefined before that. The plain automaton
+   * when the catalog has no gates.
+   */
+  readonly gatedAutomaton: (build: boolean) => PrefixAutomaton | undefined;
   /** prefix id → indices (into `rules`) of the rules having that prefix, in catalog order. */
   readonly rulesByPrefix: readonly Int32Array[];
   /**
@@ -39,10 +48,12 @@ export interface CompiledCatalog {
   readonly normalizeFrom: number;
   /**
    * Prefix ids from this one on are the decode layer's base64 gates (engine/decode.ts,
-   * `base64Gates`): their hits tell which base64 runs to decode. Equal to the automaton's prefix
-   * count when the catalog has no gates (a one-byte prefix: every run is decoded).
+   * `base64Gates`) in {@link CompiledCatalog.gatedAutomaton}: their hits tell which base64 runs to
+   * decode.
    */
   readonly gateFrom: number;
+  /** False when the catalog has no gates (a one-byte prefix: every base64 run is decoded). */
+  readonly hasGates: boolean;
 }
 
 const memo = new WeakMap<readonly Rule[], CompiledCatalog>();
@@ -53,6 +64,7 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   if (hit) return hit;
   const prefixIds = new Map<string, number>();
   const byPrefix: number[][] = [];
+  const atoms = atomCache();
   const compiled = rules.map((rule, index): CompiledRule => {
     if (rule.prefixes.length === 0) throw new TypeError(`rule ${rule.id}: no prefixes`);
     for (const p of rule.prefixes) {
@@ -71,7 +83,7 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     const hasLeadGroup = source.includes("(?<lead>");
     let flags = rule.pattern.flags.replace(/[gyd]/g, "") + "y";
     if (hasSecretGroup || hasBodyGroup || hasLeadGroup) flags += "d";
-    const boundary = tokenBoundary(rule.pattern, rule.prefixes);
+    const boundary = tokenBoundary(rule.pattern, rule.prefixes, atoms);
     const preCheck = rule.validate && hasSecretGroup ? new RegExp(source, flags.replace("d", "")) : undefined;
     return {
       rule,
@@ -84,13 +96,17 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     };
   });
   const rulePrefixes = [...prefixIds.keys()];
-  const gates = base64Gates(rulePrefixes);
+  const hasGates = canGate(rulePrefixes);
+  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES]);
+  let gated: PrefixAutomaton | undefined;
   const catalog: CompiledCatalog = {
     rules: compiled,
-    automaton: new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES, ...(gates ?? [])]),
+    automaton,
+    gatedAutomaton: (build) => (gated ??= !hasGates ? automaton : build ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes)!]) : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
-    gateFrom: gates === undefined ? prefixIds.size + REMOVABLE_SEQUENCES.length + 1 : prefixIds.size + REMOVABLE_SEQUENCES.length,
+    gateFrom: automaton.prefixes.length,
+    hasGates,
   };
   memo.set(rules, catalog);
   return catalog;

@@ -28,6 +28,11 @@ describe("PrefixAutomaton", () => {
     }
   });
 
+  it("reports each id of a duplicated prefix, own ids before those of shorter suffixes", () => {
+    const ac = new PrefixAutomaton(["ab", "b", "ab", "xab"]);
+    expect(ac.findAll("xab").map((h) => `${h.start}:${h.prefixId}`)).toEqual(["0:3", "1:0", "1:2", "2:1"]);
+  });
+
   it("refuses an empty prefix", () => {
     expect(() => new PrefixAutomaton([""])).toThrow(TypeError);
   });

@@ -1,0 +1,75 @@
+/**
+ * The decode layer's gates (engine/decode.ts, `base64Gates`) and the lazily built automaton that
+ * holds them (engine/compile.ts, `gatedAutomaton`): a base64 run that can hide a prefix always holds
+ * a gate, and a catalog finds encoded tokens whether or not its gates' automaton was built before.
+ */
+import { describe, expect, it } from "vitest";
+import { fakeGithubPat } from "../testing.js";
+import { RULES } from "../rules/index.js";
+import { scan } from "../scan.js";
+import { compileRules } from "./compile.js";
+import { base64Gates, canGate, hasBase64Run, MIN_BASE64_RUN } from "./decode.js";
+
+const prefixes = [...new Set(RULES.flatMap((r) => r.prefixes))];
+
+describe("base64Gates", () => {
+  const gates = base64Gates(prefixes)!;
+  const holdsGate = (encoded: string): boolean => gates.some((g) => encoded.includes(g));
+
+  it("has a gate in the base64 (both alphabets) of every catalog prefix at every offset, encoded once and twice", () => {
+    const missed: string[] = [];
+    for (const p of prefixes) {
+      for (let offset = 0; offset < 3; offset++) {
+        const once = Buffer.from("x".repeat(offset) + p + "Zq9", "utf8");
+        for (const encoding of ["base64", "base64url"] as const) {
+          const e1 = once.toString(encoding);
+          if (!holdsGate(e1)) missed.push(`${p} @${offset} ${encoding}`);
+          for (let offset2 = 0; offset2 < 3; offset2++) {
+            const e2 = Buffer.from("y".repeat(offset2) + e1, "latin1").toString(encoding);
+            if (!holdsGate(e2)) missed.push(`${p} @${offset}/${offset2} ${encoding} twice`);
+          }
+        }
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("gives ghp_ its documented fragments and has none for a catalog with a one-byte prefix", () => {
+    expect(base64Gates(["ghp_"])).toEqual(expect.arrayContaining(["Z2hwX", "docF", "naHBf"]));
+    expect(canGate(["ghp_", "x"])).toBe(false);
+    expect(base64Gates(["ghp_", "x"])).toBeUndefined();
+  });
+});
+
+describe("hasBase64Run", () => {
+  it("agrees with a regex search for a run of MIN_BASE64_RUN base64 characters", () => {
+    const run = new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64_RUN}}`);
+    const samples = [
+      "",
+      "plain prose, short words.",
+      "a".repeat(MIN_BASE64_RUN - 1),
+      "a".repeat(MIN_BASE64_RUN),
+      `x ${"b".repeat(MIN_BASE64_RUN - 1)} y ${"c".repeat(MIN_BASE64_RUN - 1)}.`,
+      `see packages/scanner/src/engine for it`,
+      `${"d".repeat(MIN_BASE64_RUN - 1)}=${"e".repeat(MIN_BASE64_RUN - 1)}`,
+      `${"f".repeat(100)} end`,
+      `start ${"g".repeat(MIN_BASE64_RUN)}`,
+    ];
+    for (const s of samples) expect([s, hasBase64Run(s)]).toEqual([s, run.test(s)]);
+  });
+});
+
+describe("the gates' automaton, built on demand", () => {
+  it("is not built by a text without a base64 run, and is built by the first that has one, which is then scanned whole", () => {
+    const rules = [...RULES]; // a fresh catalog (compiled catalogs are memoised by array)
+    const catalog = compileRules(rules);
+    expect(scan("A short note: no credentials, no long runs.", { rules })).toEqual([]);
+    expect(catalog.gatedAutomaton(false)).toBeUndefined();
+    const token = fakeGithubPat(5);
+    const text = `auth: ${Buffer.from(`deploy:${token}`).toString("base64")}\n`;
+    expect(scan(text, { rules })).toMatchObject([{ ruleId: "github-pat", encoding: "base64" }]);
+    expect(catalog.gatedAutomaton(false)?.stateCount).toBeGreaterThan(catalog.automaton.stateCount);
+    // Same findings as the shared catalog (whose automaton a previous scan may have built).
+    expect(scan(text, { rules })).toEqual(scan(text));
+  });
+});
