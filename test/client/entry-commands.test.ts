@@ -90,7 +90,7 @@ describe("history, diff and restore", () => {
   });
 });
 
-describe("history, diff, restore and resolve refuse bad input with a stable code and exit 2, changing nothing", () => {
+describe("history, diff, restore, resolve and push refuse bad input with a stable code and exit 2, changing nothing", () => {
   const cases: [string, (dir: string, outside: string) => string[], string][] = [
     ["a private path", () => ["history", "MEMORY.md"], "private_path"],
     ["a private path (diff)", () => ["diff", "notes/private.md"], "private_path"],
@@ -100,6 +100,11 @@ describe("history, diff, restore and resolve refuse bad input with a stable code
     ["the team folder itself", () => ["history", "team/"], "invalid_path"],
     ["an invalid entry path", () => ["diff", "team/a/.git/config"], "invalid_path"],
     ["an invalid entry path (resolve)", () => ["resolve", "../x.md", "--take", "mine"], "invalid_path"],
+    ["a private path (resolve, absolute)", (dir) => ["resolve", join(dir, "MEMORY.md")], "private_path"],
+    ["a path outside the folder (resolve, absolute)", (_dir, outside) => ["resolve", outside], "outside_folder"],
+    ["a private path (push)", () => ["push", "MEMORY.md"], "private_path"],
+    ["a path outside the folder (push)", (_dir, outside) => ["push", outside], "outside_folder"],
+    ["an invalid entry path (push)", () => ["push", "team/a/.git/config"], "invalid_path"],
     ["a path without history", () => ["history", "team/never.md"], "unknown_path"],
     ["an unknown version (restore)", () => ["restore", "team/x.md", "--version", "99"], "unknown_version"],
     ["an unknown version (diff --from)", () => ["diff", "team/x.md", "--from", "7"], "unknown_version"],

@@ -33,16 +33,17 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 
 /**
  * The entry paths (or folders, "" for all of `team/`) `paths` name.
- * @throws UsageError for a path that is private, outside the memory folder, or invalid.
+ * @throws UsageError for a path that is private (`private_path`), outside the memory folder
+ *   (`outside_folder`), or invalid (`invalid_path`): the codes of history, diff and restore.
  */
 export function entryPrefixes(layout: Layout, paths: readonly string[]): string[] {
   return paths.map((raw) => {
     const where = teamPathOf(layout, raw);
     if (where.scope === "team") return where.entryPath;
     if (where.scope === "private")
-      throw new UsageError(`${displayRelative(where.relative)} is private (outside team/): it never leaves this machine; push names team files`);
-    if (where.scope === "invalid") throw new UsageError(`${displayRelative(raw)} is not a valid team path: ${where.reason}`);
-    throw new UsageError(`${displayRelative(raw)} is outside the memory folder ${layout.root}`);
+      throw new UsageError(`${displayRelative(where.relative)} is private (outside team/): it never leaves this machine; push names team files`, "private_path");
+    if (where.scope === "invalid") throw new UsageError(`${displayRelative(raw)} is not a valid team path: ${where.reason}`, "invalid_path");
+    throw new UsageError(`${displayRelative(raw)} is outside the memory folder ${layout.root}`, "outside_folder");
   });
 }
 

@@ -13,13 +13,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { checkEntryPath, type ConflictRecord } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi, type Api } from "../http/api.js";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
+import { teamPathOf } from "../local/team-path.js";
 import { firstMarkerLine } from "../merge/markers.js";
 import { storeBaseContent } from "../state/base-store.js";
 import { requireConfig } from "../state/config.js";
@@ -54,9 +55,16 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 
 /**
  * The entry path of `raw`: a path inside team/ (resolved against the cwd), `team/<entry>`, or the entry path itself.
- * @throws UsageError invalid_path when it is none of these (`../x`, a reserved segment).
+ * @throws UsageError invalid_path when it is none of these (`../x`, a reserved segment); an absolute
+ *   path outside team/: private_path (in the memory folder) or outside_folder.
  */
 function entryPathOf(raw: string, layout: Layout, cwd: string): string {
+  if (isAbsolute(raw)) {
+    // As every command taking a file path names these: private_path, outside_folder.
+    const where = teamPathOf(layout, raw);
+    if (where.scope === "private") throw new UsageError(`${raw} is private (outside team/): it never leaves this machine and has no conflict to resolve`, "private_path");
+    if (where.scope === "outside") throw new UsageError(`${raw} is outside the memory folder ${layout.root}`, "outside_folder");
+  }
   const abs = resolve(cwd, raw);
   let entry = abs.startsWith(layout.team + sep) ? relative(layout.team, abs).split(sep).join("/") : raw.replace(/^team\//, "");
   entry = entry.replace(/^\.\//, "");
