@@ -6,7 +6,10 @@
  *   PowerShell's `Out-File` and Notepad write these) is decoded, without the mark.
  * - Other input is UTF-8 (a UTF-8 byte order mark is removed by the scan's normalisation).
  * - A NUL byte in the first 8 KiB (git's heuristic) without a UTF-16 mark: binary, not text. So is
- *   UTF-16 with an odd number of bytes.
+ *   UTF-16 with an odd number of bytes, and a file with a UTF-16 mark whose first 8 KiB decode to a
+ *   NUL character: UTF-32 (its little-endian mark `FF FE 00 00` starts like UTF-16's) or binary data
+ *   that happens to start with `FF FE`. Read as UTF-16, its text would be every other character
+ *   with NULs between, so a token in it would never be found and "no findings" would be wrong.
  */
 
 /** Largest file the CLI reads (bytes); a larger one is reported as not scanned. */
@@ -16,9 +19,13 @@ export type FileText =
   | { readonly kind: "text"; readonly text: string; readonly encoding: "utf-8" | "utf-16le" | "utf-16be" }
   | { readonly kind: "not-text"; readonly reason: string };
 
+/** Bytes at the start of a file looked at for NULs (git's heuristic); for UTF-16, NUL characters in as many bytes. */
+const SNIFF_BYTES = 8192;
+
 /**
  * The text of a UTF-16 file with a byte order mark (`FF FE` or `FE FF`), without the mark; undefined
- * when `bytes` does not start with one or has an odd length. Lone surrogates are kept as they are.
+ * when `bytes` does not start with one, has an odd length, or its first 8 KiB decode to a NUL
+ * character (UTF-32, or binary data: not UTF-16 text). Lone surrogates are kept as they are.
  */
 export function decodeUtf16WithBom(bytes: Uint8Array): { text: string; encoding: "utf-16le" | "utf-16be" } | undefined {
   if (bytes.length < 2 || bytes.length % 2 !== 0) return undefined;
@@ -26,6 +33,8 @@ export function decodeUtf16WithBom(bytes: Uint8Array): { text: string; encoding:
   const be = bytes[0] === 0xfe && bytes[1] === 0xff;
   if (!le && !be) return undefined;
   const body = Buffer.from(bytes.buffer, bytes.byteOffset + 2, bytes.length - 2);
+  // A NUL character is two zero bytes at an even offset, whichever the byte order.
+  for (let i = 0; i + 1 < Math.min(body.length, SNIFF_BYTES); i += 2) if (body[i] === 0 && body[i + 1] === 0) return undefined;
   if (le) return { text: body.toString("utf16le"), encoding: "utf-16le" };
   const swapped = Buffer.from(body); // a copy: swap16 works in place
   return { text: swapped.swap16().toString("utf16le"), encoding: "utf-16be" };
@@ -35,10 +44,15 @@ export function decodeUtf16WithBom(bytes: Uint8Array): { text: string; encoding:
 export function fileText(bytes: Uint8Array): FileText {
   const utf16 = decodeUtf16WithBom(bytes);
   if (utf16) return { kind: "text", ...utf16 };
-  const head = bytes.subarray(0, 8192);
+  const head = bytes.subarray(0, SNIFF_BYTES);
   if (head.includes(0)) {
-    const odd = bytes.length % 2 !== 0 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
-    return { kind: "not-text", reason: odd ? "UTF-16 byte order mark but an odd number of bytes" : "binary file: a NUL byte in the first 8 KiB" };
+    const mark = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    const reason = !mark
+      ? "binary file: a NUL byte in the first 8 KiB"
+      : bytes.length % 2 !== 0
+        ? "UTF-16 byte order mark but an odd number of bytes"
+        : "UTF-16 byte order mark but a NUL character in the first 8 KiB: UTF-32 or binary";
+    return { kind: "not-text", reason };
   }
   return { kind: "text", text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), encoding: "utf-8" };
 }

@@ -58,5 +58,9 @@ describe("team files", () => {
     expect(await readTeamFile(layout, "be.md")).toMatchObject({ kind: "file", content: "# Notes\r\nclé\r\n" });
     await writeFile(join(root, "team", "odd.md"), Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x00]));
     expect(await readTeamFile(layout, "odd.md")).toEqual({ kind: "unsafe", reason: "not UTF-8 text" });
+    // UTF-32 LE (mark FF FE 00 00): not decoded as UTF-16 into NULs and halves that would be scanned clean and synced.
+    const u32 = Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), ...[..."ghp_"].map((c) => Buffer.from([c.charCodeAt(0), 0, 0, 0]))]);
+    await writeFile(join(root, "team", "u32.md"), u32);
+    expect(await readTeamFile(layout, "u32.md")).toEqual({ kind: "unsafe", reason: "not UTF-8 text" });
   });
 });

@@ -82,13 +82,15 @@ describe("teammem-scan", () => {
     expect([code, stdout]).toEqual([1, "-:2:6 github-pat GitHub personal access token (classic)\n"]);
   });
 
-  it(`exits ${EXIT_NOT_SCANNED} naming each input it did not scan (binary, odd-length UTF-16, over 64 MiB) when nothing was found`, async () => {
+  it(`exits ${EXIT_NOT_SCANNED} naming each input it did not scan (binary, odd-length UTF-16, UTF-32, over 64 MiB) when nothing was found`, async () => {
     mkdirSync(join(dir, "skipped"), { recursive: true });
     writeFileSync(join(dir, "skipped/blob.bin"), Buffer.from([0x00, 0x01, 0x02]));
     writeFileSync(join(dir, "skipped/odd.txt"), Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x00]));
     writeFileSync(join(dir, "skipped/huge.md"), "");
     truncateSync(join(dir, "skipped/huge.md"), MAX_SCAN_FILE_BYTES + 1); // sparse: nothing is written
     writeFileSync(join(dir, "skipped/ok.md"), "fine\n");
+    // UTF-32 LE: its mark FF FE 00 00 starts like UTF-16's; read as UTF-16 it would be NULs and halves.
+    writeFileSync(join(dir, "skipped/u32.md"), Buffer.from([0xff, 0xfe, 0, 0, 0x41, 0, 0, 0, 0x0a, 0, 0, 0]));
     const r = await cli(["skipped"]);
     expect(r).toEqual({
       code: EXIT_NOT_SCANNED,
@@ -97,6 +99,7 @@ describe("teammem-scan", () => {
         `teammem-scan: ${join("skipped", "blob.bin")}: not scanned (binary file: a NUL byte in the first 8 KiB)`,
         `teammem-scan: ${join("skipped", "huge.md")}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`,
         `teammem-scan: ${join("skipped", "odd.txt")}: not scanned (UTF-16 byte order mark but an odd number of bytes)`,
+        `teammem-scan: ${join("skipped", "u32.md")}: not scanned (UTF-16 byte order mark but a NUL character in the first 8 KiB: UTF-32 or binary)`,
         "",
       ].join("\n"),
     });
