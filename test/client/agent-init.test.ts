@@ -11,8 +11,8 @@ import { teammem, tempDir } from "../support/cli.js";
 import { addWorktree, git, makeRepo } from "../support/git.js";
 import { startTestServer } from "../support/server.js";
 
-/** Unreachable server: init sets up offline. */
-const OFFLINE = "http://127.0.0.1:9";
+/** A port nothing listens on: init sets up offline (--offline), without contacting it. */
+const OFFLINE = "http://127.0.0.1:4";
 
 async function sandbox() {
   const root = await tempDir("teammem-agents-");
@@ -35,7 +35,7 @@ describe("teammem init --agent claude-code", () => {
     await mkdir(memory, { recursive: true });
     await writeFile(join(memory, "MEMORY.md"), "# private index\n");
 
-    const init = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--repo", repo], env);
+    const init = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code", "--repo", repo], env);
     expect([init.code, init.stderr]).toEqual([0, ""]);
     expect(init.stdout).toContain(`Claude Code memory folder ${memory} (Claude Code's project key for ${repo}; every worktree of the repository shares it)`);
     expect(init.stdout).toContain(`namespace acme/web from remote origin (git@github.com:Acme/Web.git) of ${repo}`);
@@ -52,7 +52,7 @@ describe("teammem init --agent claude-code", () => {
       [["--repo", join(repo, "packages", "ui")], undefined],
       [[], worktree],
     ] as const) {
-      const again = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", ...args], env, { cwd });
+      const again = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code", ...args], env, { cwd });
       expect([again.code, again.stderr]).toEqual([0, ""]);
       expect(again.stdout).toContain(`updated ${memory}: namespace acme/web`);
       const status = await teammem(["status", "--agent", "claude-code", "--json", ...args], env, { cwd });
@@ -63,7 +63,7 @@ describe("teammem init --agent claude-code", () => {
   it("says when Claude Code has not written memory for the repository yet, and creates the folder", async () => {
     const { base, home, env } = await sandbox();
     const repo = await makeRepo(join(base, "fresh"), { origin: "https://gitlab.example.com/group/subgroup/fresh.git" });
-    const init = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--repo", repo], env);
+    const init = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code", "--repo", repo], env);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain("Claude Code has not written memory here yet, created");
     expect(init.stdout).toContain("namespace group/subgroup/fresh from remote origin");
@@ -74,10 +74,10 @@ describe("teammem init --agent claude-code", () => {
     const { base, home, env } = await sandbox();
     const plain = join(base, "plain");
     await mkdir(plain);
-    const noNs = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code"], env, { cwd: plain });
+    const noNs = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code"], env, { cwd: plain });
     expect(noNs.code).toBe(2);
     expect(noNs.stderr).toContain("--namespace is required");
-    const init = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--namespace", "acme/plain"], env, { cwd: plain });
+    const init = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code", "--namespace", "acme/plain"], env, { cwd: plain });
     expect([init.code, init.stderr]).toEqual([0, ""]);
     expect(init.stdout).toContain("not a git repository: keyed by the folder itself");
     expect(existsSync(join(home, ".claude", "projects", claudeKey(plain), "memory", ".teammem", "config.json"))).toBe(true);
@@ -86,11 +86,11 @@ describe("teammem init --agent claude-code", () => {
   it("refuses --dir together with --agent claude-code, and --repo naming no repository, creating nothing", async () => {
     const { base, home, env } = await sandbox();
     const repo = await makeRepo(join(base, "r"), { origin: "git@github.com:acme/r.git" });
-    const both = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--repo", repo, "--dir", join(base, "x")], env);
+    const both = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code", "--repo", repo, "--dir", join(base, "x")], env);
     expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("--dir and --agent claude-code both name the memory folder")]);
-    const notRepo = await teammem(["init", "--server", OFFLINE, "--agent", "claude-code", "--repo", home], env);
+    const notRepo = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "claude-code", "--repo", home], env);
     expect([notRepo.code, notRepo.stderr]).toEqual([2, expect.stringContaining("is not inside a git working tree")]);
-    const badAgent = await teammem(["init", "--server", OFFLINE, "--agent", "cursor", "--repo", repo], env);
+    const badAgent = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "cursor", "--repo", repo], env);
     expect([badAgent.code, badAgent.stderr]).toEqual([2, expect.stringContaining("--agent must be one of claude-code, codex, folder")]);
     expect(existsSync(join(home, ".claude"))).toBe(false);
     expect(existsSync(join(base, "x"))).toBe(false);
@@ -123,8 +123,9 @@ describe("teammem init --agent codex", () => {
     await git(memories, "commit", "-q", "-m", "baseline");
     const repo = await makeRepo(join(base, "api"), { upstream: "ssh://git@git.example.com:2222/acme/api.git" });
 
-    const init = await teammem(["init", "--server", OFFLINE, "--agent", "codex", "--repo", repo, "--token", "tok-abc"], env);
-    expect([init.code, init.stderr]).toEqual([0, expect.stringContaining("cannot reach server")]);
+    const init = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "codex", "--repo", repo, "--token", "tok-abc"], env);
+    expect([init.code, init.stderr]).toEqual([0, ""]);
+    expect(init.stdout).toContain("set up offline (server not contacted); the token was stored without being checked");
     expect(init.stdout).toContain(`Codex memories folder ${memories} (one for every repository; its team/ subfolder syncs with this namespace)`);
     expect(init.stdout).toContain("namespace acme/api from remote upstream (ssh://git.example.com:2222/acme/api.git)");
     expect(existsSync(join(memories, "team"))).toBe(true);
@@ -134,7 +135,7 @@ describe("teammem init --agent codex", () => {
     expect(await git(memories, "status", "--porcelain", "--untracked-files=all")).toBe("?? team/a.md\n");
 
     const codexHome = join(base, "codex-home");
-    const moved = await teammem(["init", "--server", OFFLINE, "--agent", "codex", "--namespace", "acme/api"], { ...env, CODEX_HOME: codexHome });
+    const moved = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "codex", "--namespace", "acme/api"], { ...env, CODEX_HOME: codexHome });
     expect(moved.code).toBe(0);
     expect(existsSync(join(codexHome, "memories", ".teammem", "config.json"))).toBe(true);
   });
@@ -143,8 +144,8 @@ describe("teammem init --agent codex", () => {
     const { base, env } = await sandbox();
     const a = await makeRepo(join(base, "a"), { origin: "git@github.com:acme/a.git" });
     const b = await makeRepo(join(base, "b"), { origin: "git@github.com:acme/b.git" });
-    expect((await teammem(["init", "--server", OFFLINE, "--agent", "codex", "--repo", a], env)).code).toBe(0);
-    const second = await teammem(["init", "--server", OFFLINE, "--agent", "codex", "--repo", b], env);
+    expect((await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "codex", "--repo", a], env)).code).toBe(0);
+    const second = await teammem(["init", "--server", OFFLINE, "--offline", "--agent", "codex", "--repo", b], env);
     expect([second.code, second.stderr]).toEqual([2, expect.stringContaining("is already set up for namespace acme/a")]);
   });
 });
@@ -165,7 +166,7 @@ describe("teammem init --repo: the namespace from the remote", () => {
     const { base, env } = await sandbox();
     const repo = await makeRepo(join(base, "repo"), { origin: url });
     const dir = join(base, "mem");
-    const init = await teammem(["init", "--server", OFFLINE, "--dir", dir, "--repo", repo], env);
+    const init = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", dir, "--repo", repo], env);
     expect([init.code, init.stderr]).toEqual([0, ""]);
     expect((await configOf(dir)).namespace).toBe(namespace);
     expect(init.stdout).toContain(`namespace ${namespace} from remote origin`);
@@ -176,7 +177,7 @@ describe("teammem init --repo: the namespace from the remote", () => {
     const token = fakeGithubPat();
     const repo = await makeRepo(join(base, "repo"), { origin: `https://x-access-token:${token}@github.com/acme/web.git` });
     const dir = join(base, "mem");
-    const init = await teammem(["init", "--server", OFFLINE, "--dir", dir, "--repo", repo], env);
+    const init = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", dir, "--repo", repo], env);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain("namespace acme/web from remote origin (https://github.com/acme/web.git)");
     expect(init.stdout + init.stderr).not.toContain(token);
@@ -186,24 +187,24 @@ describe("teammem init --repo: the namespace from the remote", () => {
   it("picks origin among several remotes, the only remote, or --remote; refuses otherwise", async () => {
     const { base, env } = await sandbox();
     const none = await makeRepo(join(base, "none"));
-    const r = await teammem(["init", "--server", OFFLINE, "--dir", join(base, "m1"), "--repo", none], env);
+    const r = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", join(base, "m1"), "--repo", none], env);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("has no git remote to name the namespace after; pass --namespace")]);
     expect(existsSync(join(base, "m1"))).toBe(false);
 
     const two = await makeRepo(join(base, "two"), { fork: "git@github.com:ann/web.git", upstream: "git@github.com:acme/web.git" });
-    const ambiguous = await teammem(["init", "--server", OFFLINE, "--dir", join(base, "m2"), "--repo", two], env);
+    const ambiguous = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", join(base, "m2"), "--repo", two], env);
     expect([ambiguous.code, ambiguous.stderr]).toEqual([2, expect.stringContaining('several remotes and none is "origin" (fork, upstream)')]);
-    const chosen = await teammem(["init", "--server", OFFLINE, "--dir", join(base, "m2"), "--repo", two, "--remote", "upstream"], env);
+    const chosen = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", join(base, "m2"), "--repo", two, "--remote", "upstream"], env);
     expect(chosen.code).toBe(0);
     expect((await configOf(join(base, "m2"))).namespace).toBe("acme/web");
-    const missing = await teammem(["init", "--server", OFFLINE, "--dir", join(base, "m3"), "--repo", two, "--remote", "nope"], env);
+    const missing = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", join(base, "m3"), "--repo", two, "--remote", "nope"], env);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("--remote nope: no such remote")]);
 
     const local = await makeRepo(join(base, "local"), { origin: "/srv/git/web.git" });
-    const localInit = await teammem(["init", "--server", OFFLINE, "--dir", join(base, "m4"), "--repo", local], env);
+    const localInit = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", join(base, "m4"), "--repo", local], env);
     expect([localInit.code, localInit.stderr]).toEqual([2, expect.stringContaining("the remote is a local path")]);
 
-    const overridden = await teammem(["init", "--server", OFFLINE, "--dir", join(base, "m5"), "--repo", local, "--namespace", "acme/local"], env);
+    const overridden = await teammem(["init", "--server", OFFLINE, "--offline", "--dir", join(base, "m5"), "--repo", local, "--namespace", "acme/local"], env);
     expect(overridden.code).toBe(0);
     expect((await configOf(join(base, "m5"))).namespace).toBe("acme/local");
   });

@@ -90,7 +90,7 @@ describe("teammem doctor", () => {
     expect(none.checks).toEqual([{ check: "folder", status: "fail", detail: expect.stringContaining("is not set up for teammem"), fix: expect.stringContaining("teammem init") }]);
 
     const dir = join(root.path, "mem");
-    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme/web"])).code).toBe(0);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme/web"])).code).toBe(0);
     const noToken = await doctor(["--dir", dir], {});
     expect(noToken.code).toBe(1);
     expect(byName(noToken.checks)["token"]).toEqual({ check: "token", status: "fail", detail: "no token", fix: expect.stringContaining("TEAMMEM_TOKEN") });

@@ -1,5 +1,7 @@
-/** `teammem init` checks the token with the server before it writes anything. */
+/** `teammem init` reaches the server and checks the token before it writes anything. */
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -54,12 +56,57 @@ describe.each(DATABASE_KINDS)("teammem init against a server on %s", (kind) => {
     expect((await teammem(["sync", "--dir", join(root, "r2")])).code).toBe(0);
   });
 
-  it("sets up offline when the server cannot be reached, saying the token was stored unchecked", async () => {
+  it("creates nothing when the server cannot be reached, naming the URL and the cause; --offline sets up without contacting it", async () => {
     const { server, root } = await fixture(kind);
     await server.stop();
-    const r = await teammem(["init", "--dir", join(root, "o"), "--server", server.url, "--namespace", "acme", "--token", "some-token"]);
+    const port = new URL(server.url).port;
+    const dir = join(root, "o");
+    const r = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "acme", "--token", "some-token"]);
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        `teammem: cannot reach server ${server.url}: connection refused: nothing listens on 127.0.0.1:${port}; is the server running, on that port? (ECONNREFUSED); ` +
+        "nothing was set up (check --server and that the server runs, or pass --offline to set up without it) [network_error]\n",
+    });
+    expect(existsSync(dir)).toBe(false);
+    const noToken = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "acme"]);
+    expect([noToken.code, noToken.stderr]).toEqual([1, expect.stringContaining(`cannot reach server ${server.url}: connection refused`)]);
+    expect(existsSync(dir)).toBe(false);
+
+    const offline = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "acme", "--token", "some-token", "--offline"]);
+    expect([offline.code, offline.stderr]).toEqual([0, ""]);
+    expect(offline.stdout).toContain("set up offline (server not contacted); the token was stored without being checked; the first sync creates the namespace");
+    expect(JSON.parse(await readFile(join(dir, ".teammem", "config.json"), "utf8"))).toMatchObject({ server: server.url, namespace: "acme", token: "some-token" });
+  });
+
+  it("checks that a teammem server answers even without a token, and sets up after it does", async () => {
+    const { server, root } = await fixture(kind);
+    const r = await teammem(["init", "--dir", join(root, "n"), "--server", server.url, "--namespace", "acme", "--json"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`cannot reach server ${server.url}`);
-    expect(r.stdout).toContain("server not reached; the token was stored without being checked");
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, reached: true, remote: "server reached; namespace will be created on the first sync (no token yet)" });
+  });
+});
+
+describe("teammem init against something that is not a teammem server", () => {
+  it("creates nothing and says the URL answered, but not as a teammem server", async () => {
+    const other = createServer((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not Found</h1>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => other.close(() => resolve())));
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const root = await tempDir();
+    onTestFinished(() => root.remove());
+    const dir = join(root.path, "x");
+    for (const extra of [[], ["--token", "some-token"]]) {
+      const r = await teammem(["init", "--dir", dir, "--server", url, "--namespace", "acme", ...extra]);
+      expect(r).toEqual({
+        code: 1,
+        stdout: "",
+        stderr:
+          `teammem: ${url} answered, but not as a teammem server (GET /v1/team/whoami: HTTP 404, text/html); ` +
+          "nothing was set up (--server is the server's base URL, e.g. http://127.0.0.1:8080) [protocol_error]\n",
+      });
+      expect(existsSync(dir)).toBe(false);
+    }
   });
 });

@@ -172,8 +172,8 @@ describe("teammem's Claude Code hooks, run as Claude Code runs them", () => {
     const root = await tempDir("teammem-hooks-");
     onTestFinished(() => root.remove());
     const dir = join(await realpath(root.path), "mem");
-    // without a token init does not call the server; the hook takes the token from the environment
-    expect((await teammem(["init", "--dir", dir, "--server", `http://127.0.0.1:${port}`, "--namespace", "acme/web"])).code).toBe(0);
+    // --offline: init does not call the server (which never answers); the hook takes the token from the environment
+    expect((await teammem(["init", "--dir", dir, "--server", `http://127.0.0.1:${port}`, "--namespace", "acme/web", "--offline"])).code).toBe(0);
     await writeFile(join(dir, "team", "a.md"), "a\n");
     const command = `${process.execPath} ${CLI} push --hook claude-code`;
     const payload = { hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(dir, "team", "a.md") } };

@@ -49,14 +49,24 @@ describe("teammem usage errors", () => {
     expect(existsSync(join(dir, ".teammem"))).toBe(false);
   });
 
+  it.each(["1", "9", "6000"])("exits 2 naming port %s as one fetch never connects to, creating nothing", async (port) => {
+    const dir = await folder();
+    for (const extra of [[], ["--offline"]]) {
+      const r = await teammem(["init", "--dir", dir, "--server", `http://127.0.0.1:${port}`, "--namespace", "acme", ...extra]);
+      expect(r).toMatchObject({ code: 2, stdout: "" });
+      expect(r.stderr).toContain(`--server port ${port} is one fetch never connects to (a WHATWG "bad port"`);
+      expect(existsSync(join(dir, ".teammem"))).toBe(false);
+    }
+  });
+
   it("exits 2 when --dir is a regular file (or lies under one)", async () => {
     const dir = await folder();
     const file = join(dir, "afile");
     await writeFile(file, "not a folder\n");
-    const r = await teammem(["init", "--dir", file, "--server", "http://127.0.0.1:9", "--namespace", "acme"]);
+    const r = await teammem(["init", "--dir", file, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme"]);
     expect(r).toMatchObject({ code: 2, stdout: "" });
     expect(r.stderr).toContain(`--dir ${file} is a file, not a folder`);
-    const under = await teammem(["init", "--dir", join(file, "sub"), "--server", "http://127.0.0.1:9", "--namespace", "acme"]);
+    const under = await teammem(["init", "--dir", join(file, "sub"), "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme"]);
     expect(under.code).toBe(2);
     expect(under.stderr).toContain("a parent of it is a file, not a folder");
   });
@@ -65,7 +75,7 @@ describe("teammem usage errors", () => {
     "exits 2 on the bad namespace %j, creating nothing",
     async (ns) => {
       const dir = await folder();
-      const r = await teammem(["init", "--dir", join(dir, "mem"), "--server", "http://127.0.0.1:9", "--namespace", ns]);
+      const r = await teammem(["init", "--dir", join(dir, "mem"), "--server", "http://127.0.0.1:4", "--offline", "--namespace", ns]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("--namespace");
       expect(existsSync(join(dir, "mem"))).toBe(false);
@@ -74,14 +84,14 @@ describe("teammem usage errors", () => {
 
   it.each(["acme/web", "group/subgroup/repo"])("sets a folder up for the namespace %s", async (ns) => {
     const dir = await folder();
-    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", ns]);
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", ns]);
     expect([r.code, r.stderr]).toEqual([0, ""]);
-    expect(r.stdout).toContain(`namespace ${ns} at http://127.0.0.1:9`);
+    expect(r.stdout).toContain(`namespace ${ns} at http://127.0.0.1:4`);
   });
 
   it("exits 2 when sync finds no token anywhere, saying how to give one", async () => {
     const dir = await folder();
-    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme"])).code).toBe(0);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme"])).code).toBe(0);
     const r = await teammem(["sync", "--dir", dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no access token: pass --token, set TEAMMEM_TOKEN, or store one with `teammem init --token`");
@@ -98,8 +108,8 @@ describe("teammem usage errors", () => {
 
   it("exits 2 when init would point a set-up folder at another namespace", async () => {
     const dir = await folder();
-    await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme"]);
-    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "other"]);
+    await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme"]);
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "other"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("already set up for namespace acme");
   });
@@ -134,10 +144,10 @@ describe("teammem usage errors", () => {
 
   it("ends a sync's failure line with the error's stable code (server unreachable: network_error)", async () => {
     const dir = await folder();
-    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme", "--token", "some-token"])).code).toBe(0);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme", "--token", "some-token"])).code).toBe(0);
     const r = await teammem(["sync", "--dir", dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/teammem: cannot reach server http:\/\/127\.0\.0\.1:9: [^\n]* \[network_error\]\n$/);
+    expect(r.stderr).toMatch(/teammem: cannot reach server http:\/\/127\.0\.0\.1:4: [^\n]* \[network_error\]\n$/);
     const dry = await teammem(["sync", "--dry-run", "--dir", dir]);
     expect(dry.code).toBe(1);
     expect(dry.stderr).toMatch(/\(the pull part is unknown\) \[network_error\]\n$/);
@@ -158,7 +168,7 @@ describe("teammem usage errors", () => {
   it("stores a token given to init only in a 0600 config inside the 0700 state folder, and never prints it", async () => {
     const dir = await folder();
     await mkdir(join(dir, "existing"));
-    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme", "--token", "sekrit-token-value"]);
+    const r = await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme", "--token", "sekrit-token-value"]);
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain("sekrit-token-value");
     expect((await stat(join(dir, ".teammem", "config.json"))).mode & 0o777).toBe(0o600);

@@ -55,7 +55,7 @@ describe("teammem check", () => {
   it("requires Claude Code's frontmatter only in a Claude Code folder", async () => {
     const dir = await memoryFolder({ "team/MEMORY.md": "- [a](a.md)\n", "team/a.md": "no frontmatter\n" });
     expect((await teammem(["check", "--dir", dir])).stdout).toBe("");
-    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme/web"])).code).toBe(0);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme/web"])).code).toBe(0);
     const config = JSON.parse(await readFile(join(dir, ".teammem", "config.json"), "utf8"));
     await writeFile(join(dir, ".teammem", "config.json"), JSON.stringify({ ...config, agent: "claude-code" }));
     expect((await teammem(["check", "--dir", dir])).stdout).toContain("team/a.md:1: no frontmatter");
@@ -71,7 +71,7 @@ describe("teammem check", () => {
 describe("teammem status", () => {
   it("shows the memory warnings, in text and JSON, after the sync state", async () => {
     const dir = await memoryFolder({ "team/MEMORY.md": "- [Gone](gone.md)\n" });
-    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme/web"])).code).toBe(0);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme/web"])).code).toBe(0);
     const text = await teammem(["status", "--dir", dir]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(

@@ -1,13 +1,17 @@
 /**
- * `teammem init --server URL [--namespace NS] [--dir D | --agent claude-code|codex|folder] [--repo R] [--token T]`:
+ * `teammem init --server URL [--namespace NS] [--dir D | --agent claude-code|codex|folder] [--repo R] [--token T] [--offline]`:
  * sets up a memory folder: the state folder `.teammem/` (config with a new client id; the token
  * too when `--token` is given, mode 0600) and `team/`. The folder is `--dir`, or the one the agent
  * of `--agent` uses for the repository `--repo` (see agents/agent-folders.ts); the namespace is
  * `--namespace`, or the repository's path on its forge read from its remote (`acme/web`). Prints
- * what it chose. When a token is at hand, checks it first: creates the namespace (or, for a
- * read-only token, checks it exists); a refusal exits 1 with nothing created. Then fetches the
- * team's scan policy (its fingerprint key) into `.teammem/scan-policy.json`. Offline, the folder
- * is set up and the first sync creates the namespace.
+ * what it chose. Before writing anything it reaches the server: a URL no server can be reached
+ * at (a port fetch refuses) exits 2; a server that cannot be reached (connection refused, host not
+ * found, no answer) or that answers but not as a teammem server exits 1, each naming the URL and
+ * the cause, with nothing created. When a token is at hand, checks it too: creates the namespace
+ * (or, for a read-only token, checks it exists); a refusal exits 1 with nothing created. Then
+ * fetches the team's scan policy (its fingerprint key) into `.teammem/scan-policy.json`. With
+ * `--offline` the server is not contacted: the folder is set up and the first sync checks the
+ * token and creates the namespace.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -17,8 +21,10 @@ import { checkNamespaceName, NAMESPACE_RULE } from "@teammem/protocol";
 import { locateFolder, type LocatedFolder } from "../agents/locate-folder.js";
 import { pickRemote, readRepo, type RepoInfo } from "../agents/git-repo.js";
 import { displayRemoteUrl, namespaceFromRemote } from "../agents/remote-namespace.js";
+import { ErrorBody } from "@teammem/protocol";
 import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
+import { describeNetworkError, FETCH_BAD_PORTS } from "../http/network-reason.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
 import { layoutOf } from "../state/layout.js";
@@ -34,6 +40,7 @@ function define(command: CommonCommand) {
     .requiredOption("--server <url>", "server base URL, e.g. http://127.0.0.1:8080")
     .option("--namespace <name>", "namespace (one per repository), e.g. acme/web; default: owner/repo from the repository's remote")
     .option("--remote <name>", "the git remote that names the namespace (default: origin, else the only remote)")
+    .option("--offline", "set up without contacting the server (the first sync checks the token and creates the namespace)")
     .option("--json", "print what was set up as JSON");
 }
 
@@ -56,6 +63,8 @@ function parseServerUrl(raw: string): string {
     throw new UsageError(`--server must use http or https (got "${url.protocol}")`);
   if (url.username || url.password) throw new UsageError("--server must not contain a user name or password; use --token");
   if (url.search || url.hash) throw new UsageError("--server must not contain a query or fragment");
+  if (url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port)))
+    throw new UsageError(`--server port ${url.port} is one fetch never connects to (a WHATWG "bad port", like 1, 9, 22 or 6000): no server can be reached there; use the port the server listens on`);
   return url.toString().replace(/\/+$/, "");
 }
 
@@ -71,12 +80,47 @@ async function checkFolder(root: string): Promise<void> {
   }
 }
 
+/** How long init waits for the server's first answer, in ms. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Checks that a teammem server answers at `server` before anything is written: an unauthenticated
+ * `GET /v1/team/whoami` must get the server's error contract (401 `unauthorized`, or any reply with
+ * a teammem error body, e.g. 429 rate_limited).
+ * @throws NetworkError when nothing answers (the reason names the cause: connection refused, host not found...).
+ * @throws ClientError `protocol_error` when something answers, but not as a teammem server.
+ */
+async function probeServer(server: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(`${server}/v1/team/whoami`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  } catch (err) {
+    const timedOut = err instanceof DOMException && err.name === "TimeoutError";
+    throw new NetworkError(server, timedOut ? `no answer within ${PROBE_TIMEOUT_MS} ms` : describeNetworkError(err, server));
+  }
+  const text = await response.text().catch(() => "");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (response.status >= 400 && ErrorBody.safeParse(body).success) return;
+  const type = response.headers.get("content-type")?.split(";")[0] ?? "no content type";
+  throw new ClientError(
+    `${server} answered, but not as a teammem server (GET /v1/team/whoami: HTTP ${response.status}, ${type}); ` +
+      "nothing was set up (--server is the server's base URL, e.g. http://127.0.0.1:8080)",
+    1,
+    "protocol_error",
+  );
+}
+
 /**
  * Checks the token against the server before anything is written: creates the namespace (member
  * token), or, for a read-only token, checks that it exists and can be read.
  * @returns what to tell the user about the server side.
  * @throws ClientError (exit 1) when the server refuses the token or the namespace.
- * @throws NetworkError when the server cannot be reached (the caller sets up offline).
+ * @throws NetworkError when the server cannot be reached.
  */
 async function checkRemote(server: string, namespace: string, token: string): Promise<string> {
   const api = createApi({ server, namespace, token });
@@ -153,19 +197,22 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
         `remove ${layout.state} to start over`,
     );
 
-  // The token is checked first: a refused token (or namespace) leaves nothing behind.
+  // The server, then the token, are checked first: an unreachable server, something that is not a
+  // teammem server, a refused token (or namespace) all leave nothing behind.
   const token = findToken(options, ctx, existing);
-  let remote = "namespace will be created on the first sync (no token yet)";
+  let remote: string;
   let reached = false;
-  if (token) {
+  if (options.offline) {
+    remote = `set up offline (server not contacted)${flagToken ? "; the token was stored without being checked" : ""}; the first sync creates the namespace`;
+  } else {
     try {
-      remote = await checkRemote(server, namespace, token);
-      reached = true;
+      await probeServer(server);
+      remote = token ? await checkRemote(server, namespace, token) : "server reached; namespace will be created on the first sync (no token yet)";
     } catch (err) {
       if (!(err instanceof NetworkError)) throw err;
-      ctx.io.stderr(`teammem: ${err.message}; the first sync will create the namespace\n`);
-      remote = `server not reached${flagToken ? "; the token was stored without being checked" : ""}`;
+      throw new ClientError(`${err.message}; nothing was set up (check --server and that the server runs, or pass --offline to set up without it)`, 1, "network_error");
     }
+    reached = true;
   }
 
   const chosen = describeFolder(located);

@@ -133,7 +133,7 @@ describe("teammem scan PATH", () => {
     const dir = await memoryFolder();
     const content = `a\n${fakeGithubPat()}\nkey=${awsKeyId()}\n`;
     await writeFile(join(dir, "team", "mixed.md"), content);
-    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:9", "--namespace", "acme/web"])).code).toBe(0);
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme/web"])).code).toBe(0);
     const scanned = JSON.parse((await teammem(["scan", "--dir", dir, "team/mixed.md", "--json"])).stdout).results[0].findings;
     await teammem(["sync", "--dir", dir, "--token", "tok"]); // server unreachable: changes are queued, held-back files recorded
     const status = JSON.parse((await teammem(["status", "--dir", dir, "--json"])).stdout);

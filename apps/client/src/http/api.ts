@@ -10,6 +10,7 @@
  * asked (sync, push, history, diff, restore, resolve, doctor, init, watch).
  */
 import ky, { HTTPError, TimeoutError } from "ky";
+import { describeNetworkError } from "./network-reason.js";
 import { z } from "zod";
 import {
   BatchResponse,
@@ -91,10 +92,9 @@ export interface Api {
   whoami(): Promise<WhoamiResponse>;
 }
 
-function networkReason(err: unknown, timeoutMs: number): string {
+function networkReason(err: unknown, server: string, timeoutMs: number): string {
   if (err instanceof TimeoutError) return `no answer within ${timeoutMs} ms`;
-  const e = err as { message?: string; cause?: { code?: string; message?: string } };
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+  return describeNetworkError(err, server);
 }
 
 /**
@@ -139,7 +139,7 @@ export function createApi(options: ApiOptions): Api {
         const { code, message, details } = await codeOf(err.response);
         throw new ServerError(server, err.response.status, code, message, ERRORS[code].retry, details);
       }
-      throw new NetworkError(server, networkReason(err, timeoutMs));
+      throw new NetworkError(server, networkReason(err, server, timeoutMs));
     }
     if (schema === null) return undefined as z.infer<S>;
     let json: unknown;
