@@ -10,7 +10,8 @@ const PROBES = new Set(["/healthz", "/readyz"]);
  * Graceful close: from the moment `app.close()` begins (a SIGTERM in the CLI), a request arriving
  * on a connection that is still open is answered 503 `server_shutting_down` with Retry-After and
  * `Connection: close`, while requests already running finish (Fastify waits for them before its
- * `onClose` hooks close anything they use). Decorates `app.closing` (true once closing began).
+ * `onClose` hooks close anything they use), each answered with `Connection: close` so no kept-alive
+ * connection outlives its request. Decorates `app.closing` (true once closing began).
  */
 async function shutdown(app: FastifyInstance): Promise<void> {
   let closing = false;
@@ -19,6 +20,12 @@ async function shutdown(app: FastifyInstance): Promise<void> {
   });
   app.addHook("preClose", async () => {
     closing = true;
+  });
+  // A reply sent once closing began (a request that was in flight) closes its connection: a
+  // keep-alive client would otherwise hold it open, and the server's close would wait for it until
+  // the shutdown timeout (exit 1, "requests still running") though every request was answered.
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
   });
   app.addHook("onRequest", async (request, reply) => {
     // Probes keep answering (readiness says "shutting down", so a load balancer drains this instance).

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
@@ -49,20 +49,23 @@ function start(env: Record<string, string>): Promise<Started> {
   });
 }
 
-/** One request on its own connection; resolves with status and body, or the connection error's code. */
-function send(url: string, token: string, path: string, body?: unknown): Promise<{ status: number; body: string } | { error: string }> {
+/**
+ * One request, on its own connection (or on `agent`'s, kept alive like fetch's); resolves with
+ * status, body and the Connection header, or the connection error's code.
+ */
+function send(url: string, token: string, path: string, body?: unknown, agent?: Agent): Promise<{ status: number; body: string; connection?: string } | { error: string }> {
   return new Promise((resolve) => {
     const req = httpRequest(
       `${url}${path}`,
       {
         method: body === undefined ? "GET" : "POST",
-        agent: false,
+        agent: agent ?? false,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       },
       (res) => {
         let text = "";
         res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text, connection: res.headers.connection }));
       },
     );
     req.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
@@ -128,6 +131,26 @@ describe("teammem-server on SIGTERM", () => {
     const { rows } = await holder.query("SELECT path FROM entries e JOIN namespaces n ON n.id = e.namespace_id WHERE n.name = 'term-ns' ORDER BY path");
     expect(rows.map((r) => r.path)).toEqual(["team/a.md", "team/b.md"]);
     expect(server.stderr()).toContain("teammem-server: shutting down");
+  });
+
+  it("closes a kept-alive connection once its in-flight request is answered, and exits 0 without waiting for the timeout", async () => {
+    // Before: the answered connection stayed open (Fastify closes only connections idle when close
+    // begins), the close waited for it, and the process exited 1 at the timeout.
+    const { server, holder } = await setUp({ TEAMMEM_SHUTDOWN_TIMEOUT_MS: "30000" });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(async () => agent.destroy());
+    expect(await send(server.url, server.token, "/v1/team/whoami", undefined, agent)).toMatchObject({ status: 200, connection: "keep-alive" });
+    await holder.query("BEGIN");
+    await holder.query("SELECT 1 FROM namespaces WHERE name = 'term-ns' FOR UPDATE");
+    const inFlight = send(server.url, server.token, "/v1/namespaces/term-ns/batch", { operations: [{ opId: randomUUID(), path: "team/k.md", baseVersion: 0, content: "k\n" }] }, agent);
+    await waitForLockWaiter(holder);
+    server.child.kill("SIGTERM");
+    // The close has begun (the in-flight request is answered after it, not before).
+    while (!server.stderr().includes("teammem-server: shutting down")) await new Promise((r) => setTimeout(r, 20));
+    await holder.query("COMMIT");
+    expect(await inFlight).toMatchObject({ status: 200, connection: "close" });
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).not.toContain("requests still running");
   });
 
   it("exits 1 once TEAMMEM_SHUTDOWN_TIMEOUT_MS passes with a request still running; its transaction rolls back", async () => {
