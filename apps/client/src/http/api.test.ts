@@ -122,6 +122,19 @@ describe("the client's HTTP calls", () => {
       expect(arrivals).toHaveLength(0);
     });
     it.each([
+      ["restore", (a: ReturnType<typeof createApi>) => a.restore({ opId: "op-00000001", path: "a.md", version: 1, clientId: `client-${token}` })],
+      ["resolveConflict", (a: ReturnType<typeof createApi>) => a.resolveConflict("c1", { opId: "op-00000001", baseVersion: 1, clientId: token, content: "x\n" })],
+      ["blockReport", (a: ReturnType<typeof createApi>) => a.blockReport({ clientId: token, path: "a.md", sha256: "0".repeat(64), findings: [] })],
+      ["batch", (a: ReturnType<typeof createApi>) => a.batch({ clientId: token, operations: [{ opId: "op-00000001", path: "a.md", baseVersion: 0, content: "a" }] })],
+    ] as const)("%s with the credential in the client id", async (_name, call) => {
+      const { api, arrivals } = await scriptedServer([ok]);
+      const err = await call(api()).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: "secret_detected" });
+      expect((err as Error).message).toContain("client id");
+      expect((err as Error).message).not.toContain(token);
+      expect(arrivals).toHaveLength(0);
+    });
+    it.each([
       ["entry", (a: ReturnType<typeof createApi>) => a.entry(`${token}/a.md`)],
       ["version", (a: ReturnType<typeof createApi>) => a.version(`notes-${token}.md`, 1)],
       ["history", (a: ReturnType<typeof createApi>) => a.history(`${token}.md`)],

@@ -5,9 +5,11 @@
  * {@link NetworkError}. Requests the registry says may succeed later are retried (see retry.ts).
  * The token only ever goes into the Authorization header.
  *
- * Every request's URL after the server (namespace, entry path, ids) is scanned before it leaves:
- * one holding a credential is not sent at all ({@link refuseCredentialInUrl}), whatever command
- * asked (sync, push, history, diff, restore, resolve, doctor, init, watch).
+ * Every request's URL after the server (namespace, entry path, ids) and its body's identity fields
+ * (`clientId`, `opId`) are scanned before it leaves: a request holding a credential there is not
+ * sent at all ({@link refuseCredentialInRequest}), whatever command asked (sync, push, history,
+ * diff, restore, resolve, doctor, init, watch). Content is scanned by the send path, which knows
+ * the team's approved bypasses.
  */
 import ky, { HTTPError, TimeoutError } from "ky";
 import { describeNetworkError } from "./network-reason.js";
@@ -97,12 +99,16 @@ function networkReason(err: unknown, server: string, timeoutMs: number): string 
   return describeNetworkError(err, server);
 }
 
+/** Top-level body fields that name who or what sends, never content: scanned in every request. */
+const IDENTITY_FIELDS = ["clientId", "opId"] as const;
+
 /**
  * Refuses a request whose URL, after `server`, holds a credential (a namespace, entry path or id
- * holding one): nothing is sent. Scanned as the server would read it (percent-decoded).
+ * holding one; scanned percent-decoded, as the server reads it), or whose body's `clientId` or
+ * `opId` does: nothing is sent.
  * @throws ClientError `secret_detected` (exit 1) naming the rules, never the value.
  */
-export function refuseCredentialInUrl(server: string, url: string): void {
+export function refuseCredentialInRequest(server: string, url: string, body?: unknown): void {
   const rest = url.slice(server.length);
   let decoded = rest;
   try {
@@ -110,13 +116,25 @@ export function refuseCredentialInUrl(server: string, url: string): void {
   } catch {
     // Malformed percent-encoding: scan the raw text (it leaves as is).
   }
-  const rules = [...new Set([...scan(decoded), ...scan(rest)].map((f) => f.ruleId))];
-  if (rules.length > 0)
+  const urlRules = new Set([...scan(decoded), ...scan(rest)].map((f) => f.ruleId));
+  if (urlRules.size > 0)
     throw new ClientError(
-      `not sent: the request to ${server} would carry a credential (${rules.join(", ")}) in its namespace or path; fix the namespace (.teammem/config.json, teammem init) or the path`,
+      `not sent: the request to ${server} would carry a credential (${[...urlRules].join(", ")}) in its namespace or path; fix the namespace (.teammem/config.json, teammem init) or the path`,
       1,
       "secret_detected",
     );
+  if (typeof body !== "object" || body === null) return;
+  for (const field of IDENTITY_FIELDS) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value !== "string") continue;
+    const rules = [...new Set(scan(value).map((f) => f.ruleId))];
+    if (rules.length > 0)
+      throw new ClientError(
+        `not sent: the request to ${server} would carry a credential (${rules.join(", ")}) in its ${field === "clientId" ? "client id (.teammem/config.json: give it a new random id)" : "operation id"}`,
+        1,
+        "secret_detected",
+      );
+  }
 }
 
 export function createApi(options: ApiOptions): Api {
@@ -130,7 +148,7 @@ export function createApi(options: ApiOptions): Api {
   });
 
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
-    refuseCredentialInUrl(server, url);
+    refuseCredentialInRequest(server, url, body);
     let text: string;
     try {
       text = await http(url, { method, ...(body === undefined ? {} : { json: body }) }).text();
