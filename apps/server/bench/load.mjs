@@ -112,6 +112,12 @@ async function measureLevel({ level, base, token, dbUrl, pool, ops, warmup }) {
       const res = await request(agent, `${base}/v1/namespaces/own-c${level}-w${w}/entry?path=bench/w${w}.md`, "GET", auth);
       if (res.status !== 200) throw new Error(`read failed: ${res.status} ${res.body.slice(0, 300)}`);
     };
+    /** The floor route (bench.mjs): same HTTP, auth and rate limiter, one INSERT transaction on the server's pool. */
+    const floor = async (w, i) => {
+      const body = JSON.stringify({ path: `bench/c${level}/w${w}.md`, content: content(i) });
+      const res = await request(agent, `${base}/bench/floor`, "POST", { ...auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) }, body);
+      if (res.status !== 200) throw new Error(`floor failed: ${res.status} ${res.body.slice(0, 300)}`);
+    };
     const health = async () => {
       const res = await request(agent, `${base}/healthz`, "GET", {});
       if (res.status !== 200) throw new Error(`healthz failed: ${res.status}`);
@@ -133,8 +139,10 @@ async function measureLevel({ level, base, token, dbUrl, pool, ops, warmup }) {
     await run(level, warmup, serverRead);
     await run(level, warmup, health);
     await run(level, Math.max(warmup, pool), bareInsert);
+    await run(level, Math.max(warmup, level), floor);
     const rows = {};
-    // Bare and server write alternate (bare first and last), so a burst of outside load hits both.
+    // The floor and bare runs come in two halves, first and last, so a burst of outside load hits them and the writes alike.
+    const floor1 = await run(level, Math.ceil(ops / 2), floor);
     const bare1 = await run(level, Math.ceil(ops / 2), bareInsert);
     rows.own = await run(level, ops, serverWrite(false));
     rows.shared = await run(level, ops, serverWrite(true));
@@ -147,6 +155,9 @@ async function measureLevel({ level, base, token, dbUrl, pool, ops, warmup }) {
     rows.batch.opsPerSec *= BATCH_OPS;
     rows.batch.serverCpuMicros /= BATCH_OPS;
     const bare2 = await run(level, Math.ceil(ops / 2), bareInsert);
+    const floor2 = await run(level, Math.ceil(ops / 2), floor);
+    rows.floor = summary([...floor1.latencies, ...floor2.latencies], floor1.wallMs + floor2.wallMs);
+    rows.floor.serverCpuMicros = (floor1.serverCpuMicros * floor1.latencies.length + floor2.serverCpuMicros * floor2.latencies.length) / (floor1.latencies.length + floor2.latencies.length);
     rows.bare = summary([...bare1.latencies, ...bare2.latencies], bare1.wallMs + bare2.wallMs);
     for (const row of Object.values(rows)) {
       delete row.latencies;

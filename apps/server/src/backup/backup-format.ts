@@ -33,8 +33,10 @@ export const BACKUP_ERRORS = {
   backup_schema_mismatch: "the backup was made with another database schema",
   /** A line is not valid UTF-8 JSON, not a row of a known table, a row with a missing, extra or mistyped column, or out of order. */
   backup_invalid_line: "invalid line",
-  /** The database refused a row (a duplicate or a reference to a row the backup lacks). */
+  /** The database refused a row (a reference to a row the backup lacks, a value out of range). */
   backup_row_refused: "row refused by the database",
+  /** A row whose key (or another unique column set) an earlier line of the backup holds already. */
+  backup_duplicate_row: "a row appears twice",
   /** The end line is missing, or its counts differ from the rows read: the file was cut short or edited. */
   backup_truncated: "the backup is incomplete",
   /**
@@ -126,7 +128,6 @@ const ENUMERATED: Record<string, readonly string[]> = {
 const noNul = (s: string) => !s.includes("\u0000");
 const timestamp = z.iso.datetime({ offset: true });
 
-/** The zod schema of one column's JSON value (null allowed when the column is nullable). */
 /**
  * JSON columns whose value the server replies with (a stored operation's result, replayed to a client
  * resending it; an audit event's findings): held to the protocol's schema of that reply.
@@ -136,8 +137,19 @@ const JSON_SHAPES: Record<string, z.ZodType> = {
   "audit_events.findings": z.array(AuditFinding),
 };
 
+/** The lower bound of a column of `table` ({@link schema.COLUMN_MINIMUMS}: versions, cursors, sizes), or undefined. */
+function minimumOf(table: string, column: string): number | undefined {
+  return (schema.COLUMN_MINIMUMS as Record<string, Record<string, number>>)[table]?.[column];
+}
+
+/**
+ * The zod schema of one column's JSON value (null allowed when the column is nullable); integers
+ * at least their {@link schema.COLUMN_MINIMUMS} bound (1 for versions), like the database's CHECK
+ * constraints, else at least 0.
+ */
 function columnSchema(table: string, column: PgColumn): z.ZodType {
   let base: z.ZodType;
+  const min = minimumOf(table, column.name);
   const allowed = ENUMERATED[`${table}.${column.name}`];
   const shape = JSON_SHAPES[`${table}.${column.name}`];
   switch (allowed ? "enumerated" : shape ? "shaped" : column.columnType) {
@@ -158,11 +170,11 @@ function columnSchema(table: string, column: PgColumn): z.ZodType {
       base = z.string().refine(noNul, "a NUL character cannot be stored");
       break;
     case "PgInteger":
-      base = z.number().int().min(INT32.min).max(INT32.max);
+      base = z.number().int().min(min ?? INT32.min).max(INT32.max);
       break;
     case "PgBigInt53":
     case "PgBigSerial53":
-      base = z.number().int().min(INT53.min).max(INT53.max);
+      base = z.number().int().min(min ?? INT53.min).max(INT53.max);
       break;
     case "PgBoolean":
       base = z.boolean();

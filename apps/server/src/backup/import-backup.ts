@@ -51,6 +51,27 @@ function databaseMessage(e: unknown): string {
   return [message ?? String(cause), detail].filter(Boolean).join(": ");
 }
 
+/**
+ * The refusal of one row the database refused, in our words (never PostgreSQL's detail, which
+ * quotes the row's values): SQLSTATE 23505 a duplicate (`backup_duplicate_row`), 23503 a reference
+ * to a row the backup lacks, 23514 a value out of range; each naming the constraint (a name of our
+ * schema). Anything else: `backup_row_refused` with the database's message.
+ */
+function rowRefusal(e: unknown, table: string, line: number): BackupError {
+  const cause = ((e as { cause?: unknown }).cause ?? e) as { code?: unknown; constraint?: unknown };
+  const constraint = typeof cause.constraint === "string" ? ` (constraint ${cause.constraint})` : "";
+  switch (cause.code) {
+    case "23505":
+      return new BackupError("backup_duplicate_row", `a ${table} row with the same key as an earlier line${constraint}: every row may appear once in a backup`, line);
+    case "23503":
+      return new BackupError("backup_row_refused", `a ${table} row refers to a row the backup does not hold${constraint}`, line);
+    case "23514":
+      return new BackupError("backup_row_refused", `a ${table} row holds a value out of range${constraint}`, line);
+    default:
+      return new BackupError("backup_row_refused", `${table} row refused by the database: ${databaseMessage(e)}`, line);
+  }
+}
+
 interface Pending {
   table: BackupTable;
   rows: Record<string, unknown>[];
@@ -78,7 +99,7 @@ async function flush(tx: Tx, pending: Pending): Promise<void> {
       try {
         await insertRows(tx, pending.table, [pending.rows[i]!]);
       } catch (e) {
-        throw new BackupError("backup_row_refused", `${pending.table.name} row refused by the database: ${databaseMessage(e)}`, pending.lines[i]!);
+        throw rowRefusal(e, pending.table.name, pending.lines[i]!);
       }
     }
     throw new BackupError("backup_row_refused", `${pending.table.name} rows refused by the database: ${databaseMessage(batchError)}`, pending.lines[0]!);

@@ -10,6 +10,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -19,9 +20,33 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type PgColumn,
 } from "drizzle-orm/pg-core";
 
 type Role = "admin" | "member" | "reader";
+
+/**
+ * Lower bounds of versions (1, 2, ...; 0 means "no such path" and is never stored as a version),
+ * cursors (0: nothing yet; a change's cursor is 1 or more) and sizes, by table and SQL column:
+ * CHECK constraints `<table>_<column>_min` (migration 0010), and the backup format's zod
+ * (backup/backup-format.ts), so an import cannot bring in a negative version.
+ */
+export const COLUMN_MINIMUMS = {
+  namespaces: { cursor: 0, live_entries: 0 },
+  entries: { version: 1, size_bytes: 0, cursor: 1 },
+  versions: { version: 1, size_bytes: 0, parent_version: 1, base_version: 0, cursor: 1 },
+  renames: { from_version: 1, to_version: 1 },
+  conflicts: { base_version: 0, head_version: 0, cursor: 1, resolved_version: 0 },
+} as const satisfies Record<string, Record<string, number>>;
+
+/** The CHECK constraints of {@link COLUMN_MINIMUMS} for `table`, whose columns are `columns` (a null value passes). */
+function minimumChecks(table: keyof typeof COLUMN_MINIMUMS, columns: Record<string, PgColumn>) {
+  return Object.entries(COLUMN_MINIMUMS[table]).map(([name, min]) => {
+    const column = Object.values(columns).find((c) => c.name === name);
+    if (!column) throw new Error(`COLUMN_MINIMUMS: ${table} has no column ${name}`);
+    return check(`${table}_${name}_min`, sql`${column} >= ${sql.raw(String(min))}`);
+  });
+}
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -160,7 +185,7 @@ export const namespaces = pgTable(
     liveEntries: integer("live_entries").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("namespaces_team_name").on(t.teamId, t.name)],
+  (t) => [uniqueIndex("namespaces_team_name").on(t.teamId, t.name), ...minimumChecks("namespaces", t)],
 );
 
 /** Head of each path in a namespace (a tombstone head has `deleted` true and no content). */
@@ -185,6 +210,7 @@ export const entries = pgTable(
     /** Prefix searches `fold_key LIKE 'notes/%'` (file/folder clashes) under any collation. */
     index("entries_namespace_fold_key_prefix").on(t.namespaceId, t.foldKey.op("text_pattern_ops")).where(sql`NOT ${t.deleted}`),
     index("entries_namespace_cursor").on(t.namespaceId, t.cursor),
+    ...minimumChecks("entries", t),
   ],
 );
 
@@ -223,6 +249,9 @@ export const versions = pgTable(
   (t) => [
     uniqueIndex("versions_namespace_path_version").on(t.namespaceId, t.path, t.version),
     uniqueIndex("versions_namespace_cursor").on(t.namespaceId, t.cursor),
+    /** The change feed's purged-versions subquery (store/changes.ts): only purged versions, a tiny index. */
+    index("versions_namespace_path_purged").on(t.namespaceId, t.path).where(sql`${t.purgedAt} IS NOT NULL`),
+    ...minimumChecks("versions", t),
   ],
 );
 
@@ -247,6 +276,7 @@ export const renames = pgTable(
   (t) => [
     index("renames_namespace_from").on(t.namespaceId, t.fromPath, t.fromVersion),
     index("renames_namespace_to").on(t.namespaceId, t.toPath, t.toVersion),
+    ...minimumChecks("renames", t),
   ],
 );
 
@@ -273,7 +303,7 @@ export const conflicts = pgTable(
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("conflicts_namespace_status").on(t.namespaceId, t.status)],
+  (t) => [index("conflicts_namespace_status").on(t.namespaceId, t.status), ...minimumChecks("conflicts", t)],
 );
 
 /** Idempotency: the stored result of every operation id, replayed verbatim on a repeat. */

@@ -26,7 +26,7 @@ function rejected(opId: string, path: string, refusal: Refusal): OperationResult
 }
 
 /** The request hash of a batch operation (its id excluded; the merge policy only when given, so older hashes stay valid). */
-function operationHash(op: Operation): string {
+export function operationHash(op: Operation): string {
   if ("delete" in op) return requestHash("delete", [op.path, op.baseVersion]);
   const put = [op.path, op.baseVersion, op.content, ...(op.merge ? [op.merge] : [])];
   if ("renameFrom" in op) return requestHash("rename", [...put, op.renameFrom, op.renameFromVersion]);
@@ -137,7 +137,7 @@ async function madeSinceBase(tx: Tx, namespaceId: string, path: string, baseVers
  * Creating a path that exists (baseVersion 0, live head) is thus a concurrent edit from an empty base.
  * `namespaceCursor` is the locked cursor; the one change this transaction makes takes the next.
  */
-async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, hash: string, namespaceCursor: number, head: Head | null): Promise<Decision> {
+export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: string, hash: string, namespaceCursor: number, head: Head | null): Promise<Decision> {
   const nsId = ctx.namespace.id;
   const headVersion = head?.version ?? 0;
   const live = head !== null && !head.deleted;

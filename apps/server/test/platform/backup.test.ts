@@ -6,6 +6,7 @@
  * the line with a stable code, and leaves the target database empty; an export streams (one
  * cursor batch at a time, waiting for its reader).
  */
+import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { join } from "node:path";
@@ -216,6 +217,13 @@ describe("teammem-server export and import", () => {
     const join_ = (l: string[]) => l.join("\n") + "\n";
     const cases = (): [string, string, RegExp][] => {
       const teamLine = good.findIndex((l) => l.startsWith('{"table":"teams"'));
+      const auditLine = good.findIndex((l) => l.startsWith('{"table":"audit_events"'));
+      // A tombstone at version -1 (every column present and well typed: only its value is impossible).
+      const negativeVersion = {
+        id: 1, namespace_id: randomUUID(), path: "a.md", version: -1, kind: "delete", deleted: true, content: null, sha256: null, size_bytes: 0,
+        parent_version: null, base_version: null, author_id: null, author_name: "ann", client_id: null, op_id: null, cursor: 1,
+        created_at: "2026-01-01T00:00:00.000000+00:00", purged_by: null, purged_at: null, purge_reason: null,
+      };
       return [
         ["truncated (the end line missing)", join_(good.slice(0, -1)), /no end line after line \d+: the file was cut short.*\(backup_truncated\)/],
         ["cut mid-line", good.join("\n").slice(0, -25), /line \d+: the last line is cut short.*\(backup_truncated\)/],
@@ -226,11 +234,16 @@ describe("teammem-server export and import", () => {
           join_([...good.slice(0, 2), good[2]!.replace(/"created_at":"[^"]*"/, '"created_at":42'), ...good.slice(3)]),
           /line 3: invalid \S+ row: created_at: Invalid input: expected string, received number \(backup_invalid_line\)/,
         ],
+        [
+          "a negative version",
+          join_([...good.slice(0, auditLine), JSON.stringify({ table: "versions", row: negativeVersion }), ...good.slice(auditLine)]),
+          new RegExp(`line ${auditLine + 1}: invalid versions row: version: .*>=1 \\(backup_invalid_line\\)`),
+        ],
         ["an unknown table", join_([...good.slice(0, -1), '{"table":"secrets","row":{}}', good.at(-1)!]), new RegExp(`line ${good.length}: unknown table "secrets" \\(backup_invalid_line\\)`)],
         [
           "a duplicate row (refused by the database)",
           join_([...good.slice(0, teamLine + 1), good[teamLine]!, ...good.slice(teamLine + 1)]),
-          new RegExp(`line ${teamLine + 2}: teams row refused by the database: duplicate key value .*\\(backup_row_refused\\)`),
+          new RegExp(`line ${teamLine + 2}: a teams row with the same key as an earlier line \\(constraint teams_pkey\\): every row may appear once in a backup.*\\(backup_duplicate_row\\)`),
         ],
         [
           "wrong format version",

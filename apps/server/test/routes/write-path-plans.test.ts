@@ -106,6 +106,15 @@ describe("the write path's statements on postgres", () => {
     expect(restored.statusCode, restored.body).toBe(200);
     const purged = await call("POST", "/v1/admin/namespaces/plans/purge", admin, { path: "fill/0/3.md", version: 1, reason: "test" });
     expect(purged.statusCode, purged.body).toBe(200);
+    // A batch of several operations: one set-based transaction (store/apply-batch.ts): edits, new paths (their clash check), a delete.
+    const several = [
+      ...Array.from({ length: 5 }, (_, i) => ({ opId: opId("run-edit"), path: `fill/1/${i}.md`, baseVersion: 1, content: `edited ${i}\n` })),
+      ...Array.from({ length: 5 }, (_, i) => ({ opId: opId("run-new"), path: `run/${i}.md`, baseVersion: 0, content: `new ${i}\n` })),
+      { opId: opId("run-del"), path: "fill/2/0.md", baseVersion: 1, delete: true },
+    ];
+    expect((await batch(several)).map((r) => r.status)).toEqual(several.map(() => "applied"));
+    const feed = await app.inject({ method: "GET", url: "/v1/namespaces/plans/changes?since=0&limit=1000", headers: { authorization: `Bearer ${member}` } });
+    expect(feed.statusCode, feed.body).toBe(200);
     recording = false;
 
     const explained = plans.map((p) => ({ query: p["Query Text"], nodes: nodes(p.Plan) }));
@@ -115,5 +124,13 @@ describe("the write path's statements on postgres", () => {
     // The lookup of op id and path under the lock (batch writes): both primary keys.
     const readForWrite = explained.filter((p) => p.nodes.some((n) => n.endsWith(" on operations using operations_namespace_id_op_id_pk")) && p.nodes.some((n) => n.endsWith(" on entries using entries_namespace_id_path_pk")));
     expect(readForWrite.length).toBeGreaterThanOrEqual(8);
+    // The set-based run's read, clash check and write: every lookup on an index of its table.
+    const runStatements = explained.filter((p) => p.query.includes("jsonb_to_recordset"));
+    expect(runStatements.length).toBeGreaterThanOrEqual(3);
+    expect(runStatements.some((p) => p.nodes.some((n) => n.endsWith(" on entries using entries_namespace_fold_key_prefix")))).toBe(true);
+    // The change feed's purged versions: the partial index of purged versions only (migration 0010).
+    const feedPlans = explained.filter((p) => p.query.includes("purged_at IS NOT NULL"));
+    expect(feedPlans.length).toBeGreaterThanOrEqual(1);
+    expect(feedPlans.every((p) => p.nodes.some((n) => n.endsWith(" on versions using versions_namespace_path_purged")))).toBe(true);
   });
 });

@@ -16,6 +16,7 @@ import {
 } from "@teammem/protocol";
 import { refusalForDatabaseError, refusalForUnstorableText } from "../../errors/database-errors.js";
 import { Refusal } from "../../errors/refusal.js";
+import { applyRun } from "../../store/apply-batch.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
 import { putEntry, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
@@ -55,7 +56,27 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const ctx = await writeContext(app, request, ns, clientId);
       if (clientId) await touchDevice(app.db, request.auth.principalId, clientId);
       const results: OperationResult[] = [];
-      for (const op of operations) {
+      // Runs of operations share one transaction (store/apply-batch.ts); what a run cannot take is
+      // applied on its own. A run that fails for another reason than a transient database failure
+      // is rolled back whole, and the rest of the batch goes one operation per transaction.
+      let setBased = true;
+      for (let i = 0; i < operations.length; ) {
+        if (setBased && operations.length - i >= 2) {
+          try {
+            const done = await applyRun(app.db, ctx, operations.slice(i));
+            if (done.length > 0) {
+              results.push(...done);
+              i += done.length;
+              continue;
+            }
+          } catch (err) {
+            const busy = refusalForDatabaseError(err);
+            if (busy) throw busy;
+            request.log.warn({ err: { message: (err as Error).message } }, "set-based batch run failed; applying its operations one by one");
+            setBased = false;
+          }
+        }
+        const op = operations[i++]!;
         try {
           results.push(await applyOperation(app.db, ctx, op));
         } catch (err) {

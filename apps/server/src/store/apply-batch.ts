@@ -1,0 +1,272 @@
+/**
+ * A batch's operations of one namespace in ONE transaction (set-based): lock the namespace once,
+ * read every head and stored result the run needs in one query, decide each operation in memory,
+ * then write every version, head and stored result with one multi-row statement. A write path
+ * with few round trips per batch instead of a transaction (and a commit) per operation.
+ *
+ * Only what is decided without reading more runs set-based: a replay, a `version_conflict`
+ * refusal (base ahead of the head), a fast-forward (a new version or none), a new live path with
+ * no clash in the database or in the run and room under the namespace limit. Everything else
+ * (merges, conflicts, renames, clashes, a full namespace, refusals of the content or path) goes
+ * through the general protocol of apply-operation.ts: the first such operation of a run is
+ * decided inside the run's transaction after the run's writes so far (the database then holds
+ * exactly what the per-operation path would see) and ends the run, or, when validation refuses
+ * it, ends the run before it (the caller applies it on its own). Per operation the results are
+ * those of {@link applyOperation}, in order, with cursors in operation order.
+ */
+import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
+import { sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/database.js";
+import { Refusal } from "../errors/refusal.js";
+import { decide, operationHash } from "./apply-operation.js";
+import type { Head } from "./heads.js";
+import { replayResult, storeOperation, type StoredOperation } from "./idempotency.js";
+import { inNamespaceTransaction } from "./namespace-transaction.js";
+import { ancestorKeys } from "./path-type-clash.js";
+import { checkWritePath } from "./path-secrets.js";
+import { checkContent } from "./validate-content.js";
+import type { WriteContext } from "./write-context.js";
+
+/** An operation that passed validation: its checked path, case-folded key and request hash. */
+interface Checked {
+  op: Operation;
+  path: string;
+  foldKey: string;
+  hash: string;
+}
+
+/** A version the run writes (and makes the head). */
+interface PendingVersion {
+  path: string;
+  fold_key: string;
+  version: number;
+  kind: "write" | "delete";
+  deleted: boolean;
+  content: string | null;
+  sha256: string | null;
+  size_bytes: number;
+  parent_version: number | null;
+  op_id: string;
+  cursor: number;
+}
+
+/** A result the run stores for replay. */
+interface PendingResult {
+  op_id: string;
+  request_sha256: string;
+  result: OperationResult;
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * The leading operations of `ops` that may share one transaction: valid (path, content), not a
+ * rename, no opId or case-folded path twice (a second write of a path reads the first).
+ */
+function runnablePrefix(ctx: WriteContext, ops: readonly Operation[]): Checked[] {
+  const run: Checked[] = [];
+  const opIds = new Set<string>();
+  const keys = new Set<string>();
+  for (const op of ops) {
+    if ("renameFrom" in op) break;
+    const checked = checkWritePath(ctx, op.path);
+    if ("refusal" in checked) break;
+    if (!("delete" in op) && checkContent(ctx, op.content) !== null) break;
+    const foldKey = pathFoldKey(checked.path);
+    if (opIds.has(op.opId) || keys.has(foldKey)) break;
+    opIds.add(op.opId);
+    keys.add(foldKey);
+    run.push({ op, path: checked.path, foldKey, hash: operationHash(op) });
+  }
+  return run;
+}
+
+interface ReadRow {
+  ord: number;
+  request_sha256: string | null;
+  result: unknown;
+  path: string | null;
+  version: number | null;
+  deleted: boolean | null;
+  content: string | null;
+  sha256: string | null;
+  size_bytes: number | null;
+  cursor: number | string | null;
+  live_entries: number;
+}
+
+/** Under the lock, in one query: per operation its stored result and its path's head; and the namespace's live-entry count. */
+async function readRun(tx: Tx, namespaceId: string, run: readonly Checked[]): Promise<{ stored: (StoredOperation | null)[]; heads: (Head | null)[]; live: number }> {
+  const input = JSON.stringify(run.map((c, ord) => ({ ord, op_id: c.op.opId, path: c.path })));
+  const rows = rowsOf<ReadRow>(
+    await tx.execute(sql`
+      SELECT i.ord, o.request_sha256, o.result, e.path, e.version, e.deleted, e.content, e.sha256, e.size_bytes, e.cursor,
+             (SELECT n.live_entries FROM namespaces n WHERE n.id = ${namespaceId}) AS live_entries
+      FROM jsonb_to_recordset(${input}::jsonb) AS i(ord integer, op_id text, path text)
+      LEFT JOIN operations o ON o.namespace_id = ${namespaceId} AND o.op_id = i.op_id
+      LEFT JOIN entries e ON e.namespace_id = ${namespaceId} AND e.path = i.path`),
+  );
+  const stored: (StoredOperation | null)[] = run.map(() => null);
+  const heads: (Head | null)[] = run.map(() => null);
+  let live = 0;
+  for (const r of rows) {
+    live = Number(r.live_entries);
+    if (r.request_sha256 !== null) stored[r.ord] = { requestSha256: r.request_sha256, result: r.result as OperationResult };
+    if (r.path !== null) {
+      heads[r.ord] = { path: r.path, version: r.version!, deleted: r.deleted!, content: r.content, sha256: r.sha256, sizeBytes: r.size_bytes!, cursor: Number(r.cursor) };
+    }
+  }
+  return { stored, heads, live };
+}
+
+/**
+ * For each path in `paths` (case-folded keys) that would become live: whether a live entry of the
+ * namespace clashes with it by case or as an ancestor or descendant (one query, every lookup on
+ * the live fold-key indexes; the descendant range with the text_pattern_ops operators).
+ */
+async function clashingPaths(tx: Tx, namespaceId: string, candidates: readonly { ord: number; path: string; foldKey: string }[]): Promise<Set<number>> {
+  if (candidates.length === 0) return new Set();
+  const input = JSON.stringify(candidates.map((c) => ({ ord: c.ord, path: c.path, fold_key: c.foldKey, ancestors: ancestorKeys(c.foldKey) })));
+  const rows = rowsOf<{ ord: number }>(
+    await tx.execute(sql`
+      SELECT i.ord FROM jsonb_to_recordset(${input}::jsonb) AS i(ord integer, path text, fold_key text, ancestors text[])
+      WHERE EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = ${namespaceId} AND NOT e.deleted AND e.fold_key = i.fold_key AND e.path <> i.path)
+         OR EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = ${namespaceId} AND NOT e.deleted AND e.fold_key = ANY (i.ancestors))
+         OR EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = ${namespaceId} AND NOT e.deleted
+                      AND e.fold_key ~>=~ (i.fold_key || '/') AND e.fold_key ~<~ (i.fold_key || '0'))`),
+  );
+  return new Set(rows.map((r) => Number(r.ord)));
+}
+
+/** Whether one of two case-folded keys is a proper ancestor of the other. */
+function nested(a: string, b: string): boolean {
+  return a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+/**
+ * Writes the run's versions (and heads), its stored results and the namespace's cursor and
+ * live-entry counter in one statement.
+ * @throws Error when a result could not be stored (an opId stored meanwhile outside the lock): the
+ *   caller rolls the run back and applies the operations one by one.
+ */
+async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], results: PendingResult[], cursor: number, liveDelta: number): Promise<void> {
+  if (pending.length === 0 && results.length === 0) return;
+  const nsId = ctx.namespace.id;
+  const [row] = rowsOf<{ stored: number | string }>(
+    await tx.execute(sql`
+      WITH i AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(pending)}::jsonb) AS i(path text, fold_key text, version integer, kind text, deleted boolean,
+          content text, sha256 text, size_bytes integer, parent_version integer, op_id text, cursor bigint)),
+      c AS (UPDATE namespaces SET cursor = ${cursor}, live_entries = live_entries + ${liveDelta}::integer WHERE id = ${nsId}),
+      v AS (INSERT INTO versions (namespace_id, path, version, kind, deleted, content, sha256, size_bytes, parent_version, base_version,
+                                  author_id, author_name, client_id, op_id, cursor)
+            SELECT ${nsId}, path, version, kind, deleted, content, sha256, size_bytes, parent_version, NULL,
+                   ${ctx.author.id}, ${ctx.author.name}, ${ctx.clientId}, op_id, cursor FROM i),
+      e AS (INSERT INTO entries (namespace_id, path, fold_key, version, deleted, content, sha256, size_bytes, cursor, updated_at)
+            SELECT ${nsId}, path, fold_key, version, deleted, content, sha256, size_bytes, cursor, now() FROM i
+            ON CONFLICT (namespace_id, path) DO UPDATE SET
+              fold_key = excluded.fold_key, version = excluded.version, deleted = excluded.deleted, content = excluded.content,
+              sha256 = excluded.sha256, size_bytes = excluded.size_bytes, cursor = excluded.cursor, updated_at = excluded.updated_at),
+      o AS (INSERT INTO operations (namespace_id, op_id, request_sha256, result)
+            SELECT ${nsId}, op_id, request_sha256, result
+            FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS r(op_id text, request_sha256 text, result jsonb)
+            ON CONFLICT DO NOTHING RETURNING 1)
+      SELECT count(*) AS stored FROM o`),
+  );
+  if (Number(row?.stored) !== results.length) throw new Error("an operation's result was stored meanwhile; the batch falls back to one transaction per operation");
+}
+
+/**
+ * Applies the leading operations of `ops` in one transaction of `ctx`'s namespace (see the module
+ * docstring). @returns their results, in order: at least one when a transaction ran, none when
+ * the leading run is shorter than two operations (apply `ops[0]` with {@link applyOperation}).
+ * @throws database errors (the transaction rolled back: nothing of the run is stored).
+ */
+export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operation[]): Promise<OperationResult[]> {
+  const run = runnablePrefix(ctx, ops);
+  if (run.length < 2) return [];
+  const nsId = ctx.namespace.id;
+  return inNamespaceTransaction(db, nsId, async (tx, lockedCursor) => {
+    const { stored, heads, live: liveAtStart } = await readRun(tx, nsId, run);
+    const candidates = run
+      .map((c, ord) => ({ ord, path: c.path, foldKey: c.foldKey, head: heads[ord] ?? null, c }))
+      .filter(({ ord, c, head }) => stored[ord] === null && !("delete" in c.op) && c.op.baseVersion === (head?.version ?? 0) && !(head && !head.deleted));
+    const clashes = await clashingPaths(tx, nsId, candidates);
+    const results: OperationResult[] = [];
+    const pending: PendingVersion[] = [];
+    const toStore: PendingResult[] = [];
+    /** Case-folded keys the run made live (they were not). */
+    const madeLive: string[] = [];
+    let cursor = lockedCursor;
+    let liveDelta = 0;
+    for (let k = 0; k < run.length; k++) {
+      const { op, path, foldKey, hash } = run[k]!;
+      const prior = stored[k];
+      if (prior) {
+        results.push(replayResult(prior, op.opId, op.path, hash));
+        continue;
+      }
+      const head = heads[k] ?? null;
+      const headVersion = head?.version ?? 0;
+      const live = head !== null && !head.deleted;
+      if (op.baseVersion > headVersion) {
+        const refusal = new Refusal("version_conflict", `baseVersion ${op.baseVersion} is newer than the head version ${headVersion}`, { currentVersion: headVersion });
+        results.push({ opId: op.opId, path: op.path, status: "rejected", ...refusal.toBody() });
+        continue;
+      }
+      const incoming = "delete" in op ? null : op.content;
+      const simple =
+        op.baseVersion === headVersion &&
+        (incoming === null ||
+          live ||
+          (!clashes.has(k) && !madeLive.some((key) => nested(key, foldKey)) && liveAtStart + liveDelta < ctx.limits.maxEntriesPerNamespace));
+      if (!simple) {
+        // The general protocol, on the database as the run left it so far; it ends the run.
+        await writeRun(tx, ctx, pending, toStore, cursor, liveDelta);
+        const decision = await decide(tx, ctx, op, path, hash, cursor, head);
+        if (decision.final && !decision.stored) await storeOperation(tx, nsId, op.opId, hash, decision.result);
+        results.push(decision.result);
+        return results;
+      }
+      if ((incoming === null && !live) || (incoming !== null && live && head!.content === incoming)) {
+        // Nothing new: the head stands (a delete of a missing or deleted path, a put of the head's content).
+        const result: OperationResult = {
+          opId: op.opId,
+          path,
+          status: "applied",
+          version: headVersion,
+          sha256: head && !head.deleted ? head.sha256 : null,
+          deleted: !head || head.deleted,
+          cursor: head?.cursor ?? cursor,
+        };
+        toStore.push({ op_id: op.opId, request_sha256: hash, result });
+        results.push(result);
+        continue;
+      }
+      cursor += 1;
+      const deleted = incoming === null;
+      const sha256 = incoming === null ? null : sha256Hex(incoming);
+      const version = headVersion + 1;
+      pending.push({
+        path,
+        fold_key: foldKey,
+        version,
+        kind: deleted ? "delete" : "write",
+        deleted,
+        content: incoming,
+        sha256,
+        size_bytes: incoming === null ? 0 : Buffer.byteLength(incoming, "utf8"),
+        parent_version: head?.version ?? null,
+        op_id: op.opId,
+        cursor,
+      });
+      if (!deleted && !live) madeLive.push(foldKey);
+      liveDelta += (deleted ? 0 : 1) - (live ? 1 : 0);
+      const result: OperationResult = { opId: op.opId, path, status: "applied", version, sha256, deleted, cursor };
+      toStore.push({ op_id: op.opId, request_sha256: hash, result });
+      results.push(result);
+    }
+    await writeRun(tx, ctx, pending, toStore, cursor, liveDelta);
+    return results;
+  });
+}
