@@ -59,5 +59,9 @@ describe.each(DATABASE_KINDS)("team fingerprints on %s", (kind) => {
     expect(fa2).not.toBe(fa);
     expect(await heldFingerprints(b)).toEqual([fa2]);
     expect(await heldFingerprints(c)).toEqual([fc]);
+    // The audit log gets the held-back files again under key 2, so an admin can match what a
+    // teammate's status now shows (they were reported under key 1 only before).
+    const rereported = await rowsOf<{ findings: { fingerprint?: string }[] }>(server.database, sql`SELECT findings FROM audit_events WHERE kind = 'client_blocked' ORDER BY id`);
+    expect(rereported.map((r) => r.findings[0]!.fingerprint)).toEqual([fa, fa, fc, fa2, fa2]);
   });
 });

@@ -42,7 +42,7 @@ export const HeldBack = z.object({
   findings: z.array(HeldFinding),
   /** Findings in the path itself. */
   pathFindings: z.array(PathFinding).optional(),
-  /** Whether the block report for this sha256 reached the server. */
+  /** Whether the block report for this sha256 and these fingerprints (this fingerprint key) reached the server. */
   reported: z.boolean(),
 });
 export type HeldBack = z.infer<typeof HeldBack>;

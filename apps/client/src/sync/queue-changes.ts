@@ -51,6 +51,13 @@ export function localChanges(bases: SyncState["bases"], scope: TeamScope): Local
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** Whether `before` holds the fingerprints `findings` and `pathFindings` have, in order. */
+function sameFingerprints(before: HeldBack, findings: readonly { fingerprint: string }[], pathFindings: readonly { fingerprint: string }[]): boolean {
+  const was = [...(before.pathFindings ?? []), ...before.findings].map((f) => f.fingerprint);
+  const now = [...pathFindings, ...findings].map((f) => f.fingerprint);
+  return was.length === now.length && was.every((f, i) => f === now[i]);
+}
+
 /**
  * Queues the local changes of `scope` (only the paths `ctx.only` accepts, when set), skipping paths
  * in `pending` (an operation for them is already queued) and files still refused by the server for
@@ -88,7 +95,10 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
           sha256: change.sha256!,
           findings,
           ...(pathFindings.length > 0 ? { pathFindings } : {}),
-          reported: before?.sha256 === change.sha256 && before.reported,
+          // Reported once per content and fingerprint key: after an admin rotates the team's key the
+          // fingerprints change, and the audit log gets them under the new key (so an admin can
+          // match what a teammate's status shows).
+          reported: before !== undefined && before.sha256 === change.sha256 && before.reported && sameFingerprints(before, findings, pathFindings),
         });
         continue;
       }
