@@ -63,4 +63,10 @@ describe("team files", () => {
     await writeFile(join(root, "team", "u32.md"), u32);
     expect(await readTeamFile(layout, "u32.md")).toEqual({ kind: "unsafe", reason: "not UTF-8 text" });
   });
+
+  it("skips a UTF-8 file holding a NUL byte as binary, which the server would refuse (it was sent and rejected as invalid_request)", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "nul.md"), "a\u0000b\n");
+    expect(await readTeamFile(layout, "nul.md")).toEqual({ kind: "unsafe", reason: "not text (holds a NUL byte)" });
+  });
 });

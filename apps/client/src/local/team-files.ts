@@ -74,6 +74,9 @@ export async function readTeamFile(layout: Layout, entryPath: string): Promise<L
     } catch {
       return { kind: "unsafe", reason: "not UTF-8 text" };
     }
+    // A NUL byte makes it binary (as git decides); the server refuses such content (PostgreSQL text
+    // cannot hold it), so it is skipped here like other binary files instead of sent and refused.
+    if (content.includes("\u0000")) return { kind: "unsafe", reason: "not text (holds a NUL byte)" };
     return { kind: "file", content, sha256: sha256Hex(content) };
   } finally {
     await handle.close();
