@@ -4,6 +4,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
+import { FETCH_BAD_PORTS } from "@teammem/protocol";
 import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
 import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
 import { buildApp } from "./app.js";
@@ -160,6 +161,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const url = `http://${shownHost}:${port}`;
     await store.lock?.update({ url });
     const banner = [`teammem-server listening on ${url} (${store.description})`];
+    if (FETCH_BAD_PORTS.has(Number(port)))
+      banner.push(
+        `Warning: port ${port} is one fetch never connects to (a WHATWG "bad port"): teammem clients and browsers cannot reach the server on it; use another port, or a proxy in front on one.`,
+      );
     if (firstToken) {
       banner.push(
         `First start: created team "default" with admin user "admin".`,

@@ -19,6 +19,7 @@ export {
   type NamespaceRule,
 } from "./namespace-names.js";
 export { sha256Hex } from "./hashing.js";
+export { FETCH_BAD_PORTS } from "./bad-ports.js";
 export * from "./messages/common.js";
 export * from "./messages/server.js";
 export * from "./messages/batch.js";

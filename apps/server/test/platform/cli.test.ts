@@ -52,6 +52,16 @@ describe("teammem-server usage errors", () => {
   it("prints its version with --version and exit 0", async () => {
     expect(await cli(["--version"])).toEqual({ status: 0, stdout: "0.1.0\n", stderr: "" });
   });
+
+  it("warns at start on a port fetch never connects to (no client or browser could reach it), and not on another", { timeout: 120_000 }, async () => {
+    const warning = /Warning: port (\d+) is one fetch never connects to \(a WHATWG "bad port"\)/;
+    const bad = await startCli(["--data-dir", join(await tempDir(), "data"), "--port", "10080"]);
+    expect(bad.url).toBe("http://127.0.0.1:10080");
+    expect(warning.exec(bad.stdout())?.[1]).toBe("10080");
+    expect(await bad.stop()).toBe(0);
+    const fine = await startCli(["--data-dir", join(await tempDir(), "data")]);
+    expect(fine.stdout()).not.toMatch(warning);
+  });
 });
 
 describe.each(DATABASE_KINDS)("teammem-server on %s", (kind) => {
