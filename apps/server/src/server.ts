@@ -2,12 +2,12 @@
  * Process side of the server: environment → database (+ lock) → migrations → buildApp → listen.
  * Reads no `process` state: the CLI (`cli/run.ts`) passes the environment and where output goes.
  */
-import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { FETCH_BAD_PORTS } from "@teammem/protocol";
 import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
 import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
 import { buildApp } from "./app.js";
+import { prepareDataDir } from "./db/data-dir.js";
 import { acquireDataDirLock, type DataDirLock } from "./db/data-dir-lock.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
@@ -68,7 +68,7 @@ export async function openStore(env: ServerEnv, dataDir: string, purpose: string
     description = "PostgreSQL (DATABASE_URL)";
   } else {
     const dir = resolve(dataDir);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await prepareDataDir(dir);
     lock = await acquireDataDirLock(dir, purpose);
     try {
       database = await openDatabase({ kind: "pglite", dataDir: dir });

@@ -2,6 +2,7 @@
  * `teammem-server` failing the way users meet it: a busy port on the first start, a PostgreSQL
  * database that does not exist or does not answer. In-process through `run`.
  */
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -27,6 +28,33 @@ describe("teammem-server start on a busy port", () => {
     const server = await startCli(["--data-dir", dataDir]);
     expect(firstAdminToken(server.stdout())).toMatch(/^\S+\.\S+\.\S+$/);
     expect(await server.stop()).toBe(0);
+  });
+});
+
+describe("teammem-server on an unusable data folder", () => {
+  it("refuses a file, a path through a file and a folder holding other files, naming the folder, and leaves them as they were", async () => {
+    const root = await tempDir("teammem-datadir-");
+    const file = join(root, "notes.md");
+    await writeFile(file, "a note\n", { mode: 0o644 });
+    const busy = join(root, "memory");
+    await mkdir(busy);
+    await writeFile(join(busy, "MEMORY.md"), "- a note\n", { mode: 0o644 });
+    for (const [dataDir, message] of [
+      [file, `the data folder ${file} is a file, not a folder`],
+      [join(file, "data"), `cannot use the data folder ${join(file, "data")}: a file stands where a folder of its path should be`],
+      [busy, `the data folder ${busy} holds other files (MEMORY.md) and no embedded database: give a new or empty folder`],
+    ] as const) {
+      const result = await cli(["start", "--port", "0", "--data-dir", dataDir]);
+      expect({ dataDir, status: result.status, stderr: result.stderr }).toEqual({
+        dataDir,
+        status: 1,
+        stderr: expect.stringContaining(`${message}; choose another with --data-dir or TEAMMEM_DATA_DIR`),
+      });
+      expect(result.stdout).not.toContain("Admin token");
+    }
+    // Before, PGlite wrote its folders beside MEMORY.md and every file there became 0600.
+    expect(await readdir(busy)).toEqual(["MEMORY.md"]);
+    expect((await stat(join(busy, "MEMORY.md"))).mode & 0o777).toBe(0o644);
   });
 });
 

@@ -1,0 +1,58 @@
+/**
+ * The embedded database's folder, made ready before its lock is taken: created 0700 when missing;
+ * refused, with one sentence naming the folder and what to do, when it is a file, cannot be
+ * created, or holds other files and no embedded database (PGlite would write its ~20 folders
+ * between them and narrow the folder's mode: a `--data-dir` pointed at a memory or home folder by
+ * mistake). A folder holding only this server's lock (a crash before the first start completed)
+ * or a file system's lost+found (a volume's root) counts as empty.
+ */
+import { mkdir, readdir, stat } from "node:fs/promises";
+import { LOCK_NAME } from "./data-dir-lock.js";
+
+/** The file PostgreSQL (and PGlite) writes first in a database folder. */
+const DATABASE_MARKER = "PG_VERSION";
+const HINT = "choose another with --data-dir or TEAMMEM_DATA_DIR";
+
+/** Why a file-system call on the folder's path failed, in words where the code is a common one. */
+function reason(e: NodeJS.ErrnoException): string {
+  if (e.code === "ENOTDIR" || e.code === "EEXIST") return "a file stands where a folder of its path should be";
+  if (e.code === "EACCES" || e.code === "EPERM") return "permission denied (the server runs as another user than the folder's owner?)";
+  if (e.code === "EROFS") return "the file system is read-only";
+  return e.code ?? e.message;
+}
+
+/** A data folder that cannot be used; the message says why and names the folder. */
+export class DataDirError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DataDirError";
+  }
+}
+
+/**
+ * Creates `dir` (absolute) 0700 if missing, or checks it is a folder that is empty or holds an
+ * embedded database.
+ * @throws DataDirError when it is not, or cannot be created (permissions, a file on the path)
+ */
+export async function prepareDataDir(dir: string): Promise<void> {
+  const found = await stat(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return null;
+    throw new DataDirError(`cannot use the data folder ${dir}: ${reason(e)}; ${HINT}`);
+  });
+  if (found && !found.isDirectory()) throw new DataDirError(`the data folder ${dir} is a file, not a folder; ${HINT}`);
+  if (!found) {
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      throw new DataDirError(`cannot create the data folder ${dir}: ${reason(e as NodeJS.ErrnoException)}; ${HINT}`);
+    }
+    return;
+  }
+  const names = await readdir(dir);
+  if (names.includes(DATABASE_MARKER)) return;
+  const others = names.filter((n) => n !== LOCK_NAME && n !== "lost+found");
+  if (others.length > 0) {
+    const shown = others.slice(0, 3).join(", ") + (others.length > 3 ? `, … (${others.length} in all)` : "");
+    throw new DataDirError(`the data folder ${dir} holds other files (${shown}) and no embedded database: give a new or empty folder; ${HINT}`);
+  }
+}
