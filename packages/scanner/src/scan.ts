@@ -14,6 +14,7 @@
 import type { Finding, Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { compileRules, type CompiledCatalog } from "./engine/compile.js";
+import type { QuietRange } from "./engine/prefix-automaton.js";
 import { matchAt } from "./engine/match.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
@@ -107,12 +108,14 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
   let out: RawMatch[] = [];
   let gateSink = gateHits;
-  let gateRunEnd = 0; // end of the base64 run of the last gate kept: one hit per run is enough
+  // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
+  // enough) are not even reported.
+  const quiet: QuietRange = { from: gateFrom, until: 0 };
   const onHit = (start: number, prefixId: number): boolean => {
     if (prefixId >= normalizeFrom) {
       if (prefixId < gateFrom) return norm === undefined;
-      if (gateSink !== undefined && start >= gateRunEnd) {
-        gateRunEnd = base64RunEnd(t, start);
+      if (gateSink !== undefined && start >= quiet.until) {
+        quiet.until = base64RunEnd(t, start);
         gateSink.push(start);
       }
       return false;
@@ -128,7 +131,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     }
     return false;
   };
-  if (automaton.forEachHit(t, onHit)) {
+  if (automaton.forEachHit(t, onHit, quiet)) {
     // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
     gateHits?.splice(0, gateHits.length, -1);
     gateSink = undefined;
@@ -136,7 +139,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     t = norm.text;
     skipUntil = undefined;
     out = [];
-    automaton.forEachHit(t, onHit);
+    automaton.forEachHit(t, onHit); // no gate hits kept after a restart
     for (const m of out) {
       m.start = norm.toOriginal(m.start);
       m.end = norm.toOriginal(m.end - 1) + 1;

@@ -97,12 +97,18 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   });
   const rulePrefixes = [...prefixIds.keys()];
   const hasGates = canGate(rulePrefixes);
-  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES]);
+  // A prefix opening with a letter or digit whose every rule derives a start boundary from it
+  // (no `lead` group) is refused glued to a word (engine/boundaries.ts, startsToken): the automaton
+  // need not report those hits (a decoded run of 3.75 MB of `A` against the 20-`A` prefix).
+  const notAfterWord = Uint8Array.from(byPrefix, (rs, id) =>
+    /^[A-Za-z0-9]/.test(rulePrefixes[id]!) && rs.every((r) => compiled[r]!.boundary?.before !== undefined && !compiled[r]!.hasLeadGroup) ? 1 : 0,
+  );
+  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES], notAfterWord);
   let gated: PrefixAutomaton | undefined;
   const catalog: CompiledCatalog = {
     rules: compiled,
     automaton,
-    gatedAutomaton: (build) => (gated ??= !hasGates ? automaton : build ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes)!]) : undefined),
+    gatedAutomaton: (build) => (gated ??= !hasGates ? automaton : build ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes)!], notAfterWord) : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
     gateFrom: automaton.prefixes.length,

@@ -4,7 +4,7 @@
  * a gate, and a catalog finds encoded tokens whether or not its gates' automaton was built before.
  */
 import { describe, expect, it } from "vitest";
-import { fakeGithubPat } from "../testing.js";
+import { fakeGithubPat, randomChars } from "../testing.js";
 import { RULES } from "../rules/index.js";
 import { scan } from "../scan.js";
 import { compileRules } from "./compile.js";
@@ -73,3 +73,15 @@ describe("the gates' automaton, built on demand", () => {
     expect(scan(text, { rules })).toEqual(scan(text));
   });
 });
+
+describe("a decoded run of one repeated character (QUFB… decodes to AAA…)", () => {
+  it("gives no finding alone, and the bearer token encoded after it is found", () => {
+    const run = "QUFB".repeat(50_000);
+    expect(scan(run)).toEqual([]);
+    const token = `${"A".repeat(22)}${randomChars(90, 814)}`;
+    const text = Buffer.from(`${"A".repeat(150_000)} ${token}\n`).toString("base64");
+    expect(scan(text)).toMatchObject([{ ruleId: "twitter-bearer-token", encoding: "base64" }]);
+    expect(scan(text)[0]!.fingerprint).toBe(scan(token)[0]!.fingerprint);
+  });
+});
+

@@ -401,25 +401,19 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
   }
   let decoded: string;
   let byteCount: number;
+  let url: boolean;
   {
     // Node's base64 decoder reads both alphabets (RFC 4648 §4 and §5) natively.
-    const bytes = Buffer.from(text.slice(start, charsEnd), "base64");
+    const chars = text.slice(start, charsEnd);
+    url = chars.includes("-") || chars.includes("_"); // native search: the run may be megabytes
+    const bytes = Buffer.from(chars, "base64");
     if (NOT_TEXT.test(bytes.toString("latin1"))) return undefined;
     decoded = bytes.toString("utf8");
     if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
     byteCount = bytes.length;
   }
   budget.remaining -= decoded.length;
-  return new Base64Run(start, end, isUrlRun(text, start, charsEnd) ? "base64url" : "base64", decoded, decoded.length === byteCount);
-}
-
-/** Does `text[start, end)` hold a `-` or `_` (the base64url alphabet)? */
-function isUrlRun(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 45 || c === 95) return true; // - or _
-  }
-  return false;
+  return new Base64Run(start, end, url ? "base64url" : "base64", decoded, decoded.length === byteCount);
 }
 
 /** A decoded base64 run (a class: no closures per run, as runs can be one per 25 characters). */

@@ -92,3 +92,49 @@ describe("PrefixAutomaton on long texts (parallel quarters, chunks)", () => {
     expect(seen).toEqual([9000]);
   });
 });
+
+describe("PrefixAutomaton hits left out", () => {
+  /** Delivered hits as `start:id`. */
+  /** `runEnd`: where the callback raises `quiet.until` to at a hit of a quiet id (like the scan: the end of its run). */
+  const delivered = (ac: PrefixAutomaton, text: string, quiet?: { from: number; until: number }, runEnd?: (start: number) => number): string[] => {
+    const out: string[] = [];
+    ac.forEachHit(
+      text,
+      (start, id) => {
+        out.push(`${start}:${id}`);
+        if (quiet && runEnd !== undefined && id >= quiet.from) quiet.until = runEnd(start);
+      },
+      quiet,
+    );
+    return out;
+  };
+
+  it("notAfterWord: every hit not glued to a letter or digit before it is reported, short and long texts, dense or not", () => {
+    const prefixes = ["AAAA", "ab", "x_"];
+    const ac = new PrefixAutomaton(prefixes, Uint8Array.of(1, 1, 0));
+    for (const text of ["AAAAAA AAAA-AAAA\nAAAA ab xab x_x_", "A".repeat(70_000) + " AAAA " + "zab ab ".repeat(5000)]) {
+      const got = new Set(delivered(ac, text));
+      const all = new PrefixAutomaton(prefixes).findAll(text);
+      const allKeys = new Set(all.map((h) => `${h.start}:${h.prefixId}`));
+      for (const h of all) {
+        const before = h.start > 0 ? text[h.start - 1]! : "";
+        const glued = h.prefixId !== 2 && /[A-Za-z0-9]/.test(before) && !"nrt".includes(before);
+        if (!glued && !got.has(`${h.start}:${h.prefixId}`)) expect.fail(`hit ${h.start}:${h.prefixId} not reported`);
+      }
+      expect([...got].filter((key) => !allKeys.has(key))).toEqual([]);
+      // A run of the prefix's own character: (almost) none of its hits are delivered.
+      expect([...got].filter((k) => k.endsWith(":0")).length).toBeLessThan(text.length / 1000 + 10);
+    }
+  });
+
+  it("quiet: hits of ids from `from` on that start before `until` are not reported; the callback may raise it", () => {
+    const ac = new PrefixAutomaton(["ab", "QUFB"]);
+    for (const text of ["ab QUFBQUFB ab QUFB", "QUFB".repeat(5000) + " ab " + "QUFB".repeat(5000)]) {
+      const runEnd = (start: number): number => (text.indexOf(" ", start) + 1 || text.length + 1) - 1;
+      const expected = new PrefixAutomaton(["ab", "QUFB"]).findAll(text).filter((h) => h.prefixId === 0 || text[h.start - 1] !== "B").map((h) => `${h.start}:${h.prefixId}`);
+      expect(delivered(ac, text, { from: 1, until: 0 }, runEnd)).toEqual(expected);
+      expect(delivered(ac, text, { from: 2, until: 0 }, runEnd)).toEqual(delivered(ac, text));
+    }
+  });
+});
+

@@ -21,6 +21,20 @@ const PARALLEL_MIN = 2048;
 /** Code units copied to the UTF-16 buffer at a time (the buffer: 32 KiB). */
 const CHUNK = 1 << 14;
 
+/**
+ * Hits the caller does not want (owned and updated by the caller, e.g. from its callback): those of
+ * prefix ids from `from` on that start before `until`. The scan sets `until` to the end of the
+ * base64 run of the gate hit it keeps (one per run is enough), so a run made of gates (`QUFBQUFB…`,
+ * three gate hits per four characters) costs no call per hit.
+ */
+export interface QuietRange {
+  readonly from: number;
+  until: number;
+}
+
+/** An ASCII letter or digit other than `n`, `r`, `t` (see the constructor's `notAfterWord`). */
+const gluesBefore = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122 && c !== 110 && c !== 114 && c !== 116);
+
 export class PrefixAutomaton {
   /** The prefixes, by id (= index). */
   readonly prefixes: readonly string[];
@@ -33,6 +47,8 @@ export class PrefixAutomaton {
   /** Flattened output lists: prefix ids, each state's run terminated by -1. */
   private readonly outList: Int32Array;
   private readonly lengths: Int32Array;
+  /** By prefix id: 1 = a hit glued to a word before it is not reported (see the constructor). */
+  private readonly notAfterWord: Uint8Array;
   /**
    * Code units each parallel DFA run reads before its quarter: the longest prefix (every
    * occurrence ending in the quarter is then read whole).
@@ -43,11 +59,18 @@ export class PrefixAutomaton {
 
   /**
    * Builds the automaton. `prefixes`: non-empty strings (duplicates allowed; each id reported).
+   * `notAfterWord` (optional, by prefix id, 1 = set): a hit of such a prefix is not reported when
+   * the code unit before it is an ASCII letter or digit other than `n`, `r`, `t` (the caller
+   * refuses those hits anyway: a token glued to a word, engine/boundaries.ts; `n`, `r`, `t` may end
+   * a `\n` escape, which separates), so a run of one repeated prefix character (a decoded run of
+   * `A`s against a prefix of 20 `A`s) costs no call per code unit. (At the first code unit of a
+   * chunk the code unit before is not read: such a hit is reported.)
    * Throws TypeError on an empty prefix. Cost O(total prefix length × distinct code units), the
    * product being native row copies (`copyWithin`): ~6 000 states build in a few ms.
    */
-  constructor(prefixes: readonly string[]) {
+  constructor(prefixes: readonly string[], notAfterWord?: Uint8Array) {
     this.prefixes = prefixes;
+    this.notAfterWord = Uint8Array.from({ length: prefixes.length }, (_, id) => notAfterWord?.[id] ?? 0);
     const symbolMap = new Map<number, number>();
     for (const p of prefixes) {
       if (p.length === 0) throw new TypeError("PrefixAutomaton: empty prefix");
@@ -141,7 +164,8 @@ export class PrefixAutomaton {
   }
 
   /**
-   * Calls `onHit(start, prefixId)` for every occurrence of every prefix in `text`, in order of the
+   * Calls `onHit(start, prefixId)` for every occurrence of every prefix in `text` (an occurrence of
+   * a `notAfterWord` prefix glued to a word before it may be left out), in order of the
    * occurrence's END offset (ties: longer prefix first). O(text.length + hits). When `onHit`
    * returns `true` the search stops at once and `forEachHit` returns `true` (otherwise `false`).
    *
@@ -151,10 +175,11 @@ export class PrefixAutomaton {
    * where its quarter begins); the hits of quarters 2-4 are buffered and delivered after the first
    * quarter's, so the order above holds. Measured ~1.4x the single loop over `charCodeAt`
    * (bench/README.md): the loop is bound by reading code units, not by the table.
+   * `quiet`: hits not to report ({@link QuietRange}), read again at every hit.
    */
-  forEachHit(text: string, onHit: (start: number, prefixId: number) => boolean | void): boolean {
+  forEachHit(text: string, onHit: (start: number, prefixId: number) => boolean | void, quiet?: QuietRange): boolean {
     const n = text.length;
-    if (n < PARALLEL_MIN) return this.serialHits(text, onHit);
+    if (n < PARALLEL_MIN) return this.serialHits(text, onHit, quiet);
     // The buffer is taken while in use, so a call from inside a callback allocates its own.
     const buf = this.scratch ?? new Uint16Array(CHUNK);
     this.scratch = undefined;
@@ -164,7 +189,7 @@ export class PrefixAutomaton {
       for (let from = 0; from < n; from += CHUNK) {
         const len = Math.min(CHUNK, n - from);
         bytes.write(from === 0 && len === n ? text : text.slice(from, from + len), 0, "utf16le");
-        if (this.chunkHits(buf, len, from, carry, onHit)) return true;
+        if (this.chunkHits(buf, len, from, carry, onHit, quiet)) return true;
       }
       return false;
     } finally {
@@ -173,8 +198,8 @@ export class PrefixAutomaton {
   }
 
   /** The single loop over `charCodeAt` (short texts). */
-  private serialHits(text: string, onHit: (start: number, prefixId: number) => boolean | void): boolean {
-    const { symbolOf, table, outStart, outList, lengths } = this;
+  private serialHits(text: string, onHit: (start: number, prefixId: number) => boolean | void, quiet: QuietRange | undefined): boolean {
+    const { symbolOf, table, outStart, outList, lengths, notAfterWord } = this;
     const S = this.symbolCount;
     // `s` is a row offset (state × S); a negative table entry ~x marks a state with outputs.
     let s = 0;
@@ -184,7 +209,10 @@ export class PrefixAutomaton {
         s = ~s;
         for (let k = outStart[s / S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
-          if (onHit(i + 1 - lengths[id]!, id) === true) return true;
+          const start = i + 1 - lengths[id]!;
+          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(text.charCodeAt(start - 1))) continue;
+          if (quiet !== undefined && id >= quiet.from && start < quiet.until) continue;
+          if (onHit(start, id) === true) return true;
         }
       }
     }
@@ -196,8 +224,15 @@ export class PrefixAutomaton {
    * of the previous chunk, and whether the text is hit-dense; updated). Four interleaved DFA runs
    * when the chunk is long enough and the text so far is not hit-dense.
    */
-  private chunkHits(buf: Uint16Array, len: number, base: number, carry: { state: number; dense: boolean }, onHit: (start: number, prefixId: number) => boolean | void): boolean {
-    const { symbolOf, table, outStart, outList, lengths } = this;
+  private chunkHits(
+    buf: Uint16Array,
+    len: number,
+    base: number,
+    carry: { state: number; dense: boolean },
+    onHit: (start: number, prefixId: number) => boolean | void,
+    quiet: QuietRange | undefined,
+  ): boolean {
+    const { symbolOf, table, outStart, outList, lengths, notAfterWord } = this;
     const S = this.symbolCount;
     const pre = this.overlap;
     const q = len >> 2;
@@ -230,14 +265,19 @@ export class PrefixAutomaton {
             s0 = ~s0;
             for (let k = outStart[s0 / S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
-              if (onHit(base + i + 1 - lengths[id]!, id) === true) return true;
+              const at = i + 1 - lengths[id]!; // in the chunk
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              if (quiet !== undefined && id >= quiet.from && base + at < quiet.until) continue;
+              if (onHit(base + at, id) === true) return true;
             }
           }
           if (s1 < 0) {
             s1 = ~s1;
             for (let k = outStart[s1 / S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
-              l1.push(base + i + q + 1 - lengths[id]!);
+              const at = i + q + 1 - lengths[id]!;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              l1.push(base + at);
               l1.push(id);
             }
           }
@@ -245,7 +285,9 @@ export class PrefixAutomaton {
             s2 = ~s2;
             for (let k = outStart[s2 / S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
-              l2.push(base + i + 2 * q + 1 - lengths[id]!);
+              const at = i + 2 * q + 1 - lengths[id]!;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              l2.push(base + at);
               l2.push(id);
             }
           }
@@ -253,7 +295,9 @@ export class PrefixAutomaton {
             s3 = ~s3;
             for (let k = outStart[s3 / S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
-              l3.push(base + i + 3 * q + 1 - lengths[id]!);
+              const at = i + 3 * q + 1 - lengths[id]!;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              l3.push(base + at);
               l3.push(id);
             }
           }
@@ -271,10 +315,13 @@ export class PrefixAutomaton {
         s3 = ~s3;
         for (let k = outStart[s3 / S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
+          const start = i + 1 - lengths[id]!; // in the chunk
+          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!)) continue;
           if (!direct) {
-            l3.push(base + i + 1 - lengths[id]!);
+            l3.push(base + start);
             l3.push(id);
-          } else if (onHit(base + i + 1 - lengths[id]!, id) === true) return true;
+          } else if (quiet !== undefined && id >= quiet.from && base + start < quiet.until) continue;
+          else if (onHit(base + start, id) === true) return true;
         }
       }
     }
@@ -283,7 +330,10 @@ export class PrefixAutomaton {
     // buffering its hits: the rest of the text is read by one.
     carry.dense = carry.dense || later[0].length + later[1].length + later[2].length > len >> 3;
     for (const hits of later) {
-      for (let k = 0; k < hits.length; k += 2) if (onHit(hits[k]!, hits[k + 1]!) === true) return true;
+      for (let k = 0; k < hits.length; k += 2) {
+        if (quiet !== undefined && hits[k + 1]! >= quiet.from && hits[k]! < quiet.until) continue;
+        if (onHit(hits[k]!, hits[k + 1]!) === true) return true;
+      }
     }
     return false;
   }
