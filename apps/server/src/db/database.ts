@@ -36,7 +36,16 @@ export type DatabaseTarget =
       /** How long a request waits for a free or new connection before it fails (503), ms. Default 5000. */
       connectTimeoutMs?: number;
     }
-  | { kind: "pglite"; dataDir: string };
+  | {
+      kind: "pglite";
+      dataDir: string;
+      /**
+       * A data folder to start from instead of running initdb: a tarball made by PGlite's
+       * `dumpDataDir()` (gzip or uncompressed). Only with an in-memory `dataDir` ("memory://").
+       * Tests use it to start from a migrated template (see `@teammem/server/testing`).
+       */
+      loadDataDir?: Blob;
+    };
 
 export interface Database {
   readonly db: Db;
@@ -93,8 +102,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
   const inMemory = target.dataDir.startsWith("memory://");
+  if (target.loadDataDir && !inMemory) throw new Error("loadDataDir is only for an in-memory PGlite database (memory://)");
   // initdb's template files arrive as 0666 whatever the umask: made owner-only right after.
-  const client = inMemory ? await PGlite.create(target.dataDir) : await withPrivateUmask(() => PGlite.create(target.dataDir));
+  const client = inMemory
+    ? await PGlite.create({ dataDir: target.dataDir, ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}) })
+    : await withPrivateUmask(() => PGlite.create(target.dataDir));
   if (!inMemory) await makeTreePrivate(target.dataDir);
   const db = drizzlePglite(client, { schema });
   return {

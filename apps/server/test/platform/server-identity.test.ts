@@ -127,10 +127,13 @@ describe("server identity in a re-created database", () => {
     onTestFinished(() => original.dispose());
     const before = await loadServerIdentity(original.database.db);
     const rows = await rowsOf<{ key: string; value: string }>(original.database, sql`SELECT key, value FROM server_settings`);
-    const copy = await createTestDatabase("pglite");
-    onTestFinished(() => copy.dispose());
-    for (const r of rows) await copy.database.db.execute(sql`INSERT INTO server_settings (key, value) VALUES (${r.key}, ${r.value})`);
-    const after = await loadServerIdentity(copy.database.db);
+    // A new cluster (its own initdb), not createTestDatabase: that one loads a shared template, so
+    // it would keep the original's system identifier.
+    const copy = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    onTestFinished(() => copy.close());
+    await copy.migrate();
+    for (const r of rows) await copy.db.execute(sql`INSERT INTO server_settings (key, value) VALUES (${r.key}, ${r.value})`);
+    const after = await loadServerIdentity(copy.db);
     expect(after.server.id).toBe(before.server.id);
     expect(after.server.epoch).not.toBe(before.server.epoch);
     expect(after.epochReason).toMatch(/^database restored or replaced \(system identifier, .*settings rows changed\)$/);
