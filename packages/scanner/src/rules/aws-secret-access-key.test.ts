@@ -24,6 +24,14 @@ describe("AWS key pair", () => {
     expect(scan(text).map((f) => f.ruleId)).toEqual(["aws-access-token", "aws-secret-access-key"]);
   });
 
+  it("reports the secret key written before its key ID (env files, Terraform, docker -e), at the secret's position", () => {
+    const text = `provider "aws" {\n  secret_key = "${secret}"\n  access_key = "AKIA${id}"\n}\n`;
+    expect(scan(text).map((f) => [f.ruleId, f.line, f.column])).toEqual([
+      ["aws-secret-access-key", 2, 17],
+      ["aws-access-token", 3, 17],
+    ]);
+  });
+
   it("does not report a 40-character run without a key ID nearby", () => {
     expect(scan(`aws_secret_access_key = ${secret}\n`)).toEqual([]);
   });
