@@ -20,6 +20,7 @@ export {
 } from "./namespace-names.js";
 export { sha256Hex } from "./hashing.js";
 export { FETCH_BAD_PORTS } from "./bad-ports.js";
+export { describeNetworkError } from "./network-reason.js";
 export * from "./messages/common.js";
 export * from "./messages/server.js";
 export * from "./messages/batch.js";

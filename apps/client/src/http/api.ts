@@ -12,9 +12,9 @@
  * the team's approved bypasses.
  */
 import ky, { HTTPError, TimeoutError } from "ky";
-import { describeNetworkError } from "./network-reason.js";
 import { z } from "zod";
 import {
+  describeNetworkError,
   BatchResponse,
   AppliedResult,
   ChangesResponse,

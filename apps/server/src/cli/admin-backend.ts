@@ -11,6 +11,7 @@ import {
   AuditSummary,
   Bypass,
   BypassList,
+  describeNetworkError,
   ErrorBody,
   MemberList,
   MemberRoleChange,
@@ -198,8 +199,8 @@ function apiBackend(server: string, token: string): AdminBackend {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (e) {
-      const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
-      throw new CliError(`could not reach ${base} (${cause})`);
+      const timedOut = e instanceof DOMException && e.name === "TimeoutError";
+      throw new CliError(`could not reach ${base} (${timedOut ? "no answer within 30000 ms" : describeNetworkError(e, base)})`);
     }
     if (!res.ok) {
       const parsed = ErrorBody.safeParse(await res.json().catch(() => null));

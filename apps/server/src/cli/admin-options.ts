@@ -4,6 +4,7 @@
  * admin API, else the database (`--data-dir` or DATABASE_URL) with `--team`; `--json` for JSON.
  */
 import { InvalidArgumentError, Option, type Command } from "@commander-js/extra-typings";
+import { FETCH_BAD_PORTS } from "@teammem/protocol";
 import type { z } from "zod";
 import { dataDirOption, parseName } from "./context.js";
 
@@ -26,6 +27,8 @@ function parseUrl(value: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("the URL must be http:// or https://");
   if (url.username || url.password) throw new InvalidArgumentError("no credentials in the URL: pass the token with --token");
+  if (url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port)))
+    throw new InvalidArgumentError(`port ${url.port} is one fetch never connects to (a WHATWG "bad port"): no server can be reached there`);
   return value;
 }
 

@@ -93,9 +93,23 @@ describe("failure messages", () => {
   });
 });
 
+describe("teammem-server admin commands given a server that cannot be used", () => {
+  it("exits 2 on a --server port fetch never connects to, before calling it", async () => {
+    const r = await cli(["bypass", "list", "--server", "http://127.0.0.1:9", "--token", "unused"]);
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 2, stdout: "" });
+    expect(r.stderr).toContain('port 9 is one fetch never connects to (a WHATWG "bad port"): no server can be reached there');
+  });
+
+  it("exits 1 naming the URL and the cause when nothing listens there", async () => {
+    const r = await cli(["bypass", "list", "--server", "http://127.0.0.1:4", "--token", "unused"]);
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
+    expect(r.stderr).toContain("could not reach http://127.0.0.1:4 (connection refused: nothing listens on 127.0.0.1:4; is the server running, on that port? (ECONNREFUSED))");
+  });
+});
+
 describe("teammem-server admin commands given a malformed number", () => {
   // Checked before any server or database is used: the unreachable --server is never called.
-  const api = ["--server", "http://127.0.0.1:9", "--token", "unused"];
+  const api = ["--server", "http://127.0.0.1:4", "--token", "unused"];
   it.each([
     [["audit", "list", "--before", "xyz", ...api], '--before: Invalid input: expected number, received NaN (got "xyz")'],
     [["audit", "list", "--limit", "lots", ...api], '--limit: Invalid input: expected number, received NaN (got "lots")'],

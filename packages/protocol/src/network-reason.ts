@@ -1,8 +1,9 @@
 /**
  * Why a request never got an answer, in words a user can act on: the cause's code (ECONNREFUSED,
  * ENOTFOUND...) with what it means for the server's URL, instead of fetch's bare "fetch failed" or
- * "bad port".
+ * "bad port". Shared by the client and the server's admin commands (both call the server with fetch).
  */
+import { FETCH_BAD_PORTS } from "./bad-ports.js";
 /** The host and port a URL connects to (the scheme's default port when none is written). */
 function hostPort(url: URL): string {
   return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
@@ -54,7 +55,7 @@ export function describeNetworkError(err: unknown, server: string): string {
   } catch {
     url = undefined;
   }
-  if (url && (e.cause?.message === "bad port" || e.message === "bad port")) {
+  if (url && (e.cause?.message === "bad port" || e.message === "bad port" || FETCH_BAD_PORTS.has(Number(url.port)))) {
     return `port ${url.port} is one fetch never connects to (a WHATWG "bad port"); the server must listen on another port`;
   }
   const known = code !== undefined && url ? meaning(code, url) : undefined;
