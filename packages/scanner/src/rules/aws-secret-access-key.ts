@@ -1,5 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
+import { pairPattern } from "../rule-helpers/key-pair.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
 /**
@@ -23,19 +24,11 @@ const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 const id = (prefix: string, seed: number): string => prefix + randomChars(16, seed, BASE32);
 const secret = (seed: number): string => randomChars(40, seed, BASE64);
 
-const ID = "(?:AKIA|ASIA)[A-Z2-7]{16}";
-/** The same line or one of the next 4, each read up to 160 characters. */
-const GAP = String.raw`(?:[^\n]{0,160}\n){0,4}?[^\n]{0,160}?`;
-const B64 = "[A-Za-z0-9/+]";
-
 const rule: Rule = {
   id: "aws-secret-access-key",
   label: "AWS secret access key (next to its access key ID)",
   prefixes: ["AKIA", "ASIA"],
-  // ID, then optionally the gap and the run after it; the lookbehind then takes the 40 characters
-  // just read (a secret after the ID) or, when nothing was read, the run before the ID and the gap
-  // (one `secret` group serves both orders; the lazy gap takes the nearest run).
-  pattern: new RegExp(`${ID}(?:${GAP}(?<!${B64})${B64}{40}(?!${B64}))?(?<=(?<!${B64})(?<secret>${B64}{40})(?!${B64})(?:${GAP}${ID})?)`, "y"),
+  pattern: pairPattern("(?:AKIA|ASIA)[A-Z2-7]{16}", "[A-Za-z0-9/+]", 40),
   validate: (value) =>
     /[a-z]/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value) && isPlausibleSecret(value, { minEntropy: 4, maxSequence: 6 }),
   examples: () => ({
