@@ -1,7 +1,8 @@
 /**
  * Database failures that are not the request's fault and pass by themselves: a lock or statement
  * timeout, a serialization failure or deadlock, a connection refused, dropped or not obtained in
- * time (PostgreSQL restarting, failing over, out of connections). They become 503
+ * time (PostgreSQL restarting, failing over, out of connections), or a login refused (the database
+ * dropped or renamed, the role's password changed: the operator's to fix, never a server bug). They become 503
  * `database_busy` with Retry-After, never 500; the transaction was rolled back, so nothing is
  * half-written and the same request can be sent again (writes are idempotent by opId).
  */
@@ -14,9 +15,14 @@ const DATABASE_RETRY_AFTER_MS = 1000;
  * SQLSTATE codes (PostgreSQL appendix A) of transient failures: 40001 serialization_failure,
  * 40P01 deadlock_detected, 55P03 lock_not_available (lock_timeout), 57014 query_canceled
  * (statement_timeout), 57P01-57P03 admin/crash shutdown and cannot_connect_now, 53300
- * too_many_connections; class 08 (connection exceptions) by prefix.
+ * too_many_connections; class 08 (connection exceptions) by prefix. Also a login the server
+ * refuses: 3D000 (the database does not exist: dropped or renamed under a running server), 28000
+ * and 28P01 (the role or its password changed); and classes 53 (insufficient resources: disk
+ * full, out of memory) and 58 (system or I/O error) by prefix. None is the request's fault.
  */
-const TRANSIENT_SQLSTATES = new Set(["40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "53300"]);
+const TRANSIENT_SQLSTATES = new Set(["40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "53300", "3D000", "28000", "28P01"]);
+/** SQLSTATE classes (first two characters) that are all transient or operator-side. */
+const TRANSIENT_CLASSES = ["08", "53", "58"];
 /** Node socket errors of a database connection. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 /** `pg`'s own messages for a connection lost or not obtained (it sets no code on these). */
@@ -35,7 +41,7 @@ export function transientDatabaseFailure(err: unknown): "timeout" | "contention"
     if (typeof code === "string") {
       if (code === "55P03" || code === "57014") return "timeout";
       if (code === "40001" || code === "40P01") return "contention";
-      if (TRANSIENT_SQLSTATES.has(code) || code.startsWith("08") || SOCKET_CODES.has(code)) return "unavailable";
+      if (TRANSIENT_SQLSTATES.has(code) || (code.length === 5 && TRANSIENT_CLASSES.includes(code.slice(0, 2))) || SOCKET_CODES.has(code)) return "unavailable";
     }
     const message = (e as { message?: unknown }).message;
     if (typeof message === "string" && PG_CONNECTION_MESSAGES.some((m) => m.test(message))) return "unavailable";

@@ -91,3 +91,46 @@ describe("writes meeting a held lock on PostgreSQL", () => {
     expect(transientDatabaseFailure(syntax)).toBe(null);
   });
 });
+
+describe("a PostgreSQL database that is gone or refuses the server's login", () => {
+  it("answers 503 database_busy with Retry-After, not 500, when the database was dropped under a running server", async () => {
+    // Before: a new connection's FATAL 3D000 (database does not exist) fell through as 500.
+    const gone = await createPostgresDatabase(inject("postgresUrl"));
+    const db = await openDatabase({ kind: "postgres", url: gone.url });
+    await db.migrate();
+    const app = await buildApp({ db: db.db, jwtSecret: SECRET, limits: { rateLimitMax: 0 } });
+    try {
+      const headers = { authorization: `Bearer ${(await issueToken(db.db, SECRET, { teamName: "gone", userName: "gil", role: "member" })).token}` };
+      expect((await app.inject({ url: "/v1/namespaces", headers })).statusCode).toBe(200);
+      const admin = new pg.Client({ connectionString: inject("postgresUrl") });
+      await admin.connect();
+      await admin.query(`DROP DATABASE ${new URL(gone.url).pathname.slice(1)} WITH (FORCE)`);
+      await admin.end();
+      for (const request of [
+        { url: "/v1/namespaces" },
+        { method: "POST" as const, url: "/v1/namespaces/gone-ns/batch", payload: { operations: [{ opId: randomUUID(), path: "team/a.md", baseVersion: 0, content: "a\n" }] } },
+      ]) {
+        const res = await app.inject({ ...request, headers });
+        expect({ url: request.url, status: res.statusCode, retryAfter: res.headers["retry-after"], code: res.json().code }).toEqual({
+          url: request.url,
+          status: 503,
+          retryAfter: "1",
+          code: "database_busy",
+        });
+      }
+    } finally {
+      await app.close();
+      await db.close();
+      await gone.drop();
+    }
+  });
+
+  it("classifies a login the server refuses (no such role, database or password) as the database being unavailable", async () => {
+    const url = new URL(inject("postgresUrl"));
+    url.username = "no_such_role_teammem";
+    const refusedLogin = await openDatabase({ kind: "postgres", url: url.toString(), connectTimeoutMs: 2000 });
+    const err = await refusedLogin.db.execute("SELECT 1").catch((e: unknown) => e);
+    await refusedLogin.close();
+    expect(transientDatabaseFailure(err)).toBe("unavailable");
+  });
+});
