@@ -4,10 +4,11 @@
  * old path follows the file to its new path instead of bringing the old path back.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
 import { setup, status, sync, syncJson, tree, type Clients } from "../support/clients.js";
 import { engineSync } from "../support/engine.js";
 import { versionsOf } from "../support/server.js";
@@ -47,6 +48,30 @@ describe.each(DATABASE_KINDS)("renames on %s", (kind) => {
     expect(syncB.stdout).not.toContain("created by");
     expect(await tree(b)).toEqual(["team/docs/a.md"]);
     expect(await status(b)).toMatchObject({ modified: [], pending: [] });
+  });
+
+  it("says what became of a delete or a rename made here when a teammate renamed the same file first", async () => {
+    const clients = await setup(kind);
+    const { a, b, envA, envB } = clients;
+    await shared(clients);
+    await write(a, "b.md", "# Deploy\n\n- ship\n- roll back\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    expect((await sync(b, envB)).code).toBe(0);
+    await move(a, "a.md", "docs/a.md");
+    await move(a, "b.md", "docs/b.md");
+    expect((await sync(a, envA)).code).toBe(0);
+    await move(b, "a.md", "build.md"); // renamed here too, elsewhere
+    await rm(join(b, "team", "b.md")); // deleted here
+    const r = await syncJson(b, envB);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.events).toEqual(
+      expect.arrayContaining([
+        { type: "renamed", from: "team/a.md", to: "team/docs/a.md", author: "alice", version: 2, followed: false, removedHere: "renamed", renamedHereTo: "team/build.md" },
+        { type: "renamed", from: "team/b.md", to: "team/docs/b.md", author: "alice", version: 2, followed: false, removedHere: "deleted" },
+      ]),
+    );
+    expect((await teammem(["sync", "--dir", b], envB)).code).toBe(0);
+    expect(await tree(b)).toEqual(["team/build.md", "team/docs/a.md", "team/docs/b.md"]);
   });
 
   it("sends a file moved and edited in one sync as a rename when at least half of it is unchanged", async () => {

@@ -58,6 +58,12 @@ interface Renamed {
   readonly author: string;
   readonly version: number;
   readonly followed: boolean;
+  /**
+   * Set when you had removed the old path here too (not sent yet): `deleted`, you deleted it (the
+   * file lives on at `to`); `renamed`, you renamed it to `renamedHereTo` (both paths now exist).
+   */
+  readonly removedHere?: "deleted" | "renamed";
+  readonly renamedHereTo?: string;
 }
 
 /** Your delete + create of (nearly) the same content went to the server as one rename. */
@@ -148,7 +154,11 @@ export function describeEvent(e: SyncEvent): string {
     case "edit-kept":
       return `${who(e.author)} deleted ${e.path} (v${e.version}); your edit keeps it (sent as a new version)`;
     case "renamed":
-      return `${e.from} was renamed to ${e.to} by ${who(e.author)}${e.followed ? "; your edit of it moved there too" : ""}`;
+      return (
+        `${e.from} was renamed to ${e.to} by ${who(e.author)}${e.followed ? "; your edit of it moved there too" : ""}` +
+        (e.removedHere === "deleted" ? `; your delete of ${e.from} does not remove ${e.to} (delete it there if you meant to)` : "") +
+        (e.removedHere === "renamed" ? `; you renamed it to ${e.renamedHereTo ?? "another path"}: both ${e.to} and your copy are kept (remove one)` : "")
+      );
     case "rename-sent":
       return `${e.from} renamed to ${e.to} (v${e.version})`;
     case "purged":

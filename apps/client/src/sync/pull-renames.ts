@@ -27,9 +27,32 @@ export interface Follow {
 }
 
 /** Announces a teammate's rename seen as the old path's tombstone; returns the event's index (to mark it followed). */
-export function announceRename(ctx: SyncContext, change: Pick<Change, "path" | "version"> & { renamedTo?: string; author?: string }): number {
-  ctx.events.push({ type: "renamed", from: displayPath(change.path), to: displayPath(change.renamedTo!), author: change.author ?? "", version: change.version, followed: false });
+export function announceRename(
+  ctx: SyncContext,
+  change: Pick<Change, "path" | "version"> & { renamedTo?: string; author?: string },
+  removedHere?: { readonly how: "deleted" } | { readonly how: "renamed"; readonly to: string },
+): number {
+  ctx.events.push({
+    type: "renamed",
+    from: displayPath(change.path),
+    to: displayPath(change.renamedTo!),
+    author: change.author ?? "",
+    version: change.version,
+    followed: false,
+    ...(removedHere ? { removedHere: removedHere.how } : {}),
+    ...(removedHere?.how === "renamed" ? { renamedHereTo: displayPath(removedHere.to) } : {}),
+  });
   return ctx.events.length - 1;
+}
+
+/**
+ * How the old path of a teammate's rename left this folder before the pull (it is absent here and
+ * had a base): renamed here to a new file holding (nearly) its base text, else deleted.
+ */
+export async function removedHere(ctx: SyncContext, path: string, scope: () => Promise<TeamScope>): Promise<{ how: "deleted" } | { how: "renamed"; to: string }> {
+  const text = await baseText(ctx, path);
+  const to = text === undefined ? null : localRenameOf(ctx, await scope(), path, text);
+  return to === null ? { how: "deleted" } : { how: "renamed", to };
 }
 
 /** Whether a creation was already announced as the new path of a rename in this run. */

@@ -28,7 +28,7 @@ import { baseText, moveBase } from "./bases.js";
 import type { SyncContext } from "./context.js";
 import { dropPurgedContent } from "./drop-purged.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
-import { announceRename, announcedAsRename, followLocalRename, followTeammateRenames, lazyScope, type Follow } from "./pull-renames.js";
+import { announceRename, announcedAsRename, followLocalRename, followTeammateRenames, lazyScope, removedHere, type Follow } from "./pull-renames.js";
 import { renameSource } from "./renames.js";
 
 export interface PullOutcome {
@@ -297,7 +297,7 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
   const author = change.author ?? "";
   if (localSha === incomingSha) {
     // Deleted here too: a teammate's rename says where the file went.
-    if (change.renamedTo && base?.sha256) announceRename(ctx, change);
+    if (change.renamedTo && base?.sha256) announceRename(ctx, change, await removedHere(ctx, path, run.scope));
     await moveBase(ctx, path, next, incoming);
     return;
   }
