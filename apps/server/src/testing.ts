@@ -134,6 +134,18 @@ async function pgliteTemplate(): Promise<Blob> {
 }
 
 /**
+ * Fills `dataDir` (a folder that does not exist yet or is empty) with the migrated PGlite template,
+ * so that the first open of that embedded data folder (e.g. by a `teammem-server --data-dir` process
+ * a test starts) finds a migrated cluster instead of running initdb. Its system identifier is the
+ * template's, shared with every other seeded folder: only for tests where a new cluster is not the
+ * subject. File modes are left to the server, which makes the tree owner-only when it opens it.
+ */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const client = await PGlite.create({ dataDir, loadDataDir: await pgliteTemplate() });
+  await client.close();
+}
+
+/**
  * Name of the migrated template database on the PostgreSQL server at `serverUrl`, built if missing:
  * under an advisory lock (so two workers don't both build it), as a database of a temporary name
  * renamed once migrated (so a crash never leaves a half-migrated template under the real name).

@@ -8,6 +8,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { seedPgliteDataDir } from "../../src/testing.js";
 import { firstAdminToken, members, tempDir } from "./cli-harness.js";
 
 const BIN = fileURLToPath(new URL("../../bin/teammem-server.js", import.meta.url));
@@ -102,6 +103,7 @@ describe("the teammem-server bin", () => {
 describe("the embedded data folder between processes", () => {
   it("refuses admin commands and a second server while a server process holds it: exit 3 with the holder's pid, URL and the admin API to use", { timeout: 180_000 }, async () => {
     const dataDir = join(await tempDir(), "data");
+    await seedPgliteDataDir(dataDir); // migrated already: the subject is the lock, not initdb
     const server = await startBin(["--data-dir", dataDir]);
     const holder = JSON.parse(readFileSync(join(dataDir, "teammem-server.lock.json"), "utf8"));
     expect(holder).toEqual({ pid: server.child.pid, host: hostname(), purpose: "server", url: server.url, startedAt: expect.any(String) });
@@ -152,7 +154,8 @@ describe("the embedded data folder between processes", () => {
 
   it("admin commands started together wait for each other instead of failing", { timeout: 120_000 }, async () => {
     const dataDir = join(await tempDir(), "data");
-    expect(runBin(["migrate", "--data-dir", dataDir]).status).toBe(0); // the first open (initdb) alone can take 15 s on a loaded machine
+    await seedPgliteDataDir(dataDir); // initdb skipped: the subject is the lock between admin commands
+    expect(runBin(["migrate", "--data-dir", dataDir]).status).toBe(0);
     const results = await Promise.all(
       ["u1", "u2", "u3"].map((user) => runBinAsync(["token", "create", "--team", "default", "--user", user, "--role", "member", "--data-dir", dataDir])),
     );
