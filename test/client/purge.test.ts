@@ -12,7 +12,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { layoutOf, Watch, type LiveEvent } from "@teammem/client";
 import { sha256Hex } from "@teammem/protocol";
 import { DATABASE_KINDS } from "@teammem/server/testing";
-import { setup, sync } from "../support/clients.js";
+import { setup, status, sync } from "../support/clients.js";
 import { dumpAllRows } from "../support/server.js";
 
 /** Polls `check` until it returns something truthy (every 50 ms, at most 20 s). */
@@ -96,6 +96,53 @@ describe.each(DATABASE_KINDS)("purge of an older version on %s", (kind) => {
     expect((await sync(a, envA)).stdout).not.toContain("purged");
     expect((await sync(b, envB)).stdout).not.toContain("purged");
     expect(await dumpAllRows(server.database)).not.toContain("PRIVATE-5ca1ab1e");
+  });
+});
+
+describe.each(DATABASE_KINDS)("a local edit on a purged base on %s", (kind) => {
+  it("is merged without the base at the next pull (issue 8): every difference between conflict markers, the event printed, status lists the file", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    const admin = await server.token("ada", "default", "admin");
+    await writeFile(join(a, "team", "deploy.md"), "# Deploy\nold private step\nrun the tests\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    expect((await sync(b, envB)).code).toBe(0);
+    await writeFile(join(a, "team", "deploy.md"), "# Deploy\nrun the tests\nship on friday\n");
+    expect((await sync(a, envA)).code).toBe(0); // v2; B's base is v1
+    await writeFile(join(b, "team", "deploy.md"), "# Deploy\nold private step\nrun the tests\nask bob first\n");
+    expect(await purge(server.url, admin, { path: "deploy.md", version: 1, reason: "private step" })).toMatchObject({ versions: [1], tombstoneVersion: null });
+
+    const bSync = await sync(b, envB);
+    expect(bSync.code).toBe(0);
+    expect(await readFile(join(b, "team", "deploy.md"), "utf8")).toBe(
+      [
+        "# Deploy",
+        "<<<<<<< yours (local)",
+        "old private step",
+        "||||||| base v1 (purged from the server's history)",
+        "=======",
+        ">>>>>>> alice (v2)",
+        "run the tests",
+        "<<<<<<< yours (local)",
+        "ask bob first",
+        "||||||| base v1 (purged from the server's history)",
+        "=======",
+        "ship on friday",
+        ">>>>>>> alice (v2)",
+        "",
+      ].join("\n"),
+    );
+    expect(bSync.stdout).toContain(
+      "team/deploy.md: your edit and alice's edit (v2) cannot be merged line by line (v1, the version both started from, was purged from the server's history): where they differ, both are in the file between <<<<<<< and >>>>>>> markers",
+    );
+    expect((await status(b)).conflicts).toEqual([expect.objectContaining({ path: "team/deploy.md", conflictId: null, headVersion: 2, author: "alice", state: "markers", markersAt: 2 })]);
+    // Not pushed while the markers are in the file; once settled, it goes up as a fast-forward of v2.
+    expect((await sync(b, envB)).code).toBe(0);
+    expect((await sync(a, envA)).code).toBe(0);
+    expect(await readFile(join(a, "team", "deploy.md"), "utf8")).toBe("# Deploy\nrun the tests\nship on friday\n");
+    await writeFile(join(b, "team", "deploy.md"), "# Deploy\nrun the tests\nship on friday\nask bob first\n");
+    expect((await sync(b, envB)).code).toBe(0);
+    expect((await sync(a, envA)).code).toBe(0);
+    expect(await readFile(join(a, "team", "deploy.md"), "utf8")).toBe("# Deploy\nrun the tests\nship on friday\nask bob first\n");
   });
 });
 

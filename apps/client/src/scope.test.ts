@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { isSkipped, walkTeamScope } from "./scope.js";
+import { fileStatOf } from "./local/file-stat.js";
 import { layoutOf } from "./state/layout.js";
+import { keepFileStats, type SyncState } from "./state/sync-state.js";
 
 async function memoryFolder() {
   const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
@@ -14,6 +16,58 @@ async function memoryFolder() {
   await mkdir(join(root, "notes"));
   return { root, layout: layoutOf(root) };
 }
+
+describe("walkTeamScope with the stat cache", () => {
+  const hourAgo = new Date(Date.now() - 3600_000);
+
+  it("does not read a file whose lstat is the one kept with its base, and reads it again once its stat changes", async () => {
+    const { root, layout } = await memoryFolder();
+    const file = join(root, "team", "a.md");
+    await writeFile(file, "A\n");
+    await utimes(file, hourAgo, hourAgo);
+    const first = await walkTeamScope(layout, undefined, {});
+    const read = first.files.get("a.md")!;
+    expect(read).toEqual({ path: "a.md", content: "A\n", sha256: sha256Hex("A\n"), stat: fileStatOf(await lstat(file, { bigint: true })) });
+    // The base names other content under the file's exact stat: the walk takes the base's word, unread.
+    const state: SyncState = { version: 1, cursor: 1, bases: { "a.md": { version: 1, sha256: sha256Hex("other\n"), stat: read.stat! } } };
+    expect((await walkTeamScope(layout, undefined, state.bases)).files.get("a.md")).toEqual({ path: "a.md", sha256: sha256Hex("other\n") });
+    // Same size, mtime set back: the ctime (and inode, after an editor's atomic save) still tells.
+    do {
+      await writeFile(file, "B\n");
+      await utimes(file, hourAgo, hourAgo);
+    } while (String((await lstat(file, { bigint: true })).ctimeNs) === read.stat!.ctimeNs); // until the clock ticked
+    expect((await walkTeamScope(layout, undefined, state.bases)).files.get("a.md")).toMatchObject({ content: "B\n", sha256: sha256Hex("B\n") });
+  });
+
+  it("keeps no stat for a file modified within the racy margin before the walk, so it is hashed again next time", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "new.md"), "N\n");
+    const scope = await walkTeamScope(layout, undefined, {});
+    expect(scope.files.get("new.md")).toEqual({ path: "new.md", content: "N\n", sha256: sha256Hex("N\n") });
+    const state: SyncState = { version: 1, cursor: 1, bases: { "new.md": { version: 1, sha256: sha256Hex("N\n") } } };
+    expect(keepFileStats(state, scope.files.values())).toBe(0);
+    expect(state.bases["new.md"]).toEqual({ version: 1, sha256: sha256Hex("N\n") });
+  });
+
+  it("keeps a read file's stat only with a base holding the same content", async () => {
+    const { root, layout } = await memoryFolder();
+    for (const name of ["same.md", "edited.md", "new.md"]) {
+      await writeFile(join(root, "team", name), `${name}\n`);
+      await utimes(join(root, "team", name), hourAgo, hourAgo);
+    }
+    const scope = await walkTeamScope(layout, undefined, {});
+    const state: SyncState = {
+      version: 1,
+      cursor: 3,
+      bases: { "same.md": { version: 1, sha256: sha256Hex("same.md\n") }, "edited.md": { version: 2, sha256: sha256Hex("before\n") } },
+    };
+    expect(keepFileStats(state, scope.files.values())).toBe(1);
+    expect(state.bases).toEqual({
+      "same.md": { version: 1, sha256: sha256Hex("same.md\n"), stat: scope.files.get("same.md")!.stat },
+      "edited.md": { version: 2, sha256: sha256Hex("before\n") },
+    });
+  });
+});
 
 describe("walkTeamScope", () => {
   it("returns the regular files under team/ by entry path, with content and sha256", async () => {

@@ -3,19 +3,50 @@
  * symlink. Every other file of the memory folder is private: this module (the only one that lists
  * files for requests) never opens anything outside `team/`.
  */
-import type { Stats } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { checkEntryPath, type PathCheck } from "@teammem/protocol";
-import { readTeamFile } from "./local/team-files.js";
+import { isSettled, nowNs, sameFileStat, type FileStat } from "./local/file-stat.js";
+import { parentChecks, readTeamFile, type ParentChecks } from "./local/team-files.js";
 import { TEMP_PREFIX } from "./state/atomic.js";
 import { displayPath, type Layout } from "./state/layout.js";
+import type { SyncState } from "./state/sync-state.js";
 
 export interface TeamFile {
   /** Entry path: relative to `team/`, `/`-separated, valid by `checkEntryPath`. */
   readonly path: string;
-  readonly content: string;
+  /**
+   * The file's text; absent only when the walk was given the bases and the file's lstat equals
+   * the stat kept with its base: the file then holds the base's content (`sha256`) and was not read.
+   */
+  readonly content?: string;
   readonly sha256: string;
+  /**
+   * For the stat cache (`local/file-stat.ts`): the stat the file had when read, when it may be
+   * kept (its mtime settled before the walk began); absent when the file was not read.
+   */
+  readonly stat?: FileStat;
+}
+
+/** A team file that was read: its content is at hand. */
+export type ReadTeamFile = TeamFile & { readonly content: string };
+
+/** Files read (or stat-checked) at once by a walk: enough to keep the thread pool busy, few enough to bound open files. */
+const WALK_CONCURRENCY = 16;
+
+/** `fn` over `items`, at most `limit` at a time; results in the order of `items`. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** A team-scope name that is not synced, and why (shown by `status`). `path` is relative to the memory folder. */
@@ -33,10 +64,10 @@ function outermost(prefixes: readonly string[]): string[] {
 /** What `team/` itself is: a real folder, absent, or something not walked (a symlink, a file...). */
 export type TeamRoot = "folder" | "missing" | "symlink" | "not a folder";
 
-export interface TeamScope {
+export interface TeamScope<F extends TeamFile = TeamFile> {
   readonly root: TeamRoot;
   /** By entry path. */
-  readonly files: Map<string, TeamFile>;
+  readonly files: Map<string, F>;
   readonly skipped: SkippedPath[];
   /** Relative paths (files or folders) that exist locally but were skipped, so what lies there is not a delete. */
   readonly skippedEntryPaths: Set<string>;
@@ -63,13 +94,32 @@ export async function teamRootOf(layout: Layout): Promise<TeamRoot> {
   }
 }
 
+/** One walk: where it writes, the regular files found (read after the listing), its folder checks, the cached stats. */
+interface Walk {
+  readonly layout: Layout;
+  readonly scope: TeamScope;
+  /** Regular files with valid names, in walk order, with their lstat. */
+  readonly found: { rel: string; st: BigIntStats }[];
+  readonly checked: ParentChecks;
+  readonly bases: SyncState["bases"] | undefined;
+  /** Wall clock at the start (ns): stats of files changed after `startNs - margin` are not kept. */
+  readonly startNs: bigint;
+}
+
 /**
  * Walks `team/`, reading each regular file; symlinks, special files and invalid names are skipped.
  * `under` (entry paths of files or folders; "" is everything) restricts the walk to those subtrees
  * (`push PATH`, `watch`: a few files of a large folder): files elsewhere are then not listed, so
  * the caller must look at paths under `under` only.
+ * `bases` (the sync state's): a file whose lstat (size, mtime, ctime, inode) equals the `stat`
+ * kept with its base is listed with the base's sha256 and no content, without being read; every
+ * other file is read, and listed with its `stat` when that may be kept (see `local/file-stat.ts`).
+ * Files are read a few at a time ({@link WALK_CONCURRENCY}); `files` is in walk (path) order.
  */
-export async function walkTeamScope(layout: Layout, under?: readonly string[]): Promise<TeamScope> {
+export async function walkTeamScope(layout: Layout, under?: readonly string[]): Promise<TeamScope<ReadTeamFile>>;
+export async function walkTeamScope(layout: Layout, under: readonly string[] | undefined, bases: SyncState["bases"]): Promise<TeamScope>;
+export async function walkTeamScope(layout: Layout, under?: readonly string[], bases?: SyncState["bases"]): Promise<TeamScope> {
+  const startNs = nowNs();
   const root = await teamRootOf(layout);
   const scope: TeamScope = { root, files: new Map(), skipped: [], skippedEntryPaths: new Set() };
   if (root === "missing") return scope;
@@ -78,10 +128,31 @@ export async function walkTeamScope(layout: Layout, under?: readonly string[]): 
     scope.skippedEntryPaths.add(""); // the whole scope: nothing in it counts as deleted
     return scope;
   }
-  if (under === undefined || under.includes("")) await walk(layout, "", scope);
-  else for (const prefix of outermost(under)) await walkUnder(layout, prefix, scope);
+  const w: Walk = { layout, scope, found: [], checked: parentChecks(), bases, startNs };
+  if (under === undefined || under.includes("")) await walk(w, "");
+  else for (const prefix of outermost(under)) await walkUnder(w, prefix);
+  const read = await mapLimit(w.found, WALK_CONCURRENCY, ({ rel, st }) => readFound(w, rel, st));
+  for (const [i, file] of read.entries()) {
+    if (typeof file === "string") skipPath(scope, w.found[i]!.rel, file);
+    else if (file) scope.files.set(file.path, file);
+  }
   scope.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return scope;
+}
+
+function skipPath(scope: TeamScope, rel: string, reason: string): void {
+  scope.skipped.push({ path: displayPath(rel), reason });
+  scope.skippedEntryPaths.add(rel);
+}
+
+/** A regular file found by the walk: from the stat cache, or read. Returns why it is skipped, or undefined when it is gone. */
+async function readFound(w: Walk, rel: string, st: BigIntStats): Promise<TeamFile | string | undefined> {
+  const base = w.bases?.[rel];
+  if (base?.stat && base.sha256 !== null && sameFileStat(base.stat, st)) return { path: rel, sha256: base.sha256 };
+  const file = await readTeamFile(w.layout, rel, w.checked);
+  if (file.kind === "unsafe") return file.reason;
+  if (file.kind === "absent") return undefined;
+  return { path: rel, content: file.content, sha256: file.sha256, ...(isSettled(file.stat, w.startNs) ? { stat: file.stat } : {}) };
 }
 
 /**
@@ -99,43 +170,37 @@ function invalidReason(name: string, check: PathCheck): string {
  * entry path (nor be opened by its decoded form), so it is skipped and reported, never read; a name
  * gone between the listing and its lstat (deleted meanwhile) is absent, like a file never there.
  */
-async function walk(layout: Layout, relDir: string, scope: TeamScope): Promise<void> {
-  const names = (await readdir(join(layout.team, relDir), { encoding: "buffer" }))
-    .map((bytes) => ({ bytes, name: bytes.toString("utf8") }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const { bytes, name } of names) {
-    const rel = relDir ? `${relDir}/${name}` : name;
-    if (!Buffer.from(name, "utf8").equals(bytes)) {
-      scope.skipped.push({ path: displayPath(rel), reason: "invalid path: the name is not UTF-8" });
-      scope.skippedEntryPaths.add(rel);
-      continue;
-    }
-    const st = await lstatIfPresent(layout, rel);
-    if (st !== undefined) await visit(layout, rel, st, scope);
+async function walk(w: Walk, relDir: string): Promise<void> {
+  const names = (await readdir(join(w.layout.team, relDir), { encoding: "buffer" }))
+    .map((bytes) => {
+      const name = bytes.toString("utf8");
+      return { rel: relDir ? `${relDir}/${name}` : name, utf8: Buffer.from(name, "utf8").equals(bytes) };
+    })
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  // The lstats of one folder's names a few at a time; the names are then met in order.
+  const stats = await mapLimit(names, WALK_CONCURRENCY, ({ rel, utf8 }) => (utf8 ? lstatIfPresent(w.layout, rel) : Promise.resolve(null)));
+  for (const [i, st] of stats.entries()) {
+    const { rel } = names[i]!;
+    if (st === null) skipPath(w.scope, rel, "invalid path: the name is not UTF-8");
+    else if (st !== undefined) await visit(w, rel, st);
   }
 }
 
-/** One name met by the walk (`st`: its lstat): a folder is walked, a regular file read, anything else skipped. */
-async function visit(layout: Layout, rel: string, st: Stats, scope: TeamScope): Promise<void> {
+/** One name met by the walk (`st`: its lstat): a folder is walked, a regular file noted to be read, anything else skipped. */
+async function visit(w: Walk, rel: string, st: BigIntStats): Promise<void> {
   const name = rel.slice(rel.lastIndexOf("/") + 1);
-  const skip = (reason: string) => {
-    scope.skipped.push({ path: displayPath(rel), reason });
-    scope.skippedEntryPaths.add(rel);
-  };
-  if (st.isSymbolicLink()) return skip("symlink (not followed)");
+  if (st.isSymbolicLink()) return skipPath(w.scope, rel, "symlink (not followed)");
   const check = checkEntryPath(rel);
-  if (!check.ok || check.path !== rel) return skip(invalidReason(name, check));
-  if (st.isDirectory()) return walk(layout, rel, scope);
-  if (!st.isFile()) return skip("not a regular file");
-  const file = await readTeamFile(layout, rel);
-  if (file.kind === "file") scope.files.set(rel, { path: rel, content: file.content, sha256: file.sha256 });
-  else if (file.kind === "unsafe") skip(file.reason);
+  if (!check.ok || check.path !== rel) return skipPath(w.scope, rel, invalidReason(name, check));
+  if (st.isDirectory()) return walk(w, rel);
+  if (!st.isFile()) return skipPath(w.scope, rel, "not a regular file");
+  w.found.push({ rel, st });
 }
 
 /** lstat of `team/<rel>`, or undefined when nothing is there. */
-async function lstatIfPresent(layout: Layout, rel: string): Promise<Stats | undefined> {
+async function lstatIfPresent(layout: Layout, rel: string): Promise<BigIntStats | undefined> {
   try {
-    return await lstat(join(layout.team, rel));
+    return await lstat(join(layout.team, rel), { bigint: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -148,17 +213,17 @@ async function lstatIfPresent(layout: Layout, rel: string): Promise<Stats | unde
  * met as the full walk would meet it: a symlink or an invalid name is skipped (so nothing under it
  * counts as deleted); an absent one, or a file where a folder would be, leaves nothing under it.
  */
-async function walkUnder(layout: Layout, prefix: string, scope: TeamScope): Promise<void> {
+async function walkUnder(w: Walk, prefix: string): Promise<void> {
   const segments = prefix.split("/");
   for (let i = 1; i <= segments.length; i++) {
     const rel = segments.slice(0, i).join("/");
-    const st = await lstatIfPresent(layout, rel);
+    const st = await lstatIfPresent(w.layout, rel);
     if (st === undefined) return;
     const check = checkEntryPath(rel);
     const walkedInto = st.isDirectory() && !st.isSymbolicLink() && check.ok && check.path === rel;
     if (i === segments.length || !walkedInto) {
       // The prefix itself, or an ancestor the full walk would not enter: skipped there, or a file.
-      if (i === segments.length || st.isSymbolicLink() || !check.ok || check.path !== rel) await visit(layout, rel, st, scope);
+      if (i === segments.length || st.isSymbolicLink() || !check.ok || check.path !== rel) await visit(w, rel, st);
       return;
     }
   }

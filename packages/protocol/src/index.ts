@@ -32,6 +32,7 @@ export * from "./messages/entries.js";
 export * from "./messages/conflicts.js";
 export * from "./messages/admin.js";
 export { mergeText, MERGE_POLICIES, type MergePolicy, type MergeRegion, type MergeResult, type MergeInput } from "./merge/merge-text.js";
+export { mergeWithoutBase } from "./merge/without-base.js";
 export { eolStyle, splitLines, type EolStyle } from "./merge/lines.js";
 export * from "./messages/scan-policy.js";
 export * from "./messages/whoami.js";

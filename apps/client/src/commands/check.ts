@@ -6,7 +6,7 @@
  */
 import { checkTeamMemory, formatWarning, type MemoryFormat } from "../checks/memory-checks.js";
 import { UsageError } from "../errors.js";
-import { walkTeamScope, type TeamScope } from "../scope.js";
+import { walkTeamScope, type ReadTeamFile, type TeamScope } from "../scope.js";
 import { loadConfig, type Config } from "../state/config.js";
 import { layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
@@ -27,7 +27,7 @@ export function memoryFormat(config: Config | undefined, agentOption: string | u
 }
 
 /** The team files of a walked scope as entry path → content (what the checks read). */
-export function contentsOf(scope: TeamScope): Map<string, string> {
+export function contentsOf(scope: TeamScope<ReadTeamFile>): Map<string, string> {
   return new Map([...scope.files].map(([path, file]) => [path, file.content]));
 }
 

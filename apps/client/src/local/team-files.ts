@@ -11,33 +11,62 @@ import { sha256Hex } from "@teammem/protocol";
 import { decodeUtf16WithBom } from "@teammem/scanner";
 import { fsyncDir, unlinkDurable, writeFileAtomic } from "../state/atomic.js";
 import { displayPath, type Layout } from "../state/layout.js";
+import { fileStatOf, type FileStat } from "./file-stat.js";
 
 /** Files larger than this are not read (far above any server's entry limit). */
 export const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
 
 type LocalFile =
   | { readonly kind: "absent" }
-  | { readonly kind: "file"; readonly content: string; readonly sha256: string }
+  /** `stat`: of the open file, taken before reading it (for the stat cache, `file-stat.ts`). */
+  | { readonly kind: "file"; readonly content: string; readonly sha256: string; readonly stat: FileStat }
   /** Exists but must not be read or replaced: symlink, folder, device, not UTF-8, too large... */
   | { readonly kind: "unsafe"; readonly reason: string };
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
-/** Checks the folders from `team/` down to the parent of `entryPath`; "absent" if one is missing. */
-async function checkParents(layout: Layout, entryPath: string, create: boolean): Promise<"ok" | "absent" | string> {
+/**
+ * Results of checking folders of `team/` (by absolute path: "ok", "absent" or why it is unsafe),
+ * kept by one walk that reads many files of the same folders (see {@link readTeamFile}); made
+ * with {@link parentChecks}, dropped with the walk.
+ */
+export type ParentChecks = Map<string, Promise<"ok" | "absent" | string>>;
+
+export function parentChecks(): ParentChecks {
+  return new Map();
+}
+
+/** One folder of the chain (the `i`-th from `team/`): "ok", "absent" (not created) or why it is unsafe. */
+async function checkFolder(dir: string, i: number, create: boolean): Promise<"ok" | "absent" | string> {
+  try {
+    const st = await lstat(dir);
+    if (st.isSymbolicLink()) return `${i === 0 ? "team" : "a parent folder"} is a symlink (not followed)`;
+    if (!st.isDirectory()) return "a parent is not a folder";
+  } catch (err) {
+    if (errno(err) !== "ENOENT") throw err;
+    if (!create) return "absent";
+    await mkdir(dir);
+    await fsyncDir(dirname(dir));
+  }
+  return "ok";
+}
+
+/**
+ * Checks the folders from `team/` down to the parent of `entryPath`; "absent" if one is missing.
+ * With `checked` (read-only checks of one walk), each folder is looked at once per walk.
+ */
+async function checkParents(layout: Layout, entryPath: string, create: boolean, checked?: ParentChecks): Promise<"ok" | "absent" | string> {
   const segments = entryPath.split("/").slice(0, -1);
   let dir = layout.team;
   for (let i = 0; i <= segments.length; i++) {
-    try {
-      const st = await lstat(dir);
-      if (st.isSymbolicLink()) return `${i === 0 ? "team" : "a parent folder"} is a symlink (not followed)`;
-      if (!st.isDirectory()) return "a parent is not a folder";
-    } catch (err) {
-      if (errno(err) !== "ENOENT") throw err;
-      if (!create) return "absent";
-      await mkdir(dir);
-      await fsyncDir(dirname(dir));
-    }
+    let result: Promise<"ok" | "absent" | string>;
+    if (checked && !create) {
+      const known = checked.get(dir);
+      result = known ?? checkFolder(dir, i, false);
+      if (!known) checked.set(dir, result);
+    } else result = checkFolder(dir, i, create);
+    const outcome = await result;
+    if (outcome !== "ok") return outcome;
     const next = segments[i];
     if (next !== undefined) dir = join(dir, next);
   }
@@ -46,9 +75,12 @@ async function checkParents(layout: Layout, entryPath: string, create: boolean):
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Reads `team/<entryPath>` if it is a regular UTF-8 (or UTF-16 with a byte order mark) file reached without symlinks. */
-export async function readTeamFile(layout: Layout, entryPath: string): Promise<LocalFile> {
-  const parents = await checkParents(layout, entryPath, false);
+/**
+ * Reads `team/<entryPath>` if it is a regular UTF-8 (or UTF-16 with a byte order mark) file reached without symlinks.
+ * @param checked folder checks shared by the reads of one walk (see {@link ParentChecks}); default: every folder checked now.
+ */
+export async function readTeamFile(layout: Layout, entryPath: string, checked?: ParentChecks): Promise<LocalFile> {
+  const parents = await checkParents(layout, entryPath, false, checked);
   if (parents === "absent") return { kind: "absent" };
   if (parents !== "ok") return { kind: "unsafe", reason: parents };
   let handle;
@@ -61,10 +93,10 @@ export async function readTeamFile(layout: Layout, entryPath: string): Promise<L
     throw err;
   }
   try {
-    const st = await handle.stat();
+    const st = await handle.stat({ bigint: true });
     if (st.isDirectory()) return { kind: "unsafe", reason: "is a folder" };
     if (!st.isFile()) return { kind: "unsafe", reason: "not a regular file" };
-    if (st.size > MAX_LOCAL_FILE_BYTES) return { kind: "unsafe", reason: `larger than ${MAX_LOCAL_FILE_BYTES} bytes` };
+    if (Number(st.size) > MAX_LOCAL_FILE_BYTES) return { kind: "unsafe", reason: `larger than ${MAX_LOCAL_FILE_BYTES} bytes` };
     const bytes = await handle.readFile();
     // UTF-16 with a byte order mark (Windows editors) is text too: decoded, so it is scanned and
     // synced like UTF-8 rather than skipped (issue 10); a teammate receives it as UTF-8.
@@ -77,7 +109,7 @@ export async function readTeamFile(layout: Layout, entryPath: string): Promise<L
     // A NUL byte makes it binary (as git decides); the server refuses such content (PostgreSQL text
     // cannot hold it), so it is skipped here like other binary files instead of sent and refused.
     if (content.includes("\u0000")) return { kind: "unsafe", reason: "not text (holds a NUL byte)" };
-    return { kind: "file", content, sha256: sha256Hex(content) };
+    return { kind: "file", content, sha256: sha256Hex(content), stat: fileStatOf(st) };
   } finally {
     await handle.close();
   }

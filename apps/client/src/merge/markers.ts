@@ -25,13 +25,20 @@ export interface MarkerLabels {
   /** Author of the server version ("" when unknown). */
   readonly author: string;
   readonly version: number;
+  /** The base version's content was purged from the server's history: the base section is empty. */
+  readonly basePurged?: boolean;
 }
 
 const MARKER_LINE = /^(<{7} |\|{7} |>{7} )/m;
 
 /** The file's text with each conflict region written between markers (see the module comment). */
 export function renderWithMarkers(regions: readonly MergeRegion[], eol: "\n" | "\r\n", labels: MarkerLabels): string {
-  const base = labels.baseVersion === 0 ? "base (none: new on both sides)" : `base v${labels.baseVersion}`;
+  const base =
+    labels.baseVersion === 0
+      ? "base (none: new on both sides)"
+      : labels.basePurged
+        ? `base v${labels.baseVersion} (purged from the server's history)`
+        : `base v${labels.baseVersion}`;
   const theirs = `${labels.author || "server"} (v${labels.version})`;
   let out = "";
   const put = (lines: readonly string[]) => {

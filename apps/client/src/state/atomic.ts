@@ -51,6 +51,21 @@ export async function writeJsonAtomic(path: string, value: unknown, mode = 0o644
 }
 
 /**
+ * Like {@link writeJsonAtomic}, but leaves the file alone when it already holds exactly that JSON
+ * (read and compared first: far cheaper than writing and fsyncing it again). For state files
+ * saved at several steps of a run, most of which change nothing.
+ */
+export async function saveJsonIfChanged(path: string, value: unknown, mode = 0o644): Promise<void> {
+  const text = JSON.stringify(value, null, 2) + "\n";
+  try {
+    if ((await readFile(path, "utf8")) === text) return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  await writeFileAtomic(path, text, mode);
+}
+
+/**
  * Reads and validates a JSON file.
  * @returns the parsed value, or `undefined` when the file does not exist.
  * @throws StateError when the file is not JSON or does not match `schema`.

@@ -79,6 +79,11 @@ async function operationFiles(layout: Layout): Promise<string[]> {
   return [...ops.filter((n) => LEGACY_NAME.test(n)).sort(), ...ops.filter((n) => !LEGACY_NAME.test(n)).sort()];
 }
 
+/** How many operations are queued (their files are not read). */
+export async function outboxSize(layout: Layout): Promise<number> {
+  return (await operationFiles(layout)).length;
+}
+
 /** Every queued operation, oldest first. */
 export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
   const queued: QueuedOperation[] = [];

@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES, Sha256, Version, WireFinding } from "@teammem/protocol";
-import { readJson, writeJsonAtomic } from "./atomic.js";
+import { readJson, saveJsonIfChanged } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
 const HeldFinding = z.object({
@@ -135,19 +135,19 @@ export async function loadReports(layout: Layout): Promise<Reports> {
   };
 }
 
-// Each save replaces its report with `entries`, written atomically.
+// Each save replaces its report with `entries`, written atomically (not rewritten when it holds them already).
 export async function saveHeldBack(layout: Layout, entries: HeldBack[]): Promise<void> {
-  await writeJsonAtomic(layout.heldBack, { entries });
+  await saveJsonIfChanged(layout.heldBack, { entries });
 }
 export async function saveRejected(layout: Layout, entries: Rejected[]): Promise<void> {
-  await writeJsonAtomic(layout.rejected, { entries });
+  await saveJsonIfChanged(layout.rejected, { entries });
 }
 export async function saveConflicts(layout: Layout, entries: Conflict[]): Promise<void> {
-  await writeJsonAtomic(layout.conflicts, { entries });
+  await saveJsonIfChanged(layout.conflicts, { entries });
 }
 export async function saveNotWritten(layout: Layout, entries: NotWritten[]): Promise<void> {
-  await writeJsonAtomic(layout.notWritten, { entries });
+  await saveJsonIfChanged(layout.notWritten, { entries });
 }
 export async function saveNewerOnServer(layout: Layout, entries: NewerOnServer[]): Promise<void> {
-  await writeJsonAtomic(layout.newerOnServer, { entries });
+  await saveJsonIfChanged(layout.newerOnServer, { entries });
 }

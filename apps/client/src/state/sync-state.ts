@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { Cursor, ServerRef, Sha256, Version } from "@teammem/protocol";
-import { readJson, writeJsonAtomic } from "./atomic.js";
+import { FileStat } from "../local/file-stat.js";
+import { readJson, saveJsonIfChanged } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
 /** Earlier contents a path's base held, kept for a reconciliation (see {@link advanceBase}). */
@@ -19,6 +20,11 @@ export const Base = z.object({
    * a restored server's (POST versions/find).
    */
   earlier: z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(MAX_EARLIER).optional(),
+  /**
+   * The stat cache (`local/file-stat.ts`): the stat of the local file when it was last read and
+   * found to hold this base's content. Dropped whenever the base moves (see {@link advanceBase}).
+   */
+  stat: FileStat.optional(),
 });
 export type Base = z.infer<typeof Base>;
 
@@ -56,7 +62,7 @@ export async function loadSyncState(layout: Layout): Promise<SyncState> {
 }
 
 export async function saveSyncState(layout: Layout, state: SyncState): Promise<void> {
-  await writeJsonAtomic(layout.syncState, state);
+  await saveJsonIfChanged(layout.syncState, state);
 }
 
 /**
@@ -78,4 +84,23 @@ export function withEarlier(next: Base, previous: Base | undefined): Base {
     .filter((p) => p !== next.sha256?.slice(0, 16))
     .slice(0, MAX_EARLIER);
   return earlier.length > 0 ? { ...next, earlier } : { version: next.version, sha256: next.sha256 };
+}
+
+/**
+ * Keeps the stat of each read file that holds its base's content with that base (the stat cache,
+ * `local/file-stat.ts`), so the next walk need not read it. Files without a `stat` (not read, or
+ * changed too recently to trust their stat) leave their base as it is. The caller saves the state.
+ * @returns how many bases changed.
+ */
+export function keepFileStats(state: SyncState, files: Iterable<{ readonly path: string; readonly sha256: string; readonly stat?: FileStat }>): number {
+  let changed = 0;
+  for (const file of files) {
+    const base = state.bases[file.path];
+    if (!file.stat || !base || base.sha256 !== file.sha256) continue;
+    const s = base.stat;
+    if (s && s.size === file.stat.size && s.mtimeNs === file.stat.mtimeNs && s.ctimeNs === file.stat.ctimeNs && s.ino === file.stat.ino) continue;
+    state.bases[file.path] = { ...base, stat: file.stat };
+    changed++;
+  }
+  return changed;
 }

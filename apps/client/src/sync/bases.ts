@@ -43,6 +43,30 @@ export async function versionText(ctx: SyncContext, path: string, version: numbe
   }
 }
 
+/**
+ * What a merge into `path` starts from: its base's text ("" when there is none or it is a
+ * tombstone); `"purged"` when the base version's content was purged from the server's history (no
+ * copy here either: nothing to start from, see `mergeWithoutBase`); undefined when unavailable now
+ * (server unreachable, version unknown there).
+ */
+export async function mergeBaseOf(ctx: SyncContext, path: string): Promise<{ readonly text: string } | "purged" | undefined> {
+  const base = ctx.state.bases[path];
+  if (!base || base.version === 0 || base.sha256 === null) return { text: "" };
+  const stored = await readBaseContent(ctx.layout, base.sha256);
+  if (stored !== undefined) return { text: stored };
+  try {
+    const fetched = await ctx.api.version(path, base.version);
+    if (fetched.purged) return "purged";
+    if (fetched.deleted) return { text: "" };
+    if (fetched.content === null || sha256Hex(fetched.content) !== base.sha256) return undefined;
+    await storeBaseContent(ctx.layout, fetched.content);
+    return { text: fetched.content };
+  } catch (err) {
+    if (err instanceof NetworkError || err instanceof ServerError) return undefined;
+    throw err;
+  }
+}
+
 /** The text of the base of `path` ("" when there is none or it is a tombstone); undefined when unavailable. */
 export function baseText(ctx: SyncContext, path: string): Promise<string | undefined> {
   const base = ctx.state.bases[path];

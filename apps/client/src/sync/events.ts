@@ -32,6 +32,8 @@ interface Conflicted {
   readonly version: number;
   /** Your version as it was, relative to the memory folder (`.teammem/conflicts/...`). */
   readonly copy: string | null;
+  /** The version both edits started from, when its content was purged from the server's history: the texts were compared whole. */
+  readonly basePurged?: number;
 }
 
 /** Your delete was not applied: a teammate edited the file meanwhile, their version is written back. */
@@ -145,7 +147,9 @@ export function describeEvent(e: SyncEvent): string {
       return `${e.path}: your edit merged with ${whose(e.author)} edit (v${e.version})${e.union ? "; lines added on both sides kept both" : ""}`;
     case "conflict":
       return (
-        `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) changed the same lines: both are in the file between ` +
+        (e.basePurged !== undefined
+          ? `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) cannot be merged line by line (v${e.basePurged}, the version both started from, was purged from the server's history): where they differ, both are in the file between `
+          : `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) changed the same lines: both are in the file between `) +
         `<<<<<<< and >>>>>>> markers; keep what you want and remove the markers, then sync (or teammem resolve ${e.path} --take mine|theirs)` +
         (e.copy ? `; your version as it was: ${e.copy}` : "")
       );

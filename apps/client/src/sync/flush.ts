@@ -43,10 +43,12 @@ function namedLimit(err: ServerError): number | undefined {
  * Sends every queued operation. When a batch cannot be delivered (server unreachable or refusing),
  * stops there and returns the results acknowledged so far with `error` set; what was not answered
  * stays queued.
+ * @param outbox the outbox's operations in queue order, when the caller has just listed them
+ *   (saves reading every operation file again); default: listed here.
  */
-export async function flushOutbox(ctx: SyncContext): Promise<FlushOutcome> {
+export async function flushOutbox(ctx: SyncContext, outbox?: readonly QueuedOperation[]): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { results: [] };
-  const queued = deletesFirst(await listOutbox(ctx.layout));
+  const queued = deletesFirst(outbox ?? (await listOutbox(ctx.layout)));
   /** Cursors of changes this folder already holds (see `ownChangeCursor`): the cursor moves over them. */
   const own = new Set<number>();
   /** Answered operations whose results are applied in memory but not saved yet (see {@link saveEvery}). */

@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { eolStyle, mergeText, splitLines, type MergeRegion } from "@teammem/protocol";
+import { eolStyle, mergeText, mergeWithoutBase, splitLines, type MergeRegion } from "@teammem/protocol";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { renderWithMarkers } from "../merge/markers.js";
 import { writeFileAtomic } from "../state/atomic.js";
@@ -34,8 +34,12 @@ export interface LocalMerge {
   /** The working file as read before the merge (`content` null: absent). */
   readonly local: { readonly content: string | null; readonly sha256: string | null };
   readonly server: ServerVersion;
-  /** The text both started from and its version (0: none, the path is new on both sides). */
-  readonly base: { readonly text: string; readonly version: number };
+  /**
+   * The text both started from and its version (0: none, the path is new on both sides).
+   * `purged`: that version's content was purged from the server's history (`text` is ""): the two
+   * texts are merged without a base, every difference a conflict (`mergeWithoutBase`).
+   */
+  readonly base: { readonly text: string; readonly version: number; readonly purged?: boolean };
   /** The server's conflict record this merge settles locally (a push the server could not merge). */
   readonly conflictId?: string;
   /** Write markers even when the texts merge cleanly (the server refused its own merge: too large, or a credential). */
@@ -121,7 +125,9 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
     return "written";
   }
 
-  const merged = mergeText({ base: m.base.text, server: server.content, local: local.content, policy: ctx.mergePolicy(path) });
+  const merged = m.base.purged
+    ? mergeWithoutBase(server.content, local.content)
+    : mergeText({ base: m.base.text, server: server.content, local: local.content, policy: ctx.mergePolicy(path) });
   if (merged.clean && !m.forceConflict) {
     if ((merged.content !== local.content || expect !== local.sha256) && !(await replaceIfUnchanged(ctx, path, expect, merged.content))) return "changed";
     await moveBase(ctx, basePath, serverBase, server.content);
@@ -134,12 +140,12 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
   const whole: MergeRegion[] = [{ conflict: true, base: splitLines(m.base.text), server: splitLines(server.content), local: splitLines(local.content) }];
   const regions = merged.clean ? whole : merged.regions;
   const eol = merged.clean ? (eolStyle(server.content) === "crlf" ? "\r\n" : "\n") : merged.eol;
-  const text = renderWithMarkers(regions, eol, { baseVersion: m.base.version, author: server.author, version: server.version });
+  const text = renderWithMarkers(regions, eol, { baseVersion: m.base.version, author: server.author, version: server.version, ...(m.base.purged ? { basePurged: true } : {}) });
   const mine = m.mine === undefined ? local.content : m.mine;
   const copy = mine === null ? null : await saveConflictCopy(ctx, m.conflictId ?? `local-${randomUUID()}`, path, mine);
   if (!(await replaceIfUnchanged(ctx, path, expect, text))) return "changed";
   await moveBase(ctx, basePath, serverBase, server.content);
   recordConflict(ctx, m, copy, true);
-  ctx.events.push({ type: "conflict", ...event, copy: copy === null ? null : displayRelative(copy) });
+  ctx.events.push({ type: "conflict", ...event, copy: copy === null ? null : displayRelative(copy), ...(m.base.purged ? { basePurged: m.base.version } : {}) });
   return "conflict";
 }

@@ -9,7 +9,7 @@
  */
 import type { Change } from "@teammem/protocol";
 import { readTeamFile, removeTeamFile } from "../local/team-files.js";
-import { walkTeamScope, type TeamScope } from "../scope.js";
+import { walkTeamScope, type ReadTeamFile, type TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
 import { baseText, moveBase } from "./bases.js";
 import type { SyncContext } from "./context.js";
@@ -113,7 +113,7 @@ export async function followTeammateRenames(
  * path's base to the teammate's version, so the rename is sent from it.
  * @returns the merge's outcome, or null when the delete is no rename (the caller writes the edit back).
  */
-export async function followLocalRename(ctx: SyncContext, change: Change | (Pick<Change, "path" | "version" | "sha256" | "content"> & { author?: string }), scope: () => Promise<TeamScope>): Promise<{ to: string; outcome: LocalMergeOutcome } | null> {
+export async function followLocalRename(ctx: SyncContext, change: Change | (Pick<Change, "path" | "version" | "sha256" | "content"> & { author?: string }), scope: () => Promise<TeamScope<ReadTeamFile>>): Promise<{ to: string; outcome: LocalMergeOutcome } | null> {
   if (change.content === null) return null;
   const text = await baseText(ctx, change.path);
   if (!text) return null;
@@ -131,7 +131,7 @@ export async function followLocalRename(ctx: SyncContext, change: Change | (Pick
 }
 
 /** A lazily walked team scope (walked at most once per pull). */
-export function lazyScope(ctx: SyncContext): () => Promise<TeamScope> {
-  let walked: Promise<TeamScope> | undefined;
+export function lazyScope(ctx: SyncContext): () => Promise<TeamScope<ReadTeamFile>> {
+  let walked: Promise<TeamScope<ReadTeamFile>> | undefined;
   return () => (walked ??= walkTeamScope(ctx.layout));
 }

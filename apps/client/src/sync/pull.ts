@@ -6,25 +6,27 @@
  * operation still queued for that path is dropped (its content is in the file now). Every outcome
  * is an event of the summary. The cursor and bases are stored only after the files of a page are
  * on disk, so a crash replays the page harmlessly.
+ * A base whose content was purged from the server's history cannot be merged from: the two texts
+ * are merged whole (`mergeWithoutBase`: every difference between conflict markers).
  * A teammate's rename moves the file here and, when it was edited here, the edit with it; a
  * teammate's edit of a file renamed here goes into the new file (`pull-renames.ts`).
  * A change that cannot be written (a folder or a symlink in the way) is recorded as "not written"
  * (`status` shows it) and retried at every later pull from the entry's current head.
  * A change is kept out ("newer on server", until the base reaches its version) when the local file
  * still has conflict markers of an earlier conflict, or when the base text is not available to
- * merge with: the push then lets the server merge; if the local edit is never sent (held back,
+ * merge with now (server unreachable): the push then lets the server merge; if the local edit is never sent (held back,
  * rejected, read-only token) and is reverted, the next pull fetches the entry's head and writes it.
  */
 import { checkEntryPath, sha256Hex, type Change, type PurgeNotice, type ServerRef } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { firstMarkerLine } from "../merge/markers.js";
-import type { TeamScope } from "../scope.js";
+import type { ReadTeamFile, TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
 import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
 import { saveSyncState } from "../state/sync-state.js";
-import { baseText, moveBase } from "./bases.js";
+import { mergeBaseOf, moveBase } from "./bases.js";
 import type { SyncContext } from "./context.js";
 import { dropPurgedContent } from "./drop-purged.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
@@ -53,28 +55,34 @@ type Incoming = Pick<Change, "path" | "version" | "deleted" | "sha256" | "conten
 /** One pull's working set: its outcome, the outbox's operations (dropped when a merge takes them in), renames to follow. */
 interface PullRun {
   readonly outcome: PullOutcome;
-  /** Queued operations by the paths they touch (a rename: both). */
-  readonly queued: Map<string, QueuedOperation>;
+  /** Queued operations by the paths they touch (a rename: both); the outbox is read on first use only (most pulls merge nothing). */
+  readonly queued: () => Promise<Map<string, QueuedOperation>>;
   /** Teammates' renames of files edited here, finished once the pull has written their new paths. */
   readonly follows: (Follow & { readonly event: number })[];
-  readonly scope: () => Promise<TeamScope>;
+  readonly scope: () => Promise<TeamScope<ReadTeamFile>>;
 }
 
 /** Drops the queued operations touching `path`: the working file supersedes what they hold. */
 async function dropQueued(run: PullRun, path: string): Promise<void> {
-  const queued = run.queued.get(path);
+  const byPath = await run.queued();
+  const queued = byPath.get(path);
   if (!queued) return;
   await dequeue(queued);
-  for (const [key, q] of [...run.queued]) if (q === queued) run.queued.delete(key);
+  for (const [key, q] of [...byPath]) if (q === queued) byPath.delete(key);
 }
 
 export function emptyPullOutcome(): PullOutcome {
   return { changes: 0, written: [], deleted: [], merged: [], conflicts: [], keptLocal: [], notWritten: [] };
 }
 
-async function newRun(ctx: SyncContext): Promise<PullRun> {
-  const queued = new Map<string, QueuedOperation>();
-  for (const q of await listOutbox(ctx.layout)) for (const path of [q.entry.operation.path, renameSource(q.entry.operation)]) if (path) queued.set(path, q);
+function newRun(ctx: SyncContext): PullRun {
+  let listed: Promise<Map<string, QueuedOperation>> | undefined;
+  const queued = () =>
+    (listed ??= listOutbox(ctx.layout).then((ops) => {
+      const byPath = new Map<string, QueuedOperation>();
+      for (const q of ops) for (const path of [q.entry.operation.path, renameSource(q.entry.operation)]) if (path) byPath.set(path, q);
+      return byPath;
+    }));
   return { outcome: emptyPullOutcome(), queued, follows: [], scope: lazyScope(ctx) };
 }
 
@@ -104,15 +112,21 @@ export function serverChangeReason(ctx: SyncContext, seen: ServerRef): string | 
  *   the one the cursor came from; ServerError `stale_cursor` when the server refuses the cursor.
  */
 export async function pull(ctx: SyncContext): Promise<PullOutcome> {
-  const run = await newRun(ctx);
+  const run = newRun(ctx);
   const touched = new Set<string>();
   let unsaved = 0;
+  /** Whether the state changed since it was last saved: a no-change pull (one empty page) writes nothing. */
+  let dirty = false;
   try {
     for (;;) {
       const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
       const changed = serverChangeReason(ctx, page.server);
       if (changed !== null) throw new ServerChanged(changed);
-      ctx.state.server ??= page.server;
+      if (!ctx.state.server) {
+        ctx.state.server = page.server;
+        dirty = true;
+      }
+      if (page.changes.length > 0) dirty = true;
       for (const change of page.changes) {
         run.outcome.changes++;
         touched.add(change.path);
@@ -120,7 +134,10 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
       }
       // Cursors only move forward: a reply that would move ours back (or not at all) ends the pull.
       const advanced = page.nextCursor > ctx.state.cursor;
-      if (advanced) ctx.state.cursor = page.nextCursor;
+      if (advanced) {
+        ctx.state.cursor = page.nextCursor;
+        dirty = true;
+      }
       const last = !page.hasMore || page.changes.length === 0 || !advanced;
       // Kept-out versions and conflicts are stored before the cursor moves past them.
       await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
@@ -129,16 +146,17 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
       // applied, not after every page, so a pull of N changes writes O(N) bytes of state; a crash in
       // between pulls those pages again (applying a change the file already holds changes nothing).
       unsaved += page.changes.length;
-      if (last || unsaved >= Math.max(ctx.pullPageSize, Object.keys(ctx.state.bases).length / 4)) {
+      if (dirty && (last || unsaved >= Math.max(ctx.pullPageSize, Object.keys(ctx.state.bases).length / 4))) {
         await saveSyncState(ctx.layout, ctx.state);
         unsaved = 0;
+        dirty = false;
       }
       await saveNotWritten(ctx.layout, ctx.reports.notWritten);
       if (last) break;
     }
   } finally {
     // Also when a page fails: the files written so far and their bases stay together.
-    if (unsaved > 0) await saveSyncState(ctx.layout, ctx.state);
+    if (dirty) await saveSyncState(ctx.layout, ctx.state);
   }
   if (run.follows.length > 0) {
     const followed = await followTeammateRenames(ctx, run.follows, (path) => dropQueued(run, path));
@@ -158,7 +176,7 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
  * here too, deleted for a tombstone. For a reconciliation; the caller saves the cursor.
  */
 export async function applyHeads(ctx: SyncContext, paths: readonly string[]): Promise<PullOutcome> {
-  const run = await newRun(ctx);
+  const run = newRun(ctx);
   for (const path of paths) {
     let head: Incoming;
     try {
@@ -193,6 +211,7 @@ export function dropCaughtUp(ctx: SyncContext): void {
  */
 async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>, run: PullRun): Promise<void> {
   dropCaughtUp(ctx);
+  let applied = 0;
   for (const entry of ctx.reports.newerOnServer.filter((n) => !touched.has(n.path))) {
     const local = await readTeamFile(ctx.layout, entry.path);
     if (local.kind === "unsafe") continue;
@@ -209,9 +228,10 @@ async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>
       throw err;
     }
     await applyChange(ctx, head, run);
+    applied++;
   }
   dropCaughtUp(ctx);
-  await saveSyncState(ctx.layout, ctx.state);
+  if (applied > 0) await saveSyncState(ctx.layout, ctx.state);
   await saveNotWritten(ctx.layout, ctx.reports.notWritten);
   await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
 }
@@ -367,15 +387,16 @@ async function mergeChange(ctx: SyncContext, run: PullRun, change: Incoming, loc
     }
   }
   const base = ctx.state.bases[path];
-  const text = incoming === null || local.content === null ? "" : await baseText(ctx, path);
-  if (text === undefined) return keep();
+  const from = incoming === null || local.content === null ? { text: "" } : await mergeBaseOf(ctx, path);
+  if (from === undefined) return keep();
   let merged;
   try {
     merged = await mergeIntoWorkingFile(ctx, {
       path,
       local,
       server: { version: change.version, sha256: change.deleted ? null : change.sha256, content: incoming, author: change.author ?? "" },
-      base: { text, version: base?.sha256 ? base.version : 0 },
+      // A purged base: both texts are merged as they are, every difference between conflict markers.
+      base: from === "purged" ? { text: "", version: base!.version, purged: true } : { text: from.text, version: base?.sha256 ? base.version : 0 },
     });
   } catch (err) {
     if (err instanceof UnsafeLocalPath) return notWritten(ctx, change, err.reason, outcome);

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { checkEntryPath } from "@teammem/protocol";
 import { firstMarkerLine } from "../merge/markers.js";
 import { isSkipped, type TeamScope } from "../scope.js";
-import { enqueue, type OutboxEntry } from "../state/outbox.js";
+import { enqueue, type OutboxEntry, type QueuedOperation } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveHeldBack, saveRejected, type HeldBack, type Rejected } from "../state/reports.js";
 import type { SyncState } from "../state/sync-state.js";
@@ -18,8 +18,8 @@ import { scanTeamFile } from "./scan-team-file.js";
 import { RULE_SET } from "./send-path.js";
 
 interface QueueOutcome {
-  /** Operations written to the outbox by this call. */
-  queued: OutboxEntry[];
+  /** Operations written to the outbox by this call, in queue order (after every operation queued before). */
+  queued: QueuedOperation[];
   /** Entry paths changed again while an operation for them is still queued: queued after it is sent. */
   deferred: string[];
   /** The complete held-back list after this call. */
@@ -40,6 +40,8 @@ export function localChanges(bases: SyncState["bases"], scope: TeamScope): Local
   for (const file of scope.files.values()) {
     const base = bases[file.path];
     if (base?.sha256 === file.sha256) continue;
+    // Only a file holding its base's content may come from the stat cache unread.
+    if (file.content === undefined) throw new Error(`internal: ${file.path} differs from its base but was not read`);
     changes.push({ path: file.path, baseVersion: base?.version ?? 0, content: file.content, sha256: file.sha256 });
   }
   for (const [path, base] of Object.entries(bases)) {
@@ -123,7 +125,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   const operations = await combineRenames(ctx, queued);
   const deletes = operations.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
   checkMassDelete(deletes, ctx.state, ctx.allowMassDelete ?? false);
-  await enqueue(ctx.layout, operations);
+  const enqueued = await enqueue(ctx.layout, operations);
   for (const h of heldBack) {
     for (const f of h.pathFindings ?? []) ctx.warn(`held back ${displayPath(h.path)}: path holds ${f.ruleId} (${f.label})`);
     for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`);
@@ -135,5 +137,5 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   ctx.reports.rejected = rejected;
   await saveHeldBack(ctx.layout, heldBack);
   await saveRejected(ctx.layout, rejected);
-  return { queued: operations, deferred, heldBack };
+  return { queued: enqueued, deferred, heldBack };
 }

@@ -79,6 +79,7 @@ export async function combineRenames(ctx: SyncContext, queued: readonly OutboxEn
 export function localRenameOf(ctx: SyncContext, scope: TeamScope, path: string, baseText: string): string | null {
   const sha256 = ctx.state.bases[path]?.sha256;
   if (!sha256) return null;
-  const created = [...scope.files.values()].filter((f) => isNew(ctx, f.path)).map((f) => ({ path: f.path, sha256: f.sha256, text: f.content }));
+  // A new file has no live base, so it was read (the stat cache holds only files equal to their base).
+  const created = [...scope.files.values()].flatMap((f) => (isNew(ctx, f.path) && f.content !== undefined ? [{ path: f.path, sha256: f.sha256, text: f.content }] : []));
   return pairRenames([{ path, sha256, text: baseText }], created)[0]?.[1] ?? null;
 }

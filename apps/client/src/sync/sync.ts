@@ -7,7 +7,8 @@ import { redact } from "@teammem/scanner";
 import { NetworkError, ServerError } from "../errors.js";
 import { teamRootOf, walkTeamScope, type SkippedPath, type TeamScope } from "../scope.js";
 import { pruneBaseContents } from "../state/base-store.js";
-import { listOutbox } from "../state/outbox.js";
+import { keepFileStats, saveSyncState } from "../state/sync-state.js";
+import { listOutbox, outboxSize } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveHeldBack, saveNewerOnServer, type HeldBack } from "../state/reports.js";
 import type { SyncContext } from "./context.js";
@@ -70,7 +71,8 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   };
   checkIdentityFields(ctx);
   await dropSettledConflicts(ctx);
-  await refreshScanPolicy(ctx);
+  // Two independent round trips at once: the server's identity and limits, and the scan policy.
+  const [info] = await Promise.all([readServerInfo(ctx), refreshScanPolicy(ctx)]);
   await refreshBypasses(ctx);
   if (ctx.allow) {
     try {
@@ -80,7 +82,6 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
       summary.error = err;
     }
   }
-  const info = await readServerInfo(ctx);
   const changed = info && serverChangeReason(ctx, info.server);
   if (changed) await markReconcileDue(ctx, changed);
   else if (await hasFilesWithoutState(ctx)) await markReconcileDue(ctx, NO_STATE_REASON);
@@ -93,19 +94,21 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     summary.error = err;
   }
   let reconciledAtPush = false;
+  let walked: TeamScope | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const walked = await walkTeamScope(ctx.layout, ctx.only ? ctx.onlyUnder : undefined);
+    // Files whose stat is the one kept with their base are not read (the stat cache).
+    walked = await walkTeamScope(ctx.layout, ctx.only ? ctx.onlyUnder : undefined, ctx.state.bases);
     summary.skipped = walked.skipped;
     // Allowed to delete everything: a team/ that is a symlink or a file counts as empty, like a missing one.
     const scope: TeamScope = allowMassDelete && walked.root !== "folder" ? { ...walked, skippedEntryPaths: new Set() } : walked;
+    // The outbox is read once per round: what was queued before, then what this round queues after it.
+    const outbox = await listOutbox(ctx.layout);
     // A queued rename holds its old path too.
-    const pending = new Set(
-      (await listOutbox(ctx.layout)).flatMap(({ entry: { operation } }) => [operation.path, ...(renameSource(operation) === null ? [] : [renameSource(operation)!])]),
-    );
+    const pending = new Set(outbox.flatMap(({ entry: { operation } }) => [operation.path, ...(renameSource(operation) === null ? [] : [renameSource(operation)!])]));
     const queued = await queueChanges(ctx, scope, pending);
     summary.heldBack = queued.heldBack;
     if (summary.error) break;
-    const flushed = await flushOutbox(ctx);
+    const flushed = await flushOutbox(ctx, [...outbox, ...queued.queued]);
     collect(summary, flushed);
     if (flushed.error && isStaleCursor(flushed.error) && !reconciledAtPush) {
       // The server changed between the pull and the push: reconcile, then queue and send again.
@@ -137,9 +140,11 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   await pruneBaseContents(ctx.layout, ctx.state);
   // A local edit the server merged moved the base past the kept-out version.
   dropCaughtUp(ctx);
+  // The files read by the last walk that hold their base's content: the next sync need not read them.
+  if (walked && keepFileStats(ctx.state, walked.files.values()) > 0) await saveSyncState(ctx.layout, ctx.state);
   await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
   summary.newerOnServer = ctx.reports.newerOnServer.map((n) => displayPath(n.path));
-  summary.pending = (await listOutbox(ctx.layout)).length;
+  summary.pending = await outboxSize(ctx.layout);
   summary.cursor = ctx.state.cursor;
   return summary;
 }
