@@ -25,8 +25,10 @@ export async function fsyncDir(dir: string): Promise<void> {
 /**
  * Atomically replaces `path` with `data`. `mode` (default 0o644, minus umask) applies to the new
  * file. The folder must exist. On failure the temporary file is removed and the old file is intact.
+ * `syncDir` false leaves the folder's fsync to the caller (one for many files written in a row):
+ * until then a power cut may lose the rename.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, syncDir = true): Promise<void> {
   const dir = dirname(path);
   const tmp = join(dir, TEMP_PREFIX + randomBytes(8).toString("hex"));
   const handle = await open(tmp, "wx", mode);
@@ -42,7 +44,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await fsyncDir(dir);
+  if (syncDir) await fsyncDir(dir);
 }
 
 /** Atomically writes `value` as pretty JSON (see {@link writeFileAtomic}). */

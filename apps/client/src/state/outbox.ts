@@ -10,11 +10,11 @@
  * use it: a crash in between leaves a gap, never a number used twice. Files named by earlier
  * versions (`<ms, 15 digits>-<index, 6 digits>-<opId>.json`) are listed first, in name order.
  */
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { Operation, Sha256 } from "@teammem/protocol";
-import { TEMP_PREFIX, fsyncDir, readJson, unlinkDurable, writeJsonAtomic } from "./atomic.js";
+import { TEMP_PREFIX, fsyncDir, readJson, unlinkDurable, writeFileAtomic, writeJsonAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
 const SEQ_DIGITS = 16;
@@ -44,7 +44,7 @@ export interface QueuedOperation {
 }
 
 /**
- * Writes each entry to its own file, durably (file and folder fsynced), in order, numbered after
+ * Writes each entry to its own file, durably (each file, then the folder once, fsynced), in order, numbered after
  * every operation queued before (see the module comment).
  * @throws StateError when `outbox-seq.json` is unreadable.
  */
@@ -59,9 +59,11 @@ export async function enqueue(layout: Layout, entries: readonly OutboxEntry[]): 
   for (const [i, entry] of entries.entries()) {
     const seq = String(last + 1 + i).padStart(SEQ_DIGITS, "0");
     const file = join(layout.outbox, `${seq}-${entry.operation.opId}.json`);
-    await writeJsonAtomic(file, entry);
+    // Each file's content is fsynced; the folder once for all of them, below.
+    await writeFileAtomic(file, JSON.stringify(entry, null, 2) + "\n", 0o644, false);
     queued.push({ file, entry });
   }
+  await fsyncDir(layout.outbox);
   await fsyncDir(layout.state);
   return queued;
 }
@@ -107,4 +109,21 @@ export async function replaceQueued(op: QueuedOperation, entry: OutboxEntry): Pr
 /** Removes a queued operation once its result is stored. */
 export async function dequeue(op: QueuedOperation): Promise<void> {
   await unlinkDurable(op.file);
+}
+
+/**
+ * Removes several queued operations (results stored), then makes the removals durable with one
+ * fsync of the outbox folder instead of one per operation. A crash before that fsync may bring some
+ * back: they are sent again with the same opIds and the server answers with the stored results.
+ */
+export async function dequeueAll(layout: Layout, ops: readonly QueuedOperation[]): Promise<void> {
+  if (ops.length === 0) return;
+  for (const op of ops) {
+    try {
+      await unlink(op.file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+  await fsyncDir(layout.outbox);
 }

@@ -6,7 +6,7 @@
  */
 import type { OperationResult } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
-import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
+import { dequeue, dequeueAll, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveConflicts, saveRejected } from "../state/reports.js";
 import { saveSyncState } from "../state/sync-state.js";
@@ -60,7 +60,7 @@ export async function flushOutbox(ctx: SyncContext, outbox?: readonly QueuedOper
     await saveSyncState(ctx.layout, ctx.state);
     await saveRejected(ctx.layout, ctx.reports.rejected);
     await saveConflicts(ctx.layout, ctx.reports.conflicts);
-    for (const q of unsaved) await dequeue(q);
+    await dequeueAll(ctx.layout, unsaved);
     unsaved = [];
   };
   try {

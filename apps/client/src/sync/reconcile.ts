@@ -28,7 +28,7 @@ import type { HeadInfo } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { walkTeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
-import { dequeue, listOutbox } from "../state/outbox.js";
+import { dequeueAll, listOutbox } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
 import { saveSyncState, withEarlier, type Base } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
@@ -74,7 +74,7 @@ export async function markReconcileDue(ctx: SyncContext, reason: string): Promis
 export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
   const reason = ctx.state.reconcile?.reason ?? "the server is not the one this folder synced with";
   await markReconcileDue(ctx, reason);
-  for (const q of await listOutbox(ctx.layout)) await dequeue(q);
+  await dequeueAll(ctx.layout, await listOutbox(ctx.layout));
   const { heads, cursor, server } = await readHeads(ctx);
   const scope = await walkTeamScope(ctx.layout);
   const paths = new Set([...scope.files.keys(), ...Object.keys(ctx.state.bases), ...heads.keys()]);

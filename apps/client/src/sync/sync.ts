@@ -85,7 +85,11 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   const changed = info && serverChangeReason(ctx, info.server);
   if (changed) await markReconcileDue(ctx, changed);
   else if (await hasFilesWithoutState(ctx)) await markReconcileDue(ctx, NO_STATE_REASON);
-  else if (info && !ctx.state.server) ctx.state.server = info.server;
+  else if (info && !ctx.state.server) {
+    // The first server this folder syncs with: kept at once (a pull with nothing to apply saves nothing).
+    ctx.state.server = info.server;
+    await saveSyncState(ctx.layout, ctx.state);
+  }
   try {
     if (ctx.state.reconcile) addPulled(summary.pulled, await reconcile(ctx));
     if (ctx.pull !== false) addPulled(summary.pulled, await pullReconciling(ctx));
