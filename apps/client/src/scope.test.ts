@@ -7,7 +7,7 @@ import { sha256Hex } from "@teammem/protocol";
 import { isSkipped, walkTeamScope } from "./scope.js";
 import { fileStatOf } from "./local/file-stat.js";
 import { layoutOf } from "./state/layout.js";
-import { keepFileStats, type SyncState } from "./state/sync-state.js";
+import { keepFileStats, SyncState } from "./state/sync-state.js";
 
 async function memoryFolder() {
   const root = await mkdtemp(join(tmpdir(), "teammem-scope-"));
@@ -47,6 +47,16 @@ describe("walkTeamScope with the stat cache", () => {
     const state: SyncState = { version: 1, cursor: 1, bases: { "new.md": { version: 1, sha256: sha256Hex("N\n") } } };
     expect(keepFileStats(state, scope.files.values())).toBe(0);
     expect(state.bases["new.md"]).toEqual({ version: 1, sha256: sha256Hex("N\n") });
+  });
+
+  it("keeps the stat of a file dated before 1970 in a state that loads again", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "old.md"), "old\n");
+    await utimes(join(root, "team", "old.md"), new Date(-86_400_000), new Date(-86_400_000));
+    const state: SyncState = { version: 1, cursor: 1, bases: { "old.md": { version: 1, sha256: sha256Hex("old\n") } } };
+    expect(keepFileStats(state, (await walkTeamScope(layout, undefined, {})).files.values())).toBe(1);
+    expect(state.bases["old.md"]!.stat!.mtimeNs).toMatch(/^-\d+$/);
+    expect(SyncState.parse(JSON.parse(JSON.stringify(state)))).toEqual(state);
   });
 
   it("keeps a read file's stat only with a base holding the same content", async () => {

@@ -12,7 +12,8 @@
 import type { BigIntStats } from "node:fs";
 import { z } from "zod";
 
-const Decimal = z.string().regex(/^\d{1,30}$/);
+/** An integer as decimal digits (a time before 1970 is negative). */
+const Decimal = z.string().regex(/^-?\d{1,30}$/);
 
 export const FileStat = z.object({
   /** Bytes. */
