@@ -46,6 +46,15 @@ function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** The SQLSTATE of `err` or of an error in its cause chain (drizzle wraps the driver's), or null. */
+function sqlState(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code.length === 5) return code;
+  }
+  return null;
+}
+
 /**
  * `GET /healthz`: the process is alive (no check; for liveness probes).
  * `GET /readyz`: the server can serve: 200 `{ ready: true, checks }` or 503 `{ ready: false, checks }`,
@@ -71,7 +80,12 @@ async function readiness(app: FastifyInstance, opts: ReadinessOptions): Promise<
     }
   });
   add("migrations", async () => {
-    const rows = (await app.db.execute(sql`SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations`)) as unknown as {
+    // The reply is public: a failure is named in words, never with the statement drizzle puts in its message.
+    const rows = (await app.db.execute(sql`SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations`).catch((err: unknown) => {
+      if (transientDatabaseFailure(err)) throw new Error("unknown: the database is unreachable");
+      if (["42P01", "3F000"].includes(sqlState(err) ?? "")) throw new Error("not applied (no migrations table): run teammem-server migrate");
+      throw new Error("unknown: the migrations table could not be read");
+    })) as unknown as {
       rows: { newest: string | null }[];
     };
     const applied = Number(rows.rows[0]?.newest ?? 0);

@@ -126,6 +126,23 @@ describe.each(DATABASE_KINDS)("health, readiness and metrics on %s", (kind) => {
     expect((await server.app.inject({ url: "/readyz" })).statusCode).toBe(200);
   });
 
+  it("is not ready on a database without the migrations table, and says so in words, never with the SQL statement", async () => {
+    // Before: the public reply carried drizzle's "Failed query: SELECT max(created_at) ... params:".
+    const db = server.tdb.database.db;
+    await db.execute(sql`ALTER TABLE drizzle.__drizzle_migrations RENAME TO __drizzle_migrations_away`);
+    try {
+      const res = await server.app.inject({ url: "/readyz" });
+      expect({ status: res.statusCode, migrations: res.json().checks.migrations }).toEqual({
+        status: 503,
+        migrations: "not applied (no migrations table): run teammem-server migrate",
+      });
+      expect(res.body).not.toMatch(/SELECT|Failed query|params/);
+    } finally {
+      await db.execute(sql`ALTER TABLE drizzle.__drizzle_migrations_away RENAME TO __drizzle_migrations`);
+    }
+    expect((await server.app.inject({ url: "/readyz" })).statusCode).toBe(200);
+  });
+
   it("runs the checks other plugins add, failing with their reason", async () => {
     const other = await startTestServer(kind);
     try {
