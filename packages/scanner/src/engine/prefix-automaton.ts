@@ -5,7 +5,8 @@
  * Representation: a complete DFA (goto and failure functions folded together) over the code units
  * that occur in some prefix. Code units are first mapped to a small "symbol" number through a dense
  * 64 Ki `Uint8Array`/`Uint16Array` (`symbolOf`, 0 = "occurs in no prefix", which sends every state
- * back to the root), so the transition table is `states × symbols` `Int32Array` entries; the inner
+ * back to the root), so the transition table is `states × (symbols + 1)` `Int32Array` entries (the
+ * extra column: where a state's outputs start); the inner
  * loop is two typed-array loads per code unit. Measured faster than one combined alternation regex
  * on Markdown (see bench/README.md).
  */
@@ -40,10 +41,14 @@ export class PrefixAutomaton {
   readonly prefixes: readonly string[];
   private readonly symbolOf: Uint8Array | Uint16Array;
   private readonly symbolCount: number;
-  /** Transition table: entry [row + symbol] is the next state's row offset (state × symbolCount), bitwise-NOT when that state has outputs. */
+  /**
+   * Transition table, one row of symbolCount + 1 entries per state: entry [row + symbol] is the next
+   * state's row offset (state × (symbolCount + 1)), bitwise-NOT when that state has outputs; entry
+   * [row + symbolCount] is where the state's outputs start in `outList` (for a state with outputs).
+   */
   private readonly table: Int32Array;
-  /** For each state: index into `outList` where its outputs start, or -1 when it has none. */
-  private readonly outStart: Int32Array;
+  /** Number of DFA states. */
+  private readonly states: number;
   /** Flattened output lists: prefix ids, each state's run terminated by -1. */
   private readonly outList: Int32Array;
   private readonly lengths: Int32Array;
@@ -89,9 +94,11 @@ export class PrefixAutomaton {
     // (raw child numbers, 0 = none: the root is nobody's child), sized for the most states there can
     // be; each state's children are also chained (first child, next sibling) for the BFS below.
     const S = this.symbolCount;
+    // Rows are S + 1 wide: column S holds the state's start in `outList` (read at a hit, no division).
+    const W = S + 1;
     let bound = 1;
     for (const p of prefixes) bound += p.length;
-    let table = new Int32Array(bound * S);
+    let table = new Int32Array(bound * W);
     const firstChild = new Int32Array(bound);
     const nextSibling = new Int32Array(bound);
     const edgeSymbol = new Int32Array(bound);
@@ -105,10 +112,10 @@ export class PrefixAutomaton {
       let s = 0;
       for (let i = 0; i < p.length; i++) {
         const sym = this.symbolOf[p.charCodeAt(i)]!;
-        let next = table[s * S + sym]!;
+        let next = table[s * W + sym]!;
         if (next === 0) {
           next = n++;
-          table[s * S + sym] = next;
+          table[s * W + sym] = next;
           edgeSymbol[next] = sym;
           nextSibling[next] = firstChild[s]!;
           firstChild[s] = next;
@@ -131,27 +138,27 @@ export class PrefixAutomaton {
     const enter = (s: number, c: number, f: number): void => {
       fail[c] = f;
       hasOut[c] = ownFirst[c] !== -1 || hasOut[f] === 1 ? 1 : 0;
-      table[s * S + edgeSymbol[c]!] = hasOut[c] === 1 ? ~(c * S) : c * S;
+      table[s * W + edgeSymbol[c]!] = hasOut[c] === 1 ? ~(c * W) : c * W;
       queue[tail++] = c;
     };
     for (let c = firstChild[0]!; c !== 0; c = nextSibling[c]!) enter(0, c, 0);
     for (let head = 0; head < tail; head++) {
       const s = queue[head]!;
       const f = fail[s]!;
-      table.copyWithin(s * S, f * S, f * S + S);
+      table.copyWithin(s * W, f * W, f * W + S);
       for (let c = firstChild[s]!; c !== 0; c = nextSibling[c]!) {
-        const t = table[f * S + edgeSymbol[c]!]!;
-        enter(s, c, (t < 0 ? ~t : t) / S);
+        const t = table[f * W + edgeSymbol[c]!]!;
+        enter(s, c, (t < 0 ? ~t : t) / W);
       }
     }
-    if (table.length !== n * S) table = table.slice(0, n * S);
+    if (table.length !== n * W) table = table.slice(0, n * W);
     this.table = table;
     // Outputs of a state: its own prefix ids (ascending), then those of its failure chain.
-    this.outStart = new Int32Array(n).fill(-1);
+    this.states = n;
     const flat: number[] = [];
     for (let s = 0; s < n; s++) {
       if (hasOut[s] === 0) continue;
-      this.outStart[s] = flat.length;
+      table[s * W + S] = flat.length;
       for (let t = s; t !== 0; t = fail[t]!) for (let id = ownFirst[t]!; id !== -1; id = sameNext[id]!) flat.push(id);
       flat.push(-1);
     }
@@ -160,7 +167,7 @@ export class PrefixAutomaton {
 
   /** Number of DFA states (for diagnostics). */
   get stateCount(): number {
-    return this.outStart.length;
+    return this.states;
   }
 
   /**
@@ -199,7 +206,7 @@ export class PrefixAutomaton {
 
   /** The single loop over `charCodeAt` (short texts). */
   private serialHits(text: string, onHit: (start: number, prefixId: number) => boolean | void, quiet: QuietRange | undefined): boolean {
-    const { symbolOf, table, outStart, outList, lengths, notAfterWord } = this;
+    const { symbolOf, table, outList, lengths, notAfterWord } = this;
     const S = this.symbolCount;
     // `s` is a row offset (state × S); a negative table entry ~x marks a state with outputs.
     let s = 0;
@@ -207,7 +214,7 @@ export class PrefixAutomaton {
       s = table[s + symbolOf[text.charCodeAt(i)]!]!;
       if (s < 0) {
         s = ~s;
-        for (let k = outStart[s / S]!; outList[k] !== -1; k++) {
+        for (let k = table[s + S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!;
           if (notAfterWord[id] === 1 && start > 0 && gluesBefore(text.charCodeAt(start - 1))) continue;
@@ -232,7 +239,7 @@ export class PrefixAutomaton {
     onHit: (start: number, prefixId: number) => boolean | void,
     quiet: QuietRange | undefined,
   ): boolean {
-    const { symbolOf, table, outStart, outList, lengths, notAfterWord } = this;
+    const { symbolOf, table, outList, lengths, notAfterWord } = this;
     const S = this.symbolCount;
     const pre = this.overlap;
     const q = len >> 2;
@@ -263,7 +270,7 @@ export class PrefixAutomaton {
         if ((s0 | s1 | s2 | s3) < 0) {
           if (s0 < 0) {
             s0 = ~s0;
-            for (let k = outStart[s0 / S]!; outList[k] !== -1; k++) {
+            for (let k = table[s0 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 1 - lengths[id]!; // in the chunk
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
@@ -273,7 +280,7 @@ export class PrefixAutomaton {
           }
           if (s1 < 0) {
             s1 = ~s1;
-            for (let k = outStart[s1 / S]!; outList[k] !== -1; k++) {
+            for (let k = table[s1 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
@@ -283,7 +290,7 @@ export class PrefixAutomaton {
           }
           if (s2 < 0) {
             s2 = ~s2;
-            for (let k = outStart[s2 / S]!; outList[k] !== -1; k++) {
+            for (let k = table[s2 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 2 * q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
@@ -293,7 +300,7 @@ export class PrefixAutomaton {
           }
           if (s3 < 0) {
             s3 = ~s3;
-            for (let k = outStart[s3 / S]!; outList[k] !== -1; k++) {
+            for (let k = table[s3 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 3 * q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
@@ -313,7 +320,7 @@ export class PrefixAutomaton {
       s3 = table[s3 + symbolOf[buf[i]!]!]!;
       if (s3 < 0) {
         s3 = ~s3;
-        for (let k = outStart[s3 / S]!; outList[k] !== -1; k++) {
+        for (let k = table[s3 + S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!; // in the chunk
           if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!)) continue;
