@@ -18,8 +18,8 @@ import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@t
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
-import { decide, operationHash } from "./apply-operation.js";
-import type { Head } from "./heads.js";
+import { decide, operationHash, unchangedResult } from "./apply-operation.js";
+import type { Head, WriteStateRow } from "./heads.js";
 import { replayResult, storeOperation, type StoredOperation } from "./idempotency.js";
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { ancestorKeys } from "./path-type-clash.js";
@@ -81,17 +81,8 @@ function runnablePrefix(ctx: WriteContext, ops: readonly Operation[]): Checked[]
   return run;
 }
 
-interface ReadRow {
+interface ReadRow extends WriteStateRow {
   ord: number;
-  request_sha256: string | null;
-  result: unknown;
-  path: string | null;
-  version: number | null;
-  deleted: boolean | null;
-  content: string | null;
-  sha256: string | null;
-  size_bytes: number | null;
-  cursor: number | string | null;
   live_entries: number;
 }
 
@@ -230,15 +221,7 @@ export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operatio
       }
       if ((incoming === null && !live) || (incoming !== null && live && head!.content === incoming)) {
         // Nothing new: the head stands (a delete of a missing or deleted path, a put of the head's content).
-        const result: OperationResult = {
-          opId: op.opId,
-          path,
-          status: "applied",
-          version: headVersion,
-          sha256: head && !head.deleted ? head.sha256 : null,
-          deleted: !head || head.deleted,
-          cursor: head?.cursor ?? cursor,
-        };
+        const result = unchangedResult(op.opId, path, head, headVersion, cursor);
         toStore.push({ op_id: op.opId, request_sha256: hash, result });
         results.push(result);
         continue;

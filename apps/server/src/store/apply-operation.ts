@@ -111,6 +111,23 @@ async function madeSinceBase(tx: Tx, namespaceId: string, path: string, baseVers
 }
 
 /**
+ * The result of an operation that leaves the head `head` (version `headVersion`, null when the path
+ * never existed) as it stands: a delete of a missing or deleted path, a put of the head's content.
+ * Its cursor is the head's, or `namespaceCursor` when there is no head.
+ */
+export function unchangedResult(opId: string, path: string, head: Head | null, headVersion: number, namespaceCursor: number): OperationResult {
+  return {
+    opId,
+    path,
+    status: "applied",
+    version: headVersion,
+    sha256: head && !head.deleted ? head.sha256 : null,
+    deleted: !head || head.deleted,
+    cursor: head?.cursor ?? namespaceCursor,
+  };
+}
+
+/**
  * Decision table (head = current version of the path; "live" = exists and not a tombstone):
  * - baseVersion > head version → rejected `version_conflict` (transient; details.currentVersion).
  * - baseVersion = head version (fast-forward) → `applied`: a new version, or none when the content
@@ -146,18 +163,7 @@ export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: str
   const author = { authorId: ctx.author.id, authorName: ctx.author.name, clientId: ctx.clientId, opId: op.opId };
   const base = { namespaceId: nsId, path, foldKey: pathFoldKey(path), parent: head, ...author };
 
-  const unchanged = (h: Head | null): Decision => ({
-    result: {
-      opId: op.opId,
-      path,
-      status: "applied",
-      version: headVersion,
-      sha256: h && !h.deleted ? h.sha256 : null,
-      deleted: !h || h.deleted,
-      cursor: h?.cursor ?? namespaceCursor,
-    },
-    final: true,
-  });
+  const unchanged = (h: Head | null): Decision => ({ result: unchangedResult(op.opId, path, h, headVersion, namespaceCursor), final: true });
   const write = async (kind: "write" | "delete" | "merge", content: string | null, baseVersion: number | null, result: (c: CommittedVersion) => OperationResult): Promise<Decision> => {
     const done = await commitVersion(tx, { ...base, kind, content, baseVersion }, cursor, { opId: op.opId, requestSha256: hash, result });
     return { result: done.result!, final: true, stored: true };

@@ -115,7 +115,7 @@ export interface WriteState {
 }
 
 /** One row of {@link readForWrite} / {@link readForWriteSql}, columns as selected there. */
-interface WriteStateRow {
+export interface WriteStateRow {
   request_sha256: string | null;
   result: unknown;
   path: string | null;
