@@ -67,7 +67,7 @@ describe("error registry", () => {
       "internal_error",
       "database_busy",
       "internal_error",
-      "invalid_request",
+      "method_not_allowed",
     ]);
   });
 });

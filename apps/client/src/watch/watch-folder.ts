@@ -389,9 +389,13 @@ export class Watch {
     this.#feed.drop();
     if (this.#stopping || end.kind === "stopped") return;
     const code = end.kind === "network" ? undefined : end.code;
-    if (end.kind === "refused" && end.code === "not_found" && end.message.startsWith("no route")) {
-      // A server of a version without the change stream: pull on a timer instead.
-      this.#log({ type: "warning", message: `the server has no change stream (an older version?): pulling every ${POLL_MS / 1000} s instead` });
+    const noStream = end.kind === "refused" && end.code === "not_found" && end.message.startsWith("no route");
+    // 426 upgrade_required: the upgrade headers were lost on the way (a proxy that does not pass WebSockets).
+    const noUpgrade = end.kind === "refused" && end.code === "upgrade_required";
+    if (noStream || noUpgrade) {
+      // No change stream to be had: pull on a timer instead.
+      const why = noStream ? "the server has no change stream (an older version?)" : "the change stream's WebSocket upgrade did not reach the server (a proxy in between?)";
+      this.#log({ type: "warning", message: `${why}: pulling every ${POLL_MS / 1000} s instead` });
       this.#polling ??= setInterval(() => {
         this.#work.pull = true;
         this.#kick();

@@ -66,13 +66,17 @@ function fastifyRefusal(err: FastifyError, maxBodyBytes: number): Refusal | null
  * - body over the limit → 413 `body_too_large` with `details.limit` (bytes);
  * - malformed JSON → 400 `invalid_request`; invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
  * - a content type other than application/json → 415 `unsupported_media_type`;
- * - unknown route → 404 `not_found`;
+ * - unknown path → 404 `not_found`; a known path with a method none of its routes has → 405
+ *   `method_not_allowed` with `Allow` listing the methods its routes have (HEAD included for a GET
+ *   route, as Fastify serves it: exposeHeadRoutes): each method learnt from the `onRoute` hook is
+ *   looked up for the path in Fastify's router (`findRoute`);
  * - a transient database failure (lock or statement timeout, serialization failure, connection
  *   lost or refused: errors/database-errors.ts) → 503 `database_busy` with Retry-After;
  * - a text value the database cannot store (NUL) → 400 `invalid_request` (details.reason `nul_character`);
  * - anything else (also a refusal with a stream-only code) → 500 `internal_error` with a generic
  *   message; the log keeps the error (never the body).
- * Also replaces Fastify's body parsers with one strict UTF-8 JSON parser.
+ * Also replaces Fastify's body parsers with one strict UTF-8 JSON parser. Register before any
+ * route, so the `onRoute` hook sees them all.
  */
 async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> {
   const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -103,9 +107,22 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
     }
   });
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendRefusal(reply, new Refusal("not_found", `no route ${request.method} ${request.url.split("?")[0]}`)),
-  );
+  // Every method some route has (HEAD included: Fastify reports the HEAD routes it adds for GET).
+  const routeMethods = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    for (const m of [route.method].flat()) routeMethods.add(m.toUpperCase());
+  });
+  /** The methods some route serves at `path`, asked of Fastify's own router (same params, slashes, encoding). */
+  const allowedAt = (path: string): string[] => [...routeMethods].filter((method) => app.findRoute({ method, url: path }) !== null).sort();
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const allow = allowedAt(path);
+    // Empty: an unknown path. Holding the request's own method: a route's constraints did not match; not a 405 either.
+    if (allow.length === 0 || allow.includes(request.method)) return sendRefusal(reply, new Refusal("not_found", `no route ${request.method} ${path}`));
+    reply.header("allow", allow.join(", "));
+    return sendRefusal(reply, new Refusal("method_not_allowed", `${path} does not accept ${request.method}; it accepts ${allow.join(", ")}`, { allow }));
+  });
 
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const busy = err instanceof Refusal ? null : refusalForDatabaseError(err);

@@ -114,10 +114,16 @@ describe.each(DATABASE_KINDS)("change stream on %s", (kind) => {
     }
   });
 
-  it("answers a plain GET of the stream route with 426", async () => {
+  it("answers a plain GET of the stream route with 426 upgrade_required and Upgrade: websocket, after the token check", async () => {
     const ns = await live.namespace();
-    const res = await live.server.app.inject({ url: `/v1/namespaces/${encodeURIComponent(ns)}/stream`, headers: bearer(live.token) });
-    expect({ status: res.statusCode, code: res.json().code }).toEqual({ status: 426, code: "invalid_request" });
+    const url = `${live.url}/v1/namespaces/${encodeURIComponent(ns)}/stream`;
+    const res = await fetch(url, { headers: bearer(live.token) });
+    expect({ status: res.status, upgrade: res.headers.get("upgrade"), code: ((await res.json()) as { code: string }).code }).toEqual({
+      status: 426,
+      upgrade: "websocket",
+      code: "upgrade_required",
+    });
+    expect((await fetch(url)).status).toBe(401);
   });
 
   it("sends the backlog after the cursor, caught_up, then live changes, each cursor once and in order", async () => {

@@ -186,6 +186,35 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
     expect(protectedRoutes().sort()).toEqual(Object.keys(samples).sort());
   });
 
+  it("answers every route's path with each method it lacks as 405 method_not_allowed, Allow listing exactly its methods", async () => {
+    // The expected methods come from printRoutes (HEAD with every GET: exposeHeadRoutes), matched
+    // here by a regex per pattern (`:param` may be empty, as in the router); the server's from its
+    // onRoute hook and Fastify's router.
+    const matcher = (path: string) => new RegExp(`^${path.replace("*", ".*").replace(/:[^/]+/g, "[^/]*")}$`);
+    const patterns = routes.map((r) => ({ method: keyParts(r)[0], re: matcher(keyParts(r)[1]) }));
+    const methodsAt = (url: string) => patterns.filter((p) => p.re.test(url)).flatMap((p) => (p.method === "GET" ? ["GET", "HEAD"] : [p.method]));
+    const sampleUrl = new Map(Object.entries(samples).map(([key, sample]) => [keyParts(key)[1], sample.url.split("?")[0]!]));
+    const concrete = (path: string) => sampleUrl.get(path) ?? (path.includes(":") || path.includes("*") ? undefined : path);
+    let walked = 0;
+    for (const path of new Set(routes.map((r) => keyParts(r)[1]))) {
+      const url = concrete(path);
+      if (!url) continue; // a public route with a parameter (the console's static files)
+      const allow = [...new Set(methodsAt(url))].sort();
+      for (const method of (["GET", "POST", "PUT", "DELETE", "PATCH"] as const).filter((m) => !allow.includes(m))) {
+        const res = await server.app.inject({ method, url, headers: bearer(tokens.admin) });
+        expect({ method, path, status: res.statusCode, allow: res.headers["allow"], code: res.json().code }).toEqual({
+          method,
+          path,
+          status: 405,
+          allow: allow.join(", "),
+          code: "method_not_allowed",
+        });
+        walked++;
+      }
+    }
+    expect(walked).toBeGreaterThan(routes.length);
+  });
+
   it("answers every public route without a token", async () => {
     const publicRoutes = routes.filter((r) => PUBLIC.test(keyParts(r)[1]) && !r.includes("*") && !r.includes("/:"));
     expect(publicRoutes).toEqual(expect.arrayContaining(["GET /healthz", "GET /readyz", "GET /metrics", "GET /docs/json"]));

@@ -4,7 +4,7 @@
  * so the auth hook, the secret-name check and the rate limiter run before the upgrade: every
  * refusal (token, role, namespace, origin) is an HTTP error reply and no frame is exchanged.
  */
-import { NamespaceParams, StreamClientMessage } from "@teammem/protocol";
+import { ErrorBody, NamespaceParams, StreamClientMessage } from "@teammem/protocol";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { Refusal } from "../../errors/refusal.js";
@@ -35,13 +35,13 @@ const streamRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       summary: "The namespace's change stream (WebSocket; see the protocol README)",
       params: NamespaceParams,
-      response: { ...errorReplies },
+      response: { ...errorReplies, 426: ErrorBody },
     },
     handler: async (_request, reply) =>
       reply
         .status(426)
         .header("upgrade", "websocket")
-        .send({ code: "invalid_request", message: "this route is a WebSocket: send the upgrade headers (Connection: Upgrade, Upgrade: websocket)" }),
+        .send({ code: "upgrade_required", message: "this route is a WebSocket: send the upgrade headers (Connection: Upgrade, Upgrade: websocket)" }),
     wsHandler: (socket, request) => {
       const ns = resolved.get(request)!;
       const conn = new StreamConnection(socket, request.auth, { id: ns.id, name: ns.name }, hub.options, (c) => hub.remove(c));
