@@ -184,6 +184,19 @@ if (lintSource) console.log(`\n(secretlint adversarial figures measured on ${SL_
 // removed), timed alternately (best of 3 each).
 const LINE = 5 * 2 ** 20;
 const b64 = (s) => Buffer.from(s).toString("base64");
+/** `size` characters of base64 wrapped at `width` (LF), decoding to pseudo-random printable ASCII: every line joins one block that decodes and is scanned again. */
+function wrappedBase64OfPrintable(size, width) {
+  const bytes = Buffer.alloc(Math.ceil((size * 3) / 4));
+  let x = 12345;
+  for (let i = 0; i < bytes.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    bytes[i] = 0x20 + ((x >>> 16) % 95);
+  }
+  const flat = bytes.toString("base64");
+  const out = [];
+  for (let i = 0; i < flat.length; i += width) out.push(flat.slice(i, i + width));
+  return out.join("\n").slice(0, size);
+}
 const lines = [
   ["repeated prefix ghp_", repeatTo("ghp_", LINE)],
   ["every prefix, each repeated, one line", prefixes.map((p) => repeatTo(p, Math.floor(LINE / prefixes.length))).join("").slice(0, LINE)],
@@ -196,6 +209,11 @@ const lines = [
   ["24-character base64 runs of user:… text", repeatTo(b64("user:ghp_abcdefghi") + " ", LINE)],
   ["percent escapes ghp%5F…", repeatTo("ghp%5F", LINE)],
   ["HTML/JSON escapes &#95;&lowbar;\\u005f", repeatTo("&#95;&lowbar;\\u005f", LINE)],
+  ["percent-encoded percent %25%25…", repeatTo("%25", LINE)],
+  ["&amp;amp;amp;…", "&" + repeatTo("amp;", LINE - 1)],
+  ["escapes escaped twice ghp%255F&amp;#95;\\\\u005f", repeatTo("ghp%255F&amp;#95;\\\\u005f", LINE)],
+  ["76-char base64 lines (coreutils) of random printable text", wrappedBase64OfPrintable(LINE, 76)],
+  ["60-char base64 lines, each line a block start then longer lines", repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, LINE)],
 ];
 const markdownLine = corpus.slice(0, LINE);
 console.log(`\n5 MB single lines (issue 10), time per byte relative to 5 MB of Markdown as one string:\n`);

@@ -92,6 +92,86 @@ describe("escapes", () => {
   });
 });
 
+describe("escapes escaped twice (an escape of %, & or \\ that makes an escape of a token character)", () => {
+  it("finds percent-encoded percent, &amp;#95;, JSON inside JSON and %5Cu005f at depth 2, at the encoded text", () => {
+    for (const [enc, encoding] of [
+      [TOKEN.replace("_", "%255F"), "percent/percent"],
+      [TOKEN.replace("_", "&amp;#95;"), "html-entity/html-entity"],
+      [TOKEN.replace("_", "&amp;lowbar;"), "html-entity/html-entity"],
+      [TOKEN.replace("_", "\\\\u005f"), "json-unicode/json-unicode"],
+      [TOKEN.replace("_", "%5Cu005f"), "percent/json-unicode"],
+      [TOKEN.replace("_", "&#37;5F"), "html-entity/percent"],
+    ] as const) {
+      const text = `open https://ci.example.com/hook?t=${enc} now`;
+      const f = scan(text);
+      expect(found(text), enc).toEqual([["github-pat", encoding, `t=${enc}`.slice(2)]]);
+      expect(f[0]!.fingerprint).toBe(plain.fingerprint);
+    }
+  });
+
+  it("does not find a token escaped three times (depth 3), nor decode escaped introducers followed by anything else", () => {
+    for (const enc of [TOKEN.replace("_", "%25255F"), TOKEN.replace("_", "&amp;amp;#95;"), TOKEN.replace("_", "%255Cu005f")]) {
+      expect(scan(`?t=${enc} `), enc).toEqual([]);
+    }
+    const budget = decodeBudgetFor(100);
+    expect(decodedRuns("100%25 R&amp;D %25%25%25 &amp;amp;amp; C:\\\\Users\\\\me %5C%5C", budget).count).toBe(0);
+  });
+});
+
+describe("line-wrapped base64", () => {
+  const FINE = `github_pat_${randomChars(22, 5)}_${randomChars(59, 6)}`;
+  const fine = scan(FINE)[0]!;
+  const wrap = (s: string, width: number) => s.match(new RegExp(`.{1,${width}}`, "g"))!.join("\n");
+
+  it("joins lines of 76 (coreutils base64), 64 (PEM, openssl) and 60 characters, LF or CRLF, reported where the token's groups start", () => {
+    const encoded = b64(`me:${FINE}`);
+    for (const width of [76, 64, 60]) {
+      for (const eol of ["\n", "\r\n"]) {
+        const text = `$ printf 'me:…' | base64${eol}${wrap(encoded, width).replace(/\n/g, eol)}${eol}$ ls${eol}`;
+        const [f, ...rest] = scan(text);
+        expect(rest).toEqual([]);
+        expect(f, `${width} ${JSON.stringify(eol)}`).toMatchObject({ ruleId: "github-fine-grained-pat", encoding: "base64", line: 2, column: 5, fingerprint: fine.fingerprint });
+        // The span covers the token's groups across the line break; redacting it leaves no bit of it.
+        const covered = text.slice(f!.offset, f!.endOffset);
+        expect(covered).toContain(eol);
+        expect(Buffer.from(covered.replace(/\s/g, ""), "base64").toString()).toContain(FINE);
+        expect(redact(text)).not.toContain(encoded.slice(8, 16));
+      }
+    }
+  });
+
+  it("finds a token deep in a long wrapped block, on the line its groups start", () => {
+    const preamble = "some notes about the deploy, nothing secret here. ".repeat(12);
+    const encoded = b64(`${preamble}me:${FINE} and more text`);
+    const text = `blob:\n${wrap(encoded, 76)}\n`;
+    const [f] = scan(text);
+    const byteOffset = Buffer.byteLength(`${preamble}me:`);
+    const group = Math.floor(byteOffset / 3) * 4;
+    expect(f).toMatchObject({ ruleId: "github-fine-grained-pat", line: 2 + Math.floor(group / 76), column: 1 + (group % 76) });
+  });
+
+  it("joins a YAML block scalar's indented lines", () => {
+    const lines = wrap(b64(`me:${FINE}`), 64).split("\n").map((l) => `    ${l}`);
+    const text = `apiVersion: v1\nkind: Secret\ndata:\n  token: |\n${lines.join("\n")}\n  other: eA==\n`;
+    expect(scan(text).map((f) => [f.ruleId, f.line, f.column, f.encoding])).toEqual([["github-fine-grained-pat", 5, 9, "base64"]]);
+  });
+
+  it("does not join lines of different widths or indentation, and still decodes each line alone", () => {
+    const encoded = b64(`me:${FINE}`);
+    const [a, b] = [encoded.slice(0, 76), encoded.slice(76)];
+    expect(scan(`${a}\n  ${b}\n`)).toEqual([]);
+    expect(scan(`${encoded.slice(0, 60)}\n${encoded.slice(60)}\n`)).toEqual([]); // the second line is longer
+    expect(scan(`${encoded.slice(0, 64)}\n${encoded.slice(64)}\n`)).toHaveLength(1);
+    // Two full-width lines that are separate values: joined they decode to both, each line's token found.
+    const one = b64(`${TOKEN}\n`.padEnd(57, " "));
+    expect(one).toHaveLength(76);
+    expect(scan(`${one}\n${one}\n`).map((f) => [f.ruleId, f.line])).toEqual([
+      ["github-pat", 1],
+      ["github-pat", 2],
+    ]);
+  });
+});
+
 describe("depth and budget", () => {
   it(`finds a token encoded twice (depth ${MAX_DECODE_DEPTH}) but not three times`, () => {
     const twice = b64(`{"token": "${TOKEN.replace("_", "\\u005f")}"}`);

@@ -15,7 +15,12 @@
  *   (`&#95;`, `&#x5F;`) and the named ones that stand for ASCII characters (`&lowbar;`, `&period;`,
  *   `&amp;` …; WHATWG HTML §13.5, named character references). The word is decoded as a whole
  *   (escape sequences replaced, other characters kept), so a token whose `_` is written `%5F`
- *   is whole again.
+ *   is whole again. JSON's `\\` is decoded too, and an escape of `%`, `&` or `\` starts a run when
+ *   what follows makes an escape of a token character (`%255F`, `&amp;#95;`, JSON inside JSON
+ *   `\\u005f`, `%5Cu005f`): one level per depth, so a token escaped twice is found at depth 2.
+ * - **line-wrapped base64** ({@link WrappedRun}): lines of one width of at least
+ *   {@link MIN_WRAP_WIDTH} base64 characters (coreutils `base64` wraps at 76, PEM at 64), same
+ *   indentation (YAML block scalars), then a shorter last line, decoded as one run.
  *
  * Bounds: every run's decoded length is charged to a {@link DecodeBudget} shared by all depths of
  * one scan (the caller sizes it in proportion to the input: {@link decodeBudgetFor}); a run that no
@@ -193,7 +198,7 @@ export function base64RunEnd(text: string, from: number): number {
 }
 
 /** An escape sequence, tried (sticky) where `%`, `\` or `&` occurs. */
-const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
+const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\\\|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
 
 /** Named HTML character references for ASCII characters (and the ones most often seen in notes). */
 const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
@@ -228,6 +233,15 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   const runs = new DecodedRuns();
   const n = text.length;
   const pool = runs.pool;
+  // Line-wrapped base64 first: the runs of its lines are then skipped below (`blockEnd`).
+  const blocks = wrappedBlocks(text, budget, runs);
+  let nextBlock = 0;
+  /** End of the decoded block holding `p` (its lines are read), or −1. Calls come in increasing `p`. */
+  const blockEnd = (p: number): number => {
+    while (nextBlock < blocks.length && blocks[nextBlock]!.end <= p) nextBlock++;
+    const b = blocks[nextBlock];
+    return b !== undefined && b.start <= p ? b.end : -1;
+  };
   /** The run of base64 characters from `start` (at least MIN_BASE64_RUN long): decoded if it is text. */
   const fromStart = (start: number): number => {
     let charsEnd = start + MIN_BASE64_RUN;
@@ -249,6 +263,11 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     let done = 0;
     for (const p of base64Hits) {
       if (p < done || !isB64(text, p)) continue;
+      const inBlock = blockEnd(p);
+      if (inBlock >= 0) {
+        done = inBlock;
+        continue;
+      }
       let start = p;
       while (start > 0 && isB64(text, start - 1)) start--;
       let charsEnd = p + 1;
@@ -274,7 +293,8 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
         i = k + 1;
         continue;
       }
-      i = fromStart(i) + 1;
+      const inBlock = blockEnd(i);
+      i = (inBlock >= 0 ? inBlock : fromStart(i)) + 1;
     }
   }
   if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
@@ -305,7 +325,9 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
         cursors[which] = text.indexOf(chars[which]!, from);
         ESCAPE.lastIndex = q;
         const e = ESCAPE.exec(text);
-        if (e !== null && isTokenCodePoint(escapeCodePoint(text, e))) return e;
+        if (e === null) continue;
+        const cp = escapeCodePoint(text, e);
+        if (isTokenCodePoint(cp) || introducesTokenEscape(cp, text, e.index + e[0].length)) return e;
       }
     };
     let m = nextEscape(0);
@@ -325,6 +347,137 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     }
   }
   return runs;
+}
+
+/** Shortest full line of a wrapped base64 block (coreutils `base64` wraps at 76, PEM and `openssl base64` at 64). */
+export const MIN_WRAP_WIDTH = 60;
+
+/**
+ * A decoded block of line-wrapped base64: lines of one width W >= {@link MIN_WRAP_WIDTH}, each
+ * nothing but base64 after the same indentation (a YAML block scalar's lines are indented), then
+ * possibly one line of at most W characters (padding included). Its lines' characters are decoded
+ * as one run, so a token cut by a line break is whole again.
+ */
+class WrappedRun implements DecodedRun {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    private readonly inner: Base64Run,
+    /** Per line: offset of its first base64 character in `text`, and in the joined characters. */
+    private readonly lineStarts: Int32Array,
+    private readonly joinedStarts: Int32Array,
+  ) {}
+
+  get encoding(): string {
+    return this.inner.encoding;
+  }
+
+  get text(): string {
+    return this.inner.text;
+  }
+
+  /** Offset in the searched text of joined character `c` (`end` of the previous character when `afterEnd`). */
+  private at(c: number, afterEnd: boolean): number {
+    const q = afterEnd ? c - 1 : c;
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.joinedStarts[mid]! <= q) lo = mid;
+      else hi = mid - 1;
+    }
+    const offset = this.lineStarts[lo]! + (q - this.joinedStarts[lo]!);
+    return afterEnd ? offset + 1 : offset;
+  }
+
+  // The joined characters' span (whole 4-character groups, as for one line), mapped line by line:
+  // the finding starts where the token's first group is written, and spans the line breaks it crosses.
+  toOriginal(s: number, e: number): [number, number] {
+    const [a, b] = this.inner.toOriginal(s, e);
+    return [this.at(a, false), Math.min(this.end, this.at(b, true))];
+  }
+}
+
+/**
+ * The wrapped base64 blocks of `text` (see {@link WrappedRun}) that decode to text within `budget`,
+ * pushed to `runs`; returned as spans in order. Lines of at least {@link MIN_WRAP_WIDTH} base64
+ * characters are searched for like the runs of {@link decodedRuns} (last character of each window
+ * first, so prose is mostly skipped); from one that is a whole line, the block is read forward line
+ * by line. Every character is read at most twice: O(text.length). A block that does not decode is
+ * left to the run search (each of its lines is then tried alone).
+ */
+function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const n = text.length;
+  const isIndent = (c: number): boolean => c === 32 || c === 9;
+  /** The line holding offset `from`'s end (before CR LF / LF), and the next line's start. */
+  const lineEnd = (from: number): [number, number] => {
+    let nl = text.indexOf("\n", from);
+    if (nl === -1) nl = n;
+    return [nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl, nl + 1];
+  };
+  let i = 0;
+  while (i + MIN_WRAP_WIDTH <= n) {
+    const j = i + MIN_WRAP_WIDTH - 1;
+    if (!isB64(text, j)) {
+      i = j + 1;
+      continue;
+    }
+    let k = j - 1;
+    while (k >= i && isB64(text, k)) k--;
+    if (k >= i) {
+      i = k + 1;
+      continue;
+    }
+    // A run from `i` of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
+    const start = i;
+    const charsEnd = base64RunEnd(text, start);
+    let lineStart = start;
+    while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
+    const [contentEnd, next] = lineEnd(charsEnd);
+    if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || contentEnd !== charsEnd || next > n) {
+      i = charsEnd + 1;
+      continue;
+    }
+    const indent = start - lineStart;
+    const width = charsEnd - start;
+    const starts = [start];
+    const ends = [charsEnd];
+    let blockEnd = charsEnd;
+    let at = next;
+    for (;;) {
+      let s = at;
+      while (s < n && s - at < indent && isIndent(text.charCodeAt(s))) s++;
+      if (s - at !== indent || isIndent(text.charCodeAt(s))) break;
+      const ce = base64RunEnd(text, s);
+      let end = ce;
+      for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
+      const [lineContentEnd, lineNext] = lineEnd(end);
+      if (ce === s || lineContentEnd !== end || end - s > width) break;
+      starts.push(s);
+      ends.push(ce);
+      blockEnd = end;
+      if (end - s < width || end !== ce || lineNext > n) break; // the shorter (or padded) last line
+      at = lineNext;
+    }
+    i = blockEnd + 1;
+    if (starts.length < 2) continue;
+    const lineStarts = Int32Array.from(starts);
+    const joinedStarts = new Int32Array(starts.length);
+    const parts: string[] = [];
+    let total = 0;
+    for (let l = 0; l < starts.length; l++) {
+      joinedStarts[l] = total;
+      total += ends[l]! - starts[l]!;
+      parts.push(text.slice(starts[l], ends[l]));
+    }
+    const chars = parts.join("");
+    const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
+    if (decoded === undefined || decoded === SHORT) continue;
+    runs.push(new WrappedRun(start, blockEnd, decoded, lineStarts, joinedStarts));
+    out.push({ start, end: blockEnd });
+  }
+  return out;
 }
 
 /** Do the first 8 characters at `start` (a run of at least {@link MIN_BASE64_RUN}) decode to 6 bytes of ASCII text? No allocation. */
@@ -388,13 +541,13 @@ function shortAsciiRun(text: string, start: number, end: number, pool: BytePool)
 }
 
 /** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
-function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, pool: BytePool): DecodedRun | typeof SHORT | undefined {
+function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, pool: BytePool | undefined): Base64Run | typeof SHORT | undefined {
   // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
   if (!asciiTextHead(text, start)) return undefined;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
-  const short = charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd, pool) : -1;
-  if (short >= 0) {
+  const short = pool !== undefined && charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd, pool) : -1;
+  if (pool !== undefined && short >= 0) {
     budget.remaining -= short;
     pool.last = short;
     return SHORT;
@@ -546,6 +699,8 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
     } else if (c === 92 /* \ */ && text.charCodeAt(i + 1) === 117 /* u */ && i + 6 <= end) {
       const h = hexValue(text, i + 2, 4);
       if (h >= 0) [cp, len, kind] = [h, 6, 2];
+    } else if (c === 92 /* \ */ && text.charCodeAt(i + 1) === 92 && i + 2 <= end) {
+      [cp, len, kind] = [92, 2, 2]; // JSON's escaped backslash: JSON inside JSON writes \u005f
     } else if (c === 38 /* & */) {
       [cp, len] = characterReference(text, i, end);
       kind = 4;
@@ -588,13 +743,29 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
 function escapeCodePoint(text: string, m: RegExpExecArray): number {
   const c = m[0].charCodeAt(0);
   if (c === 37 /* % */) return hexValue(m[0], 1, 2);
-  if (c === 92 /* \ */) return hexValue(m[0], 2, 4);
+  if (c === 92 /* \ */) return m[0].length === 2 ? 92 : hexValue(m[0], 2, 4);
   return characterReference(text, m.index, m.index + m[0].length)[0];
 }
 
 /** ASCII letters, digits and the punctuation tokens hold (`_-.+/=~`): an escape of anything else cannot hide a token. */
 const isTokenCodePoint = (cp: number): boolean =>
   (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95 || cp === 45 || cp === 46 || cp === 43 || cp === 47 || cp === 61 || cp === 126;
+
+/**
+ * Does the escape that decodes to `cp`, followed by `text` from `after`, decode to an escape of a
+ * token character ({@link isTokenCodePoint})? E.g. `%25` + `5F` (`%5F`), `&amp;` + `#95;`,
+ * JSON `\\` + `u005f`, `%5C` + `u005f`: a token escaped twice, found at depth 2. An escape of an
+ * introducer followed by anything else (`100%25`, `R&amp;D`, `%25%25…`) starts no run.
+ */
+function introducesTokenEscape(cp: number, text: string, after: number): boolean {
+  if (cp === 37 /* % */) return isTokenCodePoint(hexValue(text, after, 2));
+  if (cp === 92 /* \ */) return text.charCodeAt(after) === 117 /* u */ && isTokenCodePoint(hexValue(text, after + 1, 4));
+  if (cp !== 38 /* & */) return false;
+  const c = text.charCodeAt(after);
+  if (c !== 35 /* # */ && !((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
+  const rest = "&" + text.slice(after, after + 33);
+  return isTokenCodePoint(characterReference(rest, 0, rest.length)[0]);
+}
 
 const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity"];
 
