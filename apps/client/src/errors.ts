@@ -1,4 +1,5 @@
 import type { ErrorCode } from "@teammem/protocol";
+import { redact } from "@teammem/scanner";
 
 /**
  * Stable codes of the errors the client itself reports (the server's codes come from the protocol
@@ -41,14 +42,18 @@ export const CLIENT_ERROR_CODES = [
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
-/** Base of every error the client reports to the user; `exitCode` is what the CLI exits with, `code` the stable code. */
+/**
+ * Base of every error the client reports to the user; `exitCode` is what the CLI exits with, `code`
+ * the stable code. The message is redacted by the scanner (a credential in echoed input, a server's
+ * message or a URL shows as `[REDACTED:<rule>]`), so printing it never shows one.
+ */
 export class ClientError extends Error {
   constructor(
     message: string,
     readonly exitCode: 1 | 2 = 1,
     readonly code: ClientErrorCode | ErrorCode = "failed",
   ) {
-    super(message);
+    super(redact(message));
     this.name = new.target.name;
   }
 }
@@ -73,17 +78,20 @@ export class NetworkError extends ClientError {
 /**
  * The server answered with an error body `{ code, message, details? }` (or something that is not
  * one, then `code` is `internal_error`). `retry` is the protocol's verdict for `code`.
+ * `serverMessage`: the server's message, redacted (a server echoing a credential never shows it).
  */
 export class ServerError extends ClientError {
+  readonly serverMessage: string;
   constructor(
     readonly server: string,
     readonly status: number,
     override readonly code: ErrorCode,
-    readonly serverMessage: string,
+    serverMessage: string,
     readonly retry: boolean,
     readonly details?: Record<string, unknown>,
   ) {
     super(`server ${server} answered ${status} ${code}: ${serverMessage}`, 1, code);
+    this.serverMessage = redact(serverMessage);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
+import { redact } from "@teammem/scanner";
 import { ClientError } from "./errors.js";
 import * as check from "./commands/check.js";
 import * as diffCommand from "./commands/diff.js";
@@ -63,7 +64,8 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /** A commander message without its `error: ` prefix, on one line (`unknown option '--jsn' (Did you mean --json?)`). */
 function commanderMessage(text: string): string {
-  return text
+  // Commander echoes the input (`unknown option '--…'`): redacted, a credential typed in the wrong place never shows.
+  return redact(text)
     .replace(/^error: /, "")
     .split("\n")
     .map((line) => line.trim())
@@ -116,7 +118,7 @@ export async function run(
       if (wantsJson(argv)) printJsonError(io, err.code, err.message);
       return err.exitCode;
     }
-    const message = `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    const message = redact(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
     io.stderr(`teammem: ${message} [failed]\n`);
     if (wantsJson(argv)) printJsonError(io, "failed", message);
     return 1;

@@ -1,5 +1,6 @@
 /** What every command shares: its I/O, the `--dir`/`--agent`/`--repo`/`--token` options, finding the memory folder, the token. */
 import type { Command } from "@commander-js/extra-typings";
+import { redact } from "@teammem/scanner";
 import { AGENTS } from "../agents/agent-folders.js";
 import { locateFolder } from "../agents/locate-folder.js";
 import { UsageError } from "../errors.js";
@@ -15,6 +16,14 @@ export interface Io {
    * "over the limit" without holding an unbounded input). Absent: there is no standard input.
    */
   readStdin?(maxBytes: number): Promise<Buffer>;
+}
+
+/**
+ * `io` whose stdout and stderr pass through the scanner's redaction: for commands that print what
+ * the server said (its messages, refusal reasons, teammates' names): a credential shows as `[REDACTED:<rule>]`.
+ */
+export function redactingIo(io: Io): Io {
+  return { ...io, stdout: (text) => io.stdout(redact(text)), stderr: (text) => io.stderr(redact(text)) };
 }
 
 export interface CommandContext {

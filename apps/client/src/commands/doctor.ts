@@ -19,7 +19,7 @@ import type { Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
 import { loadReports } from "../state/reports.js";
 import { contentsOf, memoryFormat } from "./check.js";
-import { findToken, layoutFor, type CommandContext, type CommonCommand, type CommonOptions, type OptionsOf } from "./common.js";
+import { findToken, layoutFor, redactingIo, type CommandContext, type CommonCommand, type CommonOptions, type OptionsOf } from "./common.js";
 
 export const name = "doctor";
 export const summary = "check the setup (folder, agent folder, token, server, namespace, hooks) and say what to fix";
@@ -125,8 +125,11 @@ async function serverChecks(config: Config, token: string | undefined, ctx: Comm
     await api.changes(0, 1);
     checks.push({ check: "namespace", status: "ok", detail: `${config.namespace} exists on the server` });
   } catch (err) {
-    if (!(err instanceof ServerError || err instanceof NetworkError)) throw err;
-    if (err instanceof ServerError && err.code === "not_found")
+    if (err instanceof ClientError && err.code === "secret_detected")
+      // Refused here before sending (a credential in the namespace): this check fails, the others go on.
+      checks.push({ check: "namespace", status: "fail", detail: err.message, fix: "set a namespace without a credential: teammem init --namespace NAME (or edit .teammem/config.json)" });
+    else if (!(err instanceof ServerError || err instanceof NetworkError)) throw err;
+    else if (err instanceof ServerError && err.code === "not_found")
       checks.push(
         who.role === "reader"
           ? { check: "namespace", status: "fail", detail: `${config.namespace} does not exist and a reader cannot create it`, fix: "ask a member to run teammem sync (or init) for it" }
@@ -171,7 +174,9 @@ async function localChecks(config: Config, layout: Layout, options: CommonOption
   return checks;
 }
 
-async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): Promise<number> {
+  // The config, the server's messages and the checks' details are printed redacted (a namespace holding a credential never shows it).
+  const ctx: CommandContext = { ...rawCtx, io: redactingIo(rawCtx.io) };
   const layout = await layoutFor(options, ctx);
   const checks: DoctorCheck[] = [];
   let config: Config | undefined;

@@ -1,12 +1,14 @@
 /**
- * `teammem status [--json]`: what is pending and what is blocked, from local state only (no
- * network): outbox operations, local changes not queued yet, held-back files with `path:line rule`,
+ * `teammem status [--json] [--offline]`: what is pending and what is blocked, from local state,
+ * and one short question to the server (sync/server-probe.ts; skipped with --offline): is it still
+ * the one this folder synced with? A restored or reset server means a reconciliation is pending;
+ * an unreachable one is said so ("as of the last sync"), never an unqualified "everything synced". Local state: outbox operations, local changes not queued yet, held-back files with `path:line rule`,
  * rejected operations, bypass requests (`sync --allow`) as last seen, conflicts, server versions not applied here (not written, or kept out by a
  * local edit that was not merged), skipped paths, the last cursor.
  */
 import { checkTeamMemory, formatWarning, type MemoryWarning } from "../checks/memory-checks.js";
 import { walkTeamScope, type TeamRoot, type TeamScope } from "../scope.js";
-import { requireConfig } from "../state/config.js";
+import { requireConfig, type Config } from "../state/config.js";
 import { listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import { loadReports, type Reports } from "../state/reports.js";
@@ -16,15 +18,24 @@ import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
 import { contentsOf, memoryFormat } from "./check.js";
 import { markersLeftIn } from "../sync/settle-conflicts.js";
-import { layoutFor, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
+import { stat } from "node:fs/promises";
+import { ClientError } from "../errors.js";
+import { createApi } from "../http/api.js";
+import type { Layout } from "../state/layout.js";
+import { notChecked, PROBE_TIMEOUT_MS, probeServer, type ServerCheck } from "../sync/server-probe.js";
+import { findToken, layoutFor, redactingIo, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
 
 export const name = "status";
-export const summary = "show pending, held-back, rejected and conflicting files (local state only)";
+export const summary = "show pending, held-back, rejected and conflicting files, and whether the server needs a reconciliation";
 
 export function register(command: CommonCommand, ctx: CommandContext, exit: (code: number) => void): void {
-  command.option("--json", "print machine-readable JSON").action(async (options) => {
-    const report = await collectStatus(options, ctx);
-    ctx.io.stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
+  command
+    .option("--json", "print machine-readable JSON")
+    .option("--offline", "do not ask the server (local state only)")
+    .action(async (options) => {
+    const report = await collectStatus({ ...options, probe: options.offline !== true }, ctx);
+    // Server messages (a refusal's reason) are printed redacted.
+    redactingIo(ctx.io).stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
     exit(0);
   });
 }
@@ -40,6 +51,14 @@ export interface StatusReport {
    * folder has no sync state) or was interrupted: the next sync runs it; until then nothing here is known to be synced.
    */
   reconcile: { reason: string; since: string } | null;
+  /**
+   * What the server said when status asked it (`probe`): `reconcilePending` true when it is not the
+   * one this folder synced with (another identity or epoch, a cursor below ours, the namespace gone).
+   * `checked` false with --offline or without a token; `reachable` false when it did not answer.
+   */
+  serverCheck: ServerCheck;
+  /** When the sync state was last saved (ISO 8601; null: never synced): what "as of the last sync" means. */
+  lastSyncAt: string | null;
   /** What team/ is: "folder", or "missing" / "symlink" / "not a folder" (sync then refuses while entries are tracked). */
   teamFolder: TeamRoot;
   /** Entries last seen alive on the server (bases that are not tombstones). */
@@ -98,10 +117,11 @@ export interface StatusReport {
 }
 
 /**
- * What `teammem status` reports for the folder of `options`, from local state only (no network).
+ * What `teammem status` reports for the folder of `options`: local state, and with `probe` one
+ * request to the server (timeout {@link PROBE_TIMEOUT_MS}; without `probe`, no network).
  * @throws UsageError when the folder was never set up with `teammem init`; StateError when a state file is damaged.
  */
-export async function collectStatus(options: CommonOptions, ctx: CommandContext): Promise<StatusReport> {
+export async function collectStatus(options: CommonOptions & { probe?: boolean }, ctx: CommandContext): Promise<StatusReport> {
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const [state, reports, outbox, scope, bypasses] = await Promise.all([
@@ -111,6 +131,8 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     walkTeamScope(layout),
     loadBypasses(layout),
   ]);
+  const serverCheck = options.probe ? await askServer(options, ctx, config, state) : notChecked();
+  const lastSyncAt = await lastSaved(layout);
   const markersAt = new Map<string, number | null>();
   for (const c of reports.conflicts) markersAt.set(c.path, markersAt.get(c.path) ?? (await markersLeftIn(layout, c)));
   const known = new Set([
@@ -125,6 +147,8 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
     clientId: config.clientId,
     cursor: state.cursor,
     reconcile: state.reconcile ?? null,
+    serverCheck,
+    lastSyncAt,
     teamFolder: scope.root,
     trackedEntries: liveEntryCount(state),
     pending: outbox.map(({ entry: { operation: op, queuedAt } }) => ({
@@ -182,6 +206,30 @@ export async function collectStatus(options: CommonOptions, ctx: CommandContext)
   };
 }
 
+/** The server asked once, shortly (no retry); not asked without a token. */
+async function askServer(options: CommonOptions, ctx: CommandContext, config: Config, state: SyncState): Promise<ServerCheck> {
+  let token;
+  try {
+    token = findToken(options, ctx, config);
+  } catch (err) {
+    if (!(err instanceof ClientError)) throw err;
+    return notChecked(err.message);
+  }
+  if (!token) return notChecked("no token (--token, TEAMMEM_TOKEN or teammem init --token)");
+  const api = createApi({ server: config.server, namespace: config.namespace, token, timeoutMs: PROBE_TIMEOUT_MS, retry: { limit: 0 } });
+  return probeServer(api, state);
+}
+
+/** When state.json was last written (every sync saves it), or null when it was never. */
+async function lastSaved(layout: Layout): Promise<string | null> {
+  try {
+    return (await stat(layout.syncState)).mtime.toISOString();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
 /** Why the newer server version of `path` is not applied yet: what became of the local edit that kept it out. */
 function whyNotApplied(path: string, reports: Reports, outbox: QueuedOperation[], state: SyncState, scope: TeamScope): string {
   const revert = "revert the file to take the server's version";
@@ -206,6 +254,12 @@ function formatStatus(s: StatusReport): string {
     );
   if (s.reconcile)
     out.push(`reconciliation with the server due since ${s.reconcile.since} (${s.reconcile.reason}): the next sync compares every entry by content`);
+  else if (s.serverCheck.reconcilePending)
+    out.push(`reconciliation pending: run teammem sync (${s.serverCheck.reason}); it compares every entry by content`);
+  const asOf = `as of the last sync${s.lastSyncAt ? ` at ${s.lastSyncAt}` : " (never synced)"}`;
+  const unknown = s.serverCheck.checked && s.serverCheck.reconcilePending === null;
+  if (unknown) out.push(`${s.serverCheck.reachable === false ? "server not reached" : "server could not tell"}: ${s.serverCheck.error}; ${asOf}:`);
+  const header = out.length;
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
   };
@@ -246,7 +300,8 @@ function formatStatus(s: StatusReport): string {
     s.newerOnServer.map((n) => `${n.path} (server version ${n.version}): ${n.reason}`),
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
-  if (out.length === 1) out.push("everything synced");
+  if (out.length === header && unknown) out[header - 1] += " everything synced";
+  else if (out.length === 1) out.push(s.serverCheck.checked ? "everything synced" : `everything synced ${asOf} (not checked with the server${s.serverCheck.error ? `: ${s.serverCheck.error}` : ": --offline"})`);
   section(
     "bypass requests (as of the last sync)",
     s.bypasses.map(

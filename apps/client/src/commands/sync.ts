@@ -21,7 +21,7 @@ import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
 import { sessionStartHook } from "../hooks/session-start.js";
-import { hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { hookAgent, layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "sync";
 export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
@@ -40,7 +40,9 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
   define(command).action(async (options) => exit(await run(options, ctx)));
 }
 
-async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): Promise<number> {
+  // Server messages and refusal reasons are printed redacted.
+  const ctx: CommandContext = { ...rawCtx, io: redactingIo(rawCtx.io) };
   const { hook, ...rest } = options;
   if (hookAgent(hook, Object.values(rest).some((v) => v !== undefined))) return sessionStartHook(ctx);
   const layout = await layoutFor(options, ctx);

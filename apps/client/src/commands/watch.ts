@@ -9,7 +9,7 @@
 import { requireConfig } from "../state/config.js";
 import { formatLiveEvent } from "../watch/live-log.js";
 import { Watch } from "../watch/watch-folder.js";
-import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "watch";
 export const summary = "keep the folder in sync while running: push saved team files, pull teammates' changes live";
@@ -22,7 +22,9 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
   define(command).action(async (options) => exit(await run(options, ctx)));
 }
 
-async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
+async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): Promise<number> {
+  // Server messages and refusal reasons are printed redacted.
+  const ctx: CommandContext = { ...rawCtx, io: redactingIo(rawCtx.io) };
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const token = requireToken(options, ctx, config);

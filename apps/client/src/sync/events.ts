@@ -86,14 +86,20 @@ interface ConflictClosed {
 /**
  * A full reconciliation with the server ran (`sync/reconcile.ts`): every entry compared by content
  * hash. `entries`: paths compared; `fromServer`: server heads applied here (written, merged or
- * deleted); `toSend`: local files the server lacks, sent as new versions by this sync's push.
+ * deleted); `toSend`: local files the server lacks, to be sent as new versions by this sync's push;
+ * after the push, `sent`: how many of them the server took, `notSent`: the others (display path,
+ * and why: refused here over the server's limits, rejected by the server, held back, still queued).
+ * `sending` (display paths of `toSend`) is internal to a sync run: removed once its push ran.
  */
-interface Reconciled {
+export interface Reconciled {
   readonly type: "reconciled";
   readonly reason: string;
   readonly entries: number;
   readonly fromServer: number;
   readonly toSend: number;
+  sent?: number;
+  notSent?: { path: string; reason: string }[];
+  sending?: string[];
 }
 
 /**
@@ -132,7 +138,8 @@ export function describeEvent(e: SyncEvent): string {
     case "reconciled":
       return (
         `reconciled with the server (${e.reason}): compared ${e.entries} entr${e.entries === 1 ? "y" : "ies"} by content; ` +
-        `${e.fromServer} taken from the server, ${e.toSend} local file(s) the server lacks sent as new versions`
+        `${e.fromServer} taken from the server, ${e.sent ?? e.toSend} local file(s) the server lacks sent as new versions` +
+        (e.notSent?.length ? `; not sent: ${e.notSent.map((n) => `${n.path} (${n.reason})`).join(", ")}` : "")
       );
     case "stale-copy":
       return (

@@ -98,7 +98,7 @@ export class ServerChanged extends Error {
 }
 
 /** Why `seen` is not the server `state.server` names (null: it is, or none is stored yet). */
-export function serverChangeReason(ctx: SyncContext, seen: ServerRef): string | null {
+export function serverChangeReason(ctx: Pick<SyncContext, "state">, seen: ServerRef): string | null {
   const known = ctx.state.server;
   if (!known) return null;
   if (known.id !== seen.id) return "the server is another one than this folder synced with (its identity changed: reset, or moved to a new database)";

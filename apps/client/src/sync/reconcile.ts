@@ -32,6 +32,7 @@ import { dequeueAll, listOutbox } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
 import { saveSyncState, withEarlier, type Base } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
+import type { Reconciled } from "./events.js";
 import { applyHeads, emptyPullOutcome, type PullOutcome } from "./pull.js";
 import { localChanges } from "./queue-changes.js";
 
@@ -124,7 +125,7 @@ export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
   await saveConflicts(ctx.layout, ctx.reports.conflicts);
   await saveSyncState(ctx.layout, ctx.state);
 
-  const event = { type: "reconciled" as const, reason, entries: paths.size, fromServer: 0, toSend: 0 };
+  const event: Reconciled = { type: "reconciled", reason, entries: paths.size, fromServer: 0, toSend: 0 };
   // A folder syncing for the first time says only what is unexpected (stale copies, merges).
   if (reason !== NO_STATE_REASON) ctx.events.push(event);
   for (const path of stale) {
@@ -141,9 +142,11 @@ export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
     await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
   } else applied = await applyHeads(ctx, behind.map((h) => h.path));
   const after = await walkTeamScope(ctx.layout);
+  const toSend = localChanges(ctx.state.bases, after).map((c) => displayPath(c.path));
   Object.assign(event, {
     fromServer: applied.written.length + applied.deleted.length + applied.merged.length + applied.conflicts.length,
-    toSend: localChanges(ctx.state.bases, after).length,
+    toSend: toSend.length,
+    sending: toSend,
   });
   delete ctx.state.reconcile;
   await saveSyncState(ctx.layout, ctx.state);

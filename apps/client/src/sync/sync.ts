@@ -30,6 +30,8 @@ export interface SyncSummary {
   pulled: PullOutcome;
   /** Results of this run's batches, as display paths per kind. */
   pushed: { applied: string[]; merged: string[]; conflicts: string[]; rejected: string[] };
+  /** The `pushed.rejected` files with their code, and where they were refused: `here` by this client (never sent), else by the server. */
+  refused: { path: string; code: string; here: boolean }[];
   heldBack: HeldBack[];
   skipped: SkippedPath[];
   /** Display paths with a server version not applied here (the local edit kept it out and was not merged yet). */
@@ -61,6 +63,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   const summary: SyncSummary = {
     pulled: emptyPullOutcome(),
     pushed: { applied: [], merged: [], conflicts: [], rejected: [] },
+    refused: [],
     heldBack: [],
     skipped: [],
     newerOnServer: [],
@@ -113,7 +116,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     summary.heldBack = queued.heldBack;
     if (summary.error) break;
     const flushed = await flushOutbox(ctx, [...outbox, ...queued.queued]);
-    collect(summary, flushed);
+    collect(summary, flushed, ctx);
     if (flushed.error && isStaleCursor(flushed.error) && !reconciledAtPush) {
       // The server changed between the pull and the push: reconcile, then queue and send again.
       reconciledAtPush = true;
@@ -141,6 +144,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     const line = await markersLeftIn(ctx.layout, c);
     if (line !== null) summary.unresolved.push({ path: displayPath(c.path), line });
   }
+  settleReconciled(summary);
   await pruneBaseContents(ctx.layout, ctx.state);
   // A local edit the server merged moved the base past the kept-out version.
   dropCaughtUp(ctx);
@@ -192,13 +196,46 @@ async function pullEnsuringNamespace(ctx: SyncContext): Promise<PullOutcome> {
   }
 }
 
-function collect(summary: SyncSummary, flushed: FlushOutcome): void {
+function collect(summary: SyncSummary, flushed: FlushOutcome, ctx: SyncContext): void {
   for (const r of flushed.results) {
     const shown = displayPath(r.path);
     if (r.status === "applied") summary.pushed.applied.push(shown);
     else if (r.status === "merged") summary.pushed.merged.push(shown);
     else if (r.status === "conflict") summary.pushed.conflicts.push(shown);
-    else summary.pushed.rejected.push(shown);
+    else {
+      summary.pushed.rejected.push(shown);
+      const report = ctx.reports.rejected.find((x) => x.path === r.path);
+      summary.refused.push({ path: shown, code: report?.code ?? r.code, here: report?.local === true });
+    }
+  }
+}
+
+/**
+ * After the push: each reconciliation's files the server lacked are counted as sent only when the
+ * server took them; the others are named with why (refused here, rejected, held back, still queued).
+ */
+function settleReconciled(summary: SyncSummary): void {
+  const taken = new Set([...summary.pushed.applied, ...summary.pushed.merged, ...summary.pushed.conflicts]);
+  for (const e of summary.events) {
+    if (e.type !== "reconciled" || e.sending === undefined) continue;
+    const notSent: { path: string; reason: string }[] = [];
+    for (const path of e.sending) {
+      if (taken.has(path)) continue;
+      const refused = summary.refused.find((r) => r.path === path);
+      const reason = refused
+        ? `${refused.code}, ${refused.here ? "refused here, never sent" : "rejected by the server"}`
+        : summary.heldBack.some((h) => displayPath(h.path) === path)
+          ? "held back: secret found"
+          : summary.unresolved.some((u) => u.path === path)
+            ? "conflict markers still in it"
+            : summary.error
+              ? "still queued: the next sync sends it"
+              : "not sent";
+      notSent.push({ path, reason });
+    }
+    e.sent = e.sending.length - notSent.length;
+    e.notSent = notSent;
+    delete e.sending;
   }
 }
 

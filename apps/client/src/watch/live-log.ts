@@ -24,8 +24,11 @@ export type LiveEvent =
   | { readonly type: "synced"; readonly path: string; readonly result: "applied" | "merged" | "conflict" }
   /** A local file was not sent: a credential in it (`findings`, line and column) or in its name (`pathFindings`). */
   | { readonly type: "held-back"; readonly path: string; readonly findings: readonly Finding[]; readonly pathFindings: readonly Pick<Finding, "ruleId" | "label">[] }
-  /** The server refused a file (its code is in `teammem status`). */
-  | { readonly type: "rejected"; readonly path: string }
+  /**
+   * A file was refused with `code` (details in `teammem status`): `here` by this client before
+   * sending (over the server's limits; never sent), else by the server.
+   */
+  | { readonly type: "rejected"; readonly path: string; readonly code: string; readonly here: boolean }
   /** A file not sent because conflict markers remain in it (first marker at `line`). */
   | { readonly type: "unresolved"; readonly path: string; readonly line: number }
   /** What a sync did to a file (a teammate's change applied, a merge, a conflict, a rename...): the sync summary's events. */
@@ -65,7 +68,7 @@ function describeLive(e: LiveEvent): string {
         ...e.findings.map((f) => `held back ${e.path}:${f.line}:${f.ruleId} (${f.label}); not sent`),
       ].join("\n         ");
     case "rejected":
-      return `rejected by the server: ${e.path} (see teammem status)`;
+      return `${e.here ? "refused here, never sent" : "rejected by the server"}: ${e.path} (${e.code}; see teammem status)`;
     case "unresolved":
       return `${e.path}: not sent, conflict markers still in it (line ${e.line}); remove them (or teammem resolve)`;
     case "sync-event":

@@ -327,7 +327,7 @@ export class Watch {
     for (const path of s.pushed.applied) this.#log({ type: "synced", path, result: "applied" });
     for (const path of s.pushed.merged) this.#log({ type: "synced", path, result: "merged" });
     for (const path of s.pushed.conflicts) this.#log({ type: "synced", path, result: "conflict" });
-    for (const path of s.pushed.rejected) this.#log({ type: "rejected", path });
+    for (const r of s.refused) this.#log({ type: "rejected", path: r.path, code: r.code, here: r.here });
     const held = new Map<string, string>();
     for (const h of s.heldBack) {
       held.set(h.path, h.sha256);

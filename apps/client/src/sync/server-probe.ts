@@ -1,0 +1,52 @@
+/**
+ * `teammem status`'s one question to the server: is it still the one this folder last synced
+ * with? Asks for the changes after the stored cursor (at most one; the smallest authenticated read
+ * whose reply carries the server's identity and epoch, and refuses a cursor above the server's
+ * with `stale_cursor`), with a short timeout and no retry.
+ */
+import { ClientError, NetworkError, ServerError } from "../errors.js";
+import type { Api } from "../http/api.js";
+import type { SyncState } from "../state/sync-state.js";
+import { serverChangeReason } from "./pull.js";
+
+/** How long `status` waits for the server, in ms. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * What `status` learnt from the server. `checked`: a request was made; `reachable`: it answered
+ * (null: not checked); `reconcilePending`: the next sync reconciles (null: unknown); `reason`: why
+ * it is pending; `error`: why it could not tell (unreachable, refused, not checked).
+ */
+export interface ServerCheck {
+  checked: boolean;
+  reachable: boolean | null;
+  reconcilePending: boolean | null;
+  reason?: string;
+  error?: string;
+}
+
+/** Not asked (`--offline`, or no token): `why` says so when given. */
+export function notChecked(why?: string): ServerCheck {
+  return { checked: false, reachable: null, reconcilePending: null, ...(why ? { error: why } : {}) };
+}
+
+/**
+ * Asks `api` (built with a short timeout, no retry) whether the server still matches `state`.
+ * Never throws for a network, server or refused request: the outcome says what happened.
+ */
+export async function probeServer(api: Api, state: SyncState): Promise<ServerCheck> {
+  try {
+    const reply = await api.changes(state.cursor, 1);
+    const reason = serverChangeReason({ state }, reply.server);
+    return reason ? { checked: true, reachable: true, reconcilePending: true, reason } : { checked: true, reachable: true, reconcilePending: false };
+  } catch (err) {
+    if (err instanceof NetworkError) return { checked: true, reachable: false, reconcilePending: null, error: err.reason };
+    if (err instanceof ServerError && err.code === "stale_cursor")
+      return { checked: true, reachable: true, reconcilePending: true, reason: "the server's cursor is below this folder's (its database was restored or reset)" };
+    if (err instanceof ServerError && err.code === "not_found" && state.cursor > 0)
+      return { checked: true, reachable: true, reconcilePending: true, reason: "the namespace is gone from the server (its database was reset or replaced)" };
+    if (err instanceof ServerError && err.code === "not_found") return { checked: true, reachable: true, reconcilePending: false };
+    if (err instanceof ClientError) return { checked: err instanceof ServerError, reachable: err instanceof ServerError ? true : null, reconcilePending: null, error: err.message };
+    throw err;
+  }
+}
