@@ -197,6 +197,9 @@ function wrappedBase64OfPrintable(size, width) {
   for (let i = 0; i < flat.length; i += width) out.push(flat.slice(i, i + width));
   return out.join("\n").slice(0, size);
 }
+/** `prefix` + `length` characters of `alphabet` (deterministic, no literal key ID in this file). */
+const pairId = (prefix, k, alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", length = 16) =>
+  prefix + Array.from({ length }, (_, i) => alphabet[(i * 7 + k * 11 + ((i * i) % 5)) % alphabet.length]).join("");
 const lines = [
   ["repeated prefix ghp_", repeatTo("ghp_", LINE)],
   ["every prefix, each repeated, one line", prefixes.map((p) => repeatTo(p, Math.floor(LINE / prefixes.length))).join("").slice(0, LINE)],
@@ -214,6 +217,13 @@ const lines = [
   ["escapes escaped twice ghp%255F&amp;#95;\\\\u005f", repeatTo("ghp%255F&amp;#95;\\\\u005f", LINE)],
   ["76-char base64 lines (coreutils) of random printable text", wrappedBase64OfPrintable(LINE, 76)],
   ["60-char base64 lines, each line a block start then longer lines", repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, LINE)],
+  // The pair rules (rule-helpers/key-pair.ts, pair-search.ts): every ID looks for a secret nearby.
+  // IDs ending in EXAMPLE are refused by aws-access-token (the pair search alone); valid IDs are an
+  // aws-access-token finding each (fingerprint, position: ~48 000 findings per MB).
+  ["AWS key IDs AKIA…EXAMPLE repeated", repeatTo(`${pairId("AKIA", 1, undefined, 9)}EXAMPLE `, LINE)],
+  ["Twilio SIDs SK… repeated", repeatTo(`${pairId("SK", 2, "0123456789abcdef", 32)} `, LINE)],
+  ["AWS key IDs after 40-char hex runs", repeatTo(`${pairId("", 3, "0123456789abcdef", 40)} ${pairId("AKIA", 4, undefined, 9)}EXAMPLE ${pairId("ASIA", 5, undefined, 9)}EXAMPLE `, LINE)],
+  ["valid AWS key IDs AKIA… repeated (a finding each)", repeatTo(`${pairId("AKIA", 6)} `, LINE)],
 ];
 const markdownLine = corpus.slice(0, LINE);
 console.log(`\n5 MB single lines (issue 10), time per byte relative to 5 MB of Markdown as one string:\n`);

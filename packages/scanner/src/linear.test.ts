@@ -12,7 +12,7 @@
  * same verdict functions on a deliberately slow rule and show that they would fail.
  */
 import { describe, expect, it } from "vitest";
-import { prng } from "./fakes.js";
+import { prng, randomChars } from "./fakes.js";
 import type { Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { scan } from "./scan.js";
@@ -53,6 +53,10 @@ function ordinaryText(size: number): string {
   return parts.join("").slice(0, size);
 }
 
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const HEX = "0123456789abcdef";
+/** An AWS key ID the `aws-access-token` rule refuses (it ends in EXAMPLE) but the pair rule reads. */
+const awsId = (prefix: string, seed: number) => `${prefix}${randomChars(9, seed, BASE32)}EXAMPLE`;
 const repeatTo = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 
 function timeOnce(fn: () => void): number {
@@ -122,17 +126,32 @@ const cases: [string, (size: number) => string][] = [
   ["one word of percent escapes", (n) => repeatTo("ghp%5F", n)],
   ["one word of HTML character references and JSON escapes", (n) => repeatTo("&#95;&lowbar;\\u005f", n)],
   ["escapes in many short words", (n) => repeatTo("a%20 ", n)],
+  // The pair rules (rule-helpers/key-pair.ts): a secret within 5 lines of each key ID, before or
+  // after it. A line of repeated IDs made every ID read its whole window (~40x Markdown per byte).
+  // The AWS IDs end in EXAMPLE, so aws-access-token refuses them: a valid ID is a finding of its own
+  // each time (denseMatches below). After a 40-character hex run (a git commit id, refused) each ID
+  // has a candidate secret before it.
+  ["one line of repeated Twilio API key SIDs (SK…)", (n) => repeatTo(`SK${randomChars(32, 2, HEX)} `, n)],
 ];
 
 /**
  * Inputs dense with complete work items, only under the growth check: every prefix hit a complete
  * match its validator refuses (one plain regex match and one validation each), or every 25
  * characters a base64 run that decodes to text (one decode each; the decoded runs are scanned
- * together). The bench measures them at ~5-6x Markdown per byte; the constant is the price of the
+ * together), or every 21 characters a valid AWS key ID (an aws-access-token finding each). The bench measures them at ~5-6x Markdown per byte; the constant is the price of the
  * work item, not a retry, and does not grow with the input.
  */
 const denseMatches: [string, (size: number) => string][] = [
   ["one line of postgres://user:password@ repeated (a placeholder URL credential each time)", (n) => repeatTo("postgres://user:password@", n)],
+  // AWS key IDs (pair rules, rule-helpers/key-pair.ts): every 21 characters two rule attempts
+  // (aws-access-token and the pair lookup, pair-search.ts), ~7x generated prose per byte in one
+  // process, above 16x at times under load; the IDs end in EXAMPLE so that aws-access-token refuses
+  // them (a valid ID is a finding each: last row). After a 40-character hex run (a git commit id, a
+  // candidate secret the validator refuses, and a decode) each ID has a candidate before it.
+  ["one line of repeated AWS access key IDs (AKIA…)", (n) => repeatTo(`${awsId("AKIA", 1)} `, n)],
+  ["one line of AWS key IDs each after a 40-character hex run", (n) => repeatTo(`${randomChars(40, 3, HEX)} ${awsId("AKIA", 4)} ${awsId("ASIA", 5)} `, n)],
+  ["short lines of AWS key IDs and Twilio SIDs", (n) => repeatTo(`${awsId("AKIA", 6)} SK${randomChars(32, 7, HEX)}\n`, n)],
+  ["one line of valid AWS access key IDs (an aws-access-token finding each; the pair rule looks around each)", (n) => repeatTo(`AKIA${randomChars(16, 8, BASE32)} `, n)],
   ["base64 runs of the minimum length that decode to text, one per line", (n) => repeatTo(Buffer.from("user:ghp_abcdefghi").toString("base64") + "\n", n)],
 ];
 

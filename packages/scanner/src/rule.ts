@@ -27,6 +27,12 @@ export interface Rule {
    * quantifier with max > 4.
    */
   readonly pattern: RegExp;
+  /**
+   * Set by the pair rules (rule-helpers/key-pair.ts, `pairRule`): the scan then finds the secret next
+   * to the ID from positions collected once per text (pair-search.ts) instead of running `pattern`,
+   * which describes the same matches and stays the rule's reference (safety check, boundaries).
+   */
+  readonly pair?: PairSpec;
   /** Extra check of the matched value (the `body` group, else the value), e.g. a checksum. */
   readonly validate?: (value: string) => boolean;
   /**
@@ -70,4 +76,23 @@ export interface RuleExamples {
   readonly positive: readonly string[];
   /** Texts that must not be reported by this rule (placeholders, truncations, bad checksums, ...). */
   readonly negative: readonly string[];
+}
+
+/**
+ * A secret next to the ID that names it (see {@link Rule.pair}): the ID, then within the window
+ * (the ID's line and up to {@link PairSpec.maxLines} more, each read up to
+ * {@link PairSpec.maxLineChars} code units) a run of exactly `length` code units of the secret's
+ * alphabet, or, when none follows, such a run before the ID within the same window.
+ */
+export interface PairSpec {
+  /** Sticky regular expression of the ID alone, tried at the prefix occurrence. */
+  readonly id: RegExp;
+  /** 128 flags, 1 for each ASCII code unit of the secret's alphabet (no non-ASCII code unit is in it). */
+  readonly secretChars: Uint8Array;
+  /** Exact length of the secret in code units (a longer run of the alphabet is not a secret). */
+  readonly length: number;
+  /** Newlines the gap between ID and secret may cross (4: the same line or one of the next 4). */
+  readonly maxLines: number;
+  /** Code units of a line the gap may read (160). */
+  readonly maxLineChars: number;
 }

@@ -16,6 +16,7 @@ import { RULES } from "./rules/index.js";
 import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import type { QuietRange } from "./engine/prefix-automaton.js";
 import { matchAt } from "./engine/match.js";
+import { PairSearch } from "./pair-search.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
 import { base64RunEnd, decodeBudgetFor, decodedRuns, hasBase64Run, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
@@ -106,6 +107,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   let t = text;
   let norm: NormalizedText | undefined;
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
+  let pairs: PairSearch | undefined; // the pair rules' positions in `t` (lazily, at the first ID)
   let out: RawMatch[] = [];
   let gateSink = gateHits;
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
@@ -124,7 +126,8 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     for (let k = 0; k < candidates.length; k++) {
       const r = candidates[k]!;
       if (skipUntil !== undefined && start < skipUntil[r]!) continue;
-      const found = matchAt(rules[r]!, t, start);
+      const cr = rules[r]!;
+      const found = cr.rule.pair !== undefined ? (pairs ??= new PairSearch(t)).matchAt(cr, start) : matchAt(cr, t, start);
       if (found === undefined) continue;
       (skipUntil ??= new Int32Array(rules.length))[r] = found.matchEnd;
       out.push({ start: found.start, end: found.end, rule: r, value: found.value, prefixLen: found.start === start ? automaton.prefixes[prefixId]!.length : 0 });
@@ -138,6 +141,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     norm = normalize(text);
     t = norm.text;
     skipUntil = undefined;
+    pairs = undefined;
     out = [];
     automaton.forEachHit(t, onHit); // no gate hits kept after a restart
     for (const m of out) {

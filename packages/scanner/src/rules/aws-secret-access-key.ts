@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { pairPattern } from "../rule-helpers/key-pair.js";
+import { pairRule } from "../rule-helpers/key-pair.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
 /**
@@ -28,7 +28,7 @@ const rule: Rule = {
   id: "aws-secret-access-key",
   label: "AWS secret access key (next to its access key ID)",
   prefixes: ["AKIA", "ASIA"],
-  pattern: pairPattern("(?:AKIA|ASIA)[A-Z2-7]{16}", "[A-Za-z0-9/+]", 40),
+  ...pairRule("(?:AKIA|ASIA)[A-Z2-7]{16}", "[A-Za-z0-9/+]", 40),
   validate: (value) =>
     /[a-z]/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value) && isPlausibleSecret(value, { minEntropy: 4, maxSequence: 6 }),
   examples: () => ({

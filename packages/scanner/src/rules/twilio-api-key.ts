@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { pairPattern } from "../rule-helpers/key-pair.js";
+import { pairRule } from "../rule-helpers/key-pair.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
 /**
@@ -21,7 +21,7 @@ const rule: Rule = {
   id: "twilio-api-key",
   label: "Twilio API key secret (next to its SID)",
   prefixes: ["SK"],
-  pattern: pairPattern("SK[0-9a-f]{32}", "[A-Za-z0-9]", 32),
+  ...pairRule("SK[0-9a-f]{32}", "[A-Za-z0-9]", 32),
   validate: (value) => /[a-zA-Z]/.test(value) && /[0-9]/.test(value) && !/^[0-9a-f]+$/.test(value) && isPlausibleSecret(value),
   examples: () => ({
     positive: [
