@@ -7,36 +7,40 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { redact } from "@teammem/scanner";
 import { ClientError } from "./errors.js";
-import * as check from "./commands/check.js";
-import * as diffCommand from "./commands/diff.js";
-import * as doctor from "./commands/doctor.js";
-import * as history from "./commands/history.js";
-import * as hooks from "./commands/hooks.js";
-import * as init from "./commands/init.js";
-import * as pushCommand from "./commands/push.js";
-import * as resolveCommand from "./commands/resolve.js";
-import * as restore from "./commands/restore.js";
-import * as scanCommand from "./commands/scan.js";
-import * as status from "./commands/status.js";
-import * as syncCommand from "./commands/sync.js";
-import * as watchCommand from "./commands/watch.js";
-import { subcommand, type CommandContext, type CommandModule, type Io } from "./commands/common.js";
+import type { CommandContext, CommandModule, Io } from "./commands/common.js";
 
-const COMMANDS: readonly CommandModule[] = [
-  init,
-  syncCommand,
-  watchCommand,
-  pushCommand,
-  status,
-  history,
-  diffCommand,
-  restore,
-  check,
-  doctor,
-  resolveCommand,
-  scanCommand,
-  hooks,
+/**
+ * Every command, in the order `--help` lists them, as its name and a loader: a run imports only
+ * the module of the command it names (`teammem status` loads status and what status uses), and
+ * none for `-V`; `--help`, `help`, no command or an unknown one load them all. Each `name` here
+ * equals the module's own `name` (program-help.test.ts compares every help screen with a snapshot).
+ */
+const COMMANDS: readonly { readonly name: string; load(): Promise<CommandModule> }[] = [
+  { name: "init", load: () => import("./commands/init.js") },
+  { name: "sync", load: () => import("./commands/sync.js") },
+  { name: "watch", load: () => import("./commands/watch.js") },
+  { name: "push", load: () => import("./commands/push.js") },
+  { name: "status", load: () => import("./commands/status.js") },
+  { name: "history", load: () => import("./commands/history.js") },
+  { name: "diff", load: () => import("./commands/diff.js") },
+  { name: "restore", load: () => import("./commands/restore.js") },
+  { name: "check", load: () => import("./commands/check.js") },
+  { name: "doctor", load: () => import("./commands/doctor.js") },
+  { name: "resolve", load: () => import("./commands/resolve.js") },
+  { name: "scan", load: () => import("./commands/scan.js") },
+  { name: "hooks", load: () => import("./commands/hooks.js") },
 ];
+
+/**
+ * The command modules `argv` needs: none when it starts with the version flag (commander prints
+ * the version as it meets it), the one named first, else all (help, usage errors with suggestions).
+ */
+async function commandsFor(argv: readonly string[]): Promise<CommandModule[]> {
+  const first = argv[0];
+  if (first === "-V" || first === "--version") return [];
+  const named = COMMANDS.find((command) => command.name === first);
+  return Promise.all((named ? [named] : COMMANDS).map((command) => command.load()));
+}
 
 /** This package's version (its package.json sits one folder above both src/ and dist/). */
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -100,9 +104,13 @@ export async function run(
       outputError: (text, write) => write(`teammem: ${commanderMessage(text)} [usage_error]\n`),
     });
   const exit = (code: number) => void (exitCode = code);
-  for (const command of COMMANDS) {
-    if (command.bare) command.register(program.command(command.name).description(command.summary), ctx, exit);
-    else command.register(subcommand(program, command.name, command.summary), ctx, exit);
+  const commands = await commandsFor(argv);
+  if (commands.length > 0) {
+    const { subcommand } = await import("./commands/common.js");
+    for (const command of commands) {
+      if (command.bare) command.register(program.command(command.name).description(command.summary), ctx, exit);
+      else command.register(subcommand(program, command.name, command.summary), ctx, exit);
+    }
   }
   try {
     await program.parseAsync([...argv], { from: "user" });
