@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from "@commander-js/extra-typings";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
-import { openStore, readServerEnv, type OpenedStore } from "../server.js";
+import type { OpenedStore } from "../server.js";
 
 /** Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 the embedded data folder is held. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, locked: 3 } as const;
@@ -130,6 +130,9 @@ export interface StoreRequest {
  * @throws CliError exit 3 with advice when the folder stays held; EnvError for a bad environment.
  */
 export async function withStore<T>(ctx: CliContext, request: StoreRequest, fn: (store: OpenedStore) => Promise<T>): Promise<T> {
+  // The app (database, migrations, routes) loads here, not when the CLI starts: `--version`,
+  // `--help` and usage errors do not pay for it.
+  const { openStore, readServerEnv } = await import("../server.js");
   const env = readServerEnv(ctx.env);
   let store: OpenedStore | undefined;
   for (const deadline = Date.now() + 15_000; !store; ) {

@@ -9,23 +9,36 @@
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
-import { EnvError } from "../server.js";
+import { EnvError } from "../config/server-env.js";
 import { describeFailure } from "./failure-message.js";
 import { SERVER_VERSION } from "../version.js";
 import { CliError, EXIT, type CliContext, type CommandModule, type Io } from "./context.js";
-import * as audit from "./audit.js";
-import * as backup from "./backup.js";
-import * as bypass from "./bypass.js";
-import * as epoch from "./epoch.js";
-import * as member from "./member.js";
-import * as purge from "./purge.js";
-import * as migrate from "./migrate.js";
-import * as start from "./start.js";
-import * as team from "./team.js";
-import * as token from "./token.js";
 
-/** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly CommandModule[] = [start, migrate, team, token, member, audit, bypass, purge, epoch, backup];
+/**
+ * Every command module, in the order `--help` lists them, with the top-level command names it
+ * registers: a run imports only the module of the command it names (`token create` does not load
+ * the HTTP server), none for `--version`, and all for help, no command or an unknown one.
+ */
+const COMMANDS: readonly { readonly names: readonly string[]; load(): Promise<CommandModule> }[] = [
+  { names: ["start"], load: () => import("./start.js") },
+  { names: ["migrate"], load: () => import("./migrate.js") },
+  { names: ["team"], load: () => import("./team.js") },
+  { names: ["token"], load: () => import("./token.js") },
+  { names: ["member"], load: () => import("./member.js") },
+  { names: ["audit"], load: () => import("./audit.js") },
+  { names: ["bypass"], load: () => import("./bypass.js") },
+  { names: ["purge"], load: () => import("./purge.js") },
+  { names: ["epoch"], load: () => import("./epoch.js") },
+  { names: ["export", "import"], load: () => import("./backup.js") },
+];
+
+/** The command modules `argv` needs (see {@link COMMANDS}). */
+async function commandsFor(argv: readonly string[]): Promise<CommandModule[]> {
+  const first = argv[0];
+  if (first === "--version") return [];
+  const named = COMMANDS.find((command) => first !== undefined && command.names.includes(first));
+  return Promise.all((named ? [named] : COMMANDS).map((command) => command.load()));
+}
 
 const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
@@ -75,7 +88,7 @@ export async function run(
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for usage)");
-  for (const command of COMMANDS) command.register(program, ctx);
+  for (const command of await commandsFor(argv)) command.register(program, ctx);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
