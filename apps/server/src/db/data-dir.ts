@@ -3,11 +3,12 @@
  * refused, with one sentence naming the folder and what to do, when it is a file, cannot be
  * created, or holds other files and no embedded database (PGlite would write its ~20 folders
  * between them and narrow the folder's mode: a `--data-dir` pointed at a memory or home folder by
- * mistake). A folder holding only this server's lock (a crash before the first start completed)
+ * mistake). A folder holding only this server's lock and its holder file (a crash before the first start
+ * completed)
  * or a file system's lost+found (a volume's root) counts as empty.
  */
 import { mkdir, readdir, stat } from "node:fs/promises";
-import { LOCK_NAME } from "./data-dir-lock.js";
+import { HOLDER_NAME, LOCK_NAME } from "./data-dir-lock.js";
 
 /** The file PostgreSQL (and PGlite) writes first in a database folder. */
 const DATABASE_MARKER = "PG_VERSION";
@@ -50,7 +51,7 @@ export async function prepareDataDir(dir: string): Promise<void> {
   }
   const names = await readdir(dir);
   if (names.includes(DATABASE_MARKER)) return;
-  const others = names.filter((n) => n !== LOCK_NAME && n !== "lost+found");
+  const others = names.filter((n) => n !== LOCK_NAME && n !== HOLDER_NAME && n !== "lost+found");
   if (others.length > 0) {
     const shown = others.slice(0, 3).join(", ") + (others.length > 3 ? `, … (${others.length} in all)` : "");
     throw new DataDirError(`the data folder ${dir} holds other files (${shown}) and no embedded database: give a new or empty folder; ${HINT}`);
