@@ -8,7 +8,8 @@
  *    linear work, so they last about as long and a loaded machine (time slices, other processes)
  *    stretches both alike; comparing one short scan with one long scan would not be fair.
  * Robust on a loaded machine: the two inputs of a comparison are timed alternately (a load spike
- * hits both), several times, and each side's minimum is compared. The self-checks at the end run the
+ * hits both), several times, and each side's minimum is compared; a verdict over its bound is
+ * measured again ({@link ATTEMPTS}). The self-checks at the end run the
  * same verdict functions on a deliberately slow rule and show that they would fail.
  */
 import { describe, expect, it } from "vitest";
@@ -29,6 +30,13 @@ const FACTOR = 16;
 /** Time of one scan at 8n / time of eight scans at n, upper bound (linear 1, quadratic 8). */
 const GROWTH = 3;
 const REPS = 5;
+/**
+ * Measurements of one verdict at most: a verdict over its bound is measured again, and fails only
+ * if every attempt is over it. A load burst on a shared machine (CI runners, other processes)
+ * seldom lasts through three measurements; non-linear work is over the bound every time (the
+ * self-checks below go through the same retries).
+ */
+const ATTEMPTS = 3;
 
 const WORDS = (
   "the of and to in is you that it for on with as are this be at have from or by not but what all were when we " +
@@ -79,6 +87,13 @@ function interleavedBest(a: () => void, b: () => void, reps = REPS): { a: number
     bestB = Math.min(bestB, timeOnce(b));
   }
   return { a: bestA, b: bestB };
+}
+
+/** The smallest of up to {@link ATTEMPTS} values of `measure()`, stopping at the first under `bound`. */
+function settled(measure: () => number, bound: number): number {
+  let best = Infinity;
+  for (let k = 0; k < ATTEMPTS && best >= bound; k++) best = Math.min(best, measure());
+  return best;
 }
 
 /** Time ratio adversarial / ordinary (same size, same rules). */
@@ -159,12 +174,13 @@ describe("scan time is linear for any input (full catalog)", () => {
   const ordinary = ordinaryText(SIZE);
 
   it.each(cases)(`%s stays within ${FACTOR}x of ordinary text of the same size`, (_name, make) => {
-    const r = slowdown(make(SIZE), ordinary);
+    const adversarial = make(SIZE);
+    const r = settled(() => slowdown(adversarial, ordinary), FACTOR);
     expect(r, `adversarial/ordinary time ratio ${r.toFixed(2)}`).toBeLessThan(FACTOR);
   });
 
   it.each([...cases, ...denseMatches])(`%s: one scan of 8x the input costs at most ${GROWTH}x eight scans of the input`, (_name, make) => {
-    const g = growth(make, SIZE / 8);
+    const g = settled(() => growth(make, SIZE / 8), GROWTH);
     expect(g, `time(8n)/(8 × time(n)) = ${g.toFixed(2)}`).toBeLessThan(GROWTH);
   });
 });
@@ -183,10 +199,10 @@ describe("the linearity checks catch slow rules (self-check)", () => {
 
   it("a rule with a large bounded range on its repeated prefix exceeds the ratio", () => {
     const n = 16 * 1024;
-    expect(slowdown(repeatTo("qq_ ", n), ordinaryText(n), [slow], 2)).toBeGreaterThan(FACTOR);
+    expect(settled(() => slowdown(repeatTo("qq_ ", n), ordinaryText(n), [slow], 2), FACTOR)).toBeGreaterThan(FACTOR);
   });
 
   it("quadratic work (input shorter than the bound) exceeds the growth limit", () => {
-    expect(growth((n) => repeatTo("qq_ ", n), 1950, [slow], 3)).toBeGreaterThan(GROWTH);
+    expect(settled(() => growth((n) => repeatTo("qq_ ", n), 1950, [slow], 3), GROWTH)).toBeGreaterThan(GROWTH);
   });
 });
