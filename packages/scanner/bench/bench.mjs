@@ -216,6 +216,7 @@ const lines = [
   ["&amp;amp;amp;…", "&" + repeatTo("amp;", LINE - 1)],
   ["escapes escaped twice ghp%255F&amp;#95;\\\\u005f", repeatTo("ghp%255F&amp;#95;\\\\u005f", LINE)],
   ["76-char base64 lines (coreutils) of random printable text", wrappedBase64OfPrintable(LINE, 76)],
+  ["76-char base64 lines of binary, a gate (Z2hwX) in each", repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, LINE)],
   ["60-char base64 lines, each line a block start then longer lines", repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, LINE)],
   // The pair rules (rule-helpers/key-pair.ts, pair-search.ts): every ID looks for a secret nearby.
   // IDs ending in EXAMPLE are refused by aws-access-token (the pair search alone); valid IDs are an

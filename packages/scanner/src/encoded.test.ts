@@ -169,6 +169,9 @@ describe("line-wrapped base64", () => {
       ["github-pat", 1],
       ["github-pat", 2],
     ]);
+    // A first line of binary makes the block not decode: the token's line is still decoded alone.
+    const binary = Buffer.from(Array.from({ length: 57 }, (_, i) => (i * 37 + 1) & 0xff)).toString("base64");
+    expect(scan(`${binary}\n${one}\n${binary}\n`).map((f) => [f.ruleId, f.line])).toEqual([["github-pat", 2]]);
   });
 });
 

@@ -233,8 +233,11 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   const runs = new DecodedRuns();
   const n = text.length;
   const pool = runs.pool;
-  // Line-wrapped base64 first: the runs of its lines are then skipped below (`blockEnd`).
-  const blocks = wrappedBlocks(text, budget, runs);
+  // Line-wrapped base64: without gate hits, all blocks first (their lines' runs are then skipped
+  // below, `blockEnd`); with gate hits, the block around each hit's line (a pass over the whole
+  // text cost ~10 % of a Markdown scan, file by file). So a block is then decoded when one of its
+  // lines holds a gate: a block whose only gate is cut by a line break is missed.
+  const blocks = base64Hits === undefined ? wrappedBlocks(text, budget, runs) : [];
   let nextBlock = 0;
   /** End of the decoded block holding `p` (its lines are read), or −1. Calls come in increasing `p`. */
   const blockEnd = (p: number): number => {
@@ -263,15 +266,17 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     let done = 0;
     for (const p of base64Hits) {
       if (p < done || !isB64(text, p)) continue;
-      const inBlock = blockEnd(p);
-      if (inBlock >= 0) {
-        done = inBlock;
-        continue;
-      }
       let start = p;
-      while (start > 0 && isB64(text, start - 1)) start--;
+      while (start > done && isB64(text, start - 1)) start--;
       let charsEnd = p + 1;
       while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
+      const block = blockAround(text, start, charsEnd, done, budget, runs);
+      if (block !== undefined) {
+        // Not decoded as one: each line alone, as runs (a hit in a later line of it is skipped).
+        if (!block.decoded) for (let l = 0; l < block.starts.length; l++) if (block.ends[l]! - block.starts[l]! >= MIN_BASE64_RUN) fromRun(block.starts[l]!, block.ends[l]!);
+        done = block.end;
+        continue;
+      }
       done = charsEnd;
       if (charsEnd - start >= MIN_BASE64_RUN) fromRun(start, charsEnd);
     }
@@ -409,13 +414,7 @@ class WrappedRun implements DecodedRun {
 function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   const n = text.length;
-  const isIndent = (c: number): boolean => c === 32 || c === 9;
-  /** The line holding offset `from`'s end (before CR LF / LF), and the next line's start. */
-  const lineEnd = (from: number): [number, number] => {
-    let nl = text.indexOf("\n", from);
-    if (nl === -1) nl = n;
-    return [nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl, nl + 1];
-  };
+  const lineEnd = (from: number): [number, number] => lineEndOf(text, from);
   let i = 0;
   while (i + MIN_WRAP_WIDTH <= n) {
     const j = i + MIN_WRAP_WIDTH - 1;
@@ -439,7 +438,34 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
       i = charsEnd + 1;
       continue;
     }
-    const indent = start - lineStart;
+    const block = readBlock(text, start, charsEnd, start - lineStart, budget, runs);
+    i = block.end + 1;
+    if (block.decoded) out.push({ start, end: block.end });
+  }
+  return out;
+}
+
+const isIndent = (c: number): boolean => c === 32 || c === 9;
+
+/** End of the line holding offset `from` (before CR LF / LF), and the next line's start (n + 1 at the end). */
+function lineEndOf(text: string, from: number): [number, number] {
+  let nl = text.indexOf("\n", from);
+  if (nl === -1) nl = text.length;
+  return [nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl, nl + 1];
+}
+
+/**
+ * The block of line-wrapped base64 ({@link WrappedRun}) whose first line's characters are
+ * `text[start, charsEnd)` after `indent` indentation characters, read forward line by line and
+ * decoded (pushed to `runs`) when it has at least two lines and decodes to text. `end`: the end of
+ * its last line (padding included) when it has two lines or more, else `charsEnd`.
+ */
+function readBlock(text: string, start: number, charsEnd: number, indent: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock {
+  const n = text.length;
+  const lineEnd = (from: number): [number, number] => lineEndOf(text, from);
+  {
+    const [firstEnd, next] = lineEnd(charsEnd);
+    if (firstEnd !== charsEnd || next > n) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
     const width = charsEnd - start;
     const starts = [start];
     const ends = [charsEnd];
@@ -460,8 +486,7 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
       if (end - s < width || end !== ce || lineNext > n) break; // the shorter (or padded) last line
       at = lineNext;
     }
-    i = blockEnd + 1;
-    if (starts.length < 2) continue;
+    if (starts.length < 2) return { end: blockEnd, decoded: false, starts, ends };
     const lineStarts = Int32Array.from(starts);
     const joinedStarts = new Int32Array(starts.length);
     const parts: string[] = [];
@@ -473,11 +498,57 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
     }
     const chars = parts.join("");
     const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
-    if (decoded === undefined || decoded === SHORT) continue;
+    if (decoded === undefined || decoded === SHORT) return { end: blockEnd, decoded: false, starts, ends };
     runs.push(new WrappedRun(start, blockEnd, decoded, lineStarts, joinedStarts));
-    out.push({ start, end: blockEnd });
+    return { end: blockEnd, decoded: true, starts, ends };
   }
-  return out;
+}
+
+/** What {@link readBlock} read: its end, whether it was decoded, and its lines' base64 characters (`[starts[l], ends[l])`). */
+interface ReadBlock {
+  readonly end: number;
+  readonly decoded: boolean;
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+}
+
+/**
+ * The block of line-wrapped base64 holding the run `text[start, charsEnd)` as one of its lines:
+ * found by walking back over the lines before it (not before `floor`, where the previous block or
+ * run read ended), then read by {@link readBlock}; undefined when the run is not a line of a
+ * block of two lines or more. A block read but not decoded is returned too: the caller tries its
+ * lines alone and goes on after it (so no line is read again: linear).
+ */
+function blockAround(text: string, start: number, charsEnd: number, floor: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock | undefined {
+  /** Indentation before the run at `s` when it starts its line (after `floor`), else −1. */
+  const indentOf = (s: number): number => {
+    let ls = s;
+    while (ls > floor && isIndent(text.charCodeAt(ls - 1))) ls--;
+    return ls === 0 || (ls > floor && text.charCodeAt(ls - 1) === 10) ? s - ls : -1;
+  };
+  const indent = indentOf(start);
+  if (indent < 0) return undefined;
+  let padded = charsEnd;
+  for (let pad = 0; pad < 2 && text.charCodeAt(padded) === 61 /* = */; pad++) padded++;
+  if (lineEndOf(text, padded)[0] !== padded) return undefined;
+  // Walk back: lines of one width W >= MIN_WRAP_WIDTH, each W >= the run's own (a last line may be shorter).
+  let first = start;
+  let width = -1;
+  for (;;) {
+    const lineStart = first - indent;
+    if (lineStart <= floor + 1 || lineStart === 0) break;
+    let prevEnd = lineStart - 1; // the LF
+    if (prevEnd > floor && text.charCodeAt(prevEnd - 1) === 13) prevEnd--;
+    let ps = prevEnd;
+    while (ps > floor && isB64(text, ps - 1)) ps--;
+    const w = prevEnd - ps;
+    if (w < MIN_WRAP_WIDTH || (width >= 0 && w !== width) || w < charsEnd - start || indentOf(ps) !== indent) break;
+    width = w;
+    first = ps;
+  }
+  if (first === start && charsEnd - start < MIN_WRAP_WIDTH) return undefined;
+  const block = readBlock(text, first, first === start ? charsEnd : base64RunEnd(text, first), indent, budget, runs);
+  return block.starts.length >= 2 && block.end >= charsEnd ? block : undefined;
 }
 
 /** Do the first 8 characters at `start` (a run of at least {@link MIN_BASE64_RUN}) decode to 6 bytes of ASCII text? No allocation. */
