@@ -65,6 +65,15 @@ const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const HEX = "0123456789abcdef";
 /** An AWS key ID the `aws-access-token` rule refuses (it ends in EXAMPLE) but the pair rule reads. */
 const awsId = (prefix: string, seed: number) => `${prefix}${randomChars(9, seed, BASE32)}EXAMPLE`;
+/** `size` characters of base64 wrapped at 76 (coreutils `base64`) decoding to printable ASCII: one block that decodes whole. */
+function wrappedPrintableBase64(size: number): string {
+  const next = prng(5);
+  const bytes = Buffer.from(Array.from({ length: Math.ceil((size * 3) / 4) }, () => 0x20 + Math.floor(next() * 95)));
+  const flat = bytes.toString("base64");
+  const lines: string[] = [];
+  for (let i = 0; i < flat.length; i += 76) lines.push(flat.slice(i, i + 76));
+  return lines.join("\n").slice(0, size);
+}
 const repeatTo = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 
 function timeOnce(fn: () => void): number {
@@ -141,6 +150,13 @@ const cases: [string, (size: number) => string][] = [
   ["one word of percent escapes", (n) => repeatTo("ghp%5F", n)],
   ["one word of HTML character references and JSON escapes", (n) => repeatTo("&#95;&lowbar;\\u005f", n)],
   ["escapes in many short words", (n) => repeatTo("a%20 ", n)],
+  // Escapes escaped twice and line-wrapped base64 (decode.ts): an escaped `%`, `&` or `\` starts a
+  // decode only before an escape of a token character; a block of equal-width lines is one run.
+  ["one word of percent-encoded percents (%25%25…)", (n) => repeatTo("%25", n)],
+  ["escapes escaped twice, repeated (ghp%255F&amp;#95;\\\\u005f)", (n) => repeatTo("ghp%255F&amp;#95;\\\\u005f", n)],
+  ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],
+  ["76-character base64 lines of binary, a gate (Z2hwX) in each", (n) => repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, n)],
+  ["60- and 64-character base64 lines alternating (a two-line block each time)", (n) => repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, n)],
   // The pair rules (rule-helpers/key-pair.ts): a secret within 5 lines of each key ID, before or
   // after it. A line of repeated IDs made every ID read its whole window (~40x Markdown per byte).
   // The AWS IDs end in EXAMPLE, so aws-access-token refuses them: a valid ID is a finding of its own
