@@ -197,6 +197,9 @@ export function base64RunEnd(text: string, from: number): number {
   return i;
 }
 
+/** The characters an escape sequence of {@link ESCAPE} starts with (the scan's prefix automaton reports them: `escapeHits` of {@link decodedRuns}). */
+export const ESCAPE_INTRODUCERS: readonly string[] = ["%", "\\", "&"];
+
 /** An escape sequence, tried (sticky) where `%`, `\` or `&` occurs. */
 const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\\\|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
 
@@ -227,9 +230,11 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  * `base64Hits`: the start offsets of the occurrences of {@link base64Gates} in `text`, in order of
  * their end (the scan's prefix automaton finds them in its one pass); then only the base64 runs
  * holding one are decoded, and no run is searched for. Without it every run of at least
- * {@link MIN_BASE64_RUN} characters is searched for and tried.
+ * {@link MIN_BASE64_RUN} characters is searched for and tried. `escapeHits`: the offsets of every
+ * occurrence of the {@link ESCAPE_INTRODUCERS} in `text`, ascending (the same pass finds them);
+ * without it they are searched for.
  */
-export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRuns {
+export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[], escapeHits?: readonly number[]): DecodedRuns {
   const runs = new DecodedRuns();
   const n = text.length;
   const pool = runs.pool;
@@ -302,7 +307,7 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
       i = (inBlock >= 0 ? inBlock : fromStart(i)) + 1;
     }
   }
-  if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
+  if (escapeHits !== undefined ? escapeHits.length > 0 : text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
     const wordEnd = (from: number): number => {
       let end = from;
       while (end < n && !isSpace(text.charCodeAt(end))) end++;
@@ -311,23 +316,32 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     // Only escapes of characters a token can hold start or extend a run (`&nbsp;`, `&lt;`, `%20`
     // do not): an escaped word of HTML or a URL with encoded spaces is not decoded and scanned
     // again for nothing.
-    // The candidates are found with native indexOf per escape character (one forward-only cursor
-    // each: linear), and the sticky pattern is tried only there; a global regex search for the
-    // alternation was measured at half the cost of the whole scan on prose.
+    // The candidates are the scan's hits of the introducers when it has them (`escapeHits`, in
+    // order: the three searches below were ~5 % of a Markdown scan, file by file), else found with
+    // native indexOf per escape character (one forward-only cursor each: linear); the sticky
+    // pattern is tried only there. A global regex search for the alternation was measured at half
+    // the cost of the whole scan on prose.
     const cursors = [-1, -1, -1];
-    const chars = ["%", "\\", "&"];
+    let h = 0; // next unread entry of escapeHits
+    /** The first candidate at or after `from` (calls come with non-decreasing `from`), or −1. */
+    const nextCandidate = (from: number): number => {
+      if (escapeHits !== undefined) {
+        while (h < escapeHits.length && escapeHits[h]! < from) h++;
+        return h < escapeHits.length ? escapeHits[h++]! : -1;
+      }
+      let q = -1;
+      for (let k = 0; k < 3; k++) {
+        if (cursors[k]! !== -2 && cursors[k]! < from) cursors[k] = text.indexOf(ESCAPE_INTRODUCERS[k]!, from);
+        if (cursors[k] === -1) cursors[k] = -2; // none left
+        if (cursors[k]! >= 0 && (q === -1 || cursors[k]! < q)) q = cursors[k]!;
+      }
+      return q;
+    };
     const nextEscape = (from: number): RegExpExecArray | null => {
       for (;;) {
-        let q = -1;
-        let which = -1;
-        for (let k = 0; k < 3; k++) {
-          if (cursors[k]! !== -2 && cursors[k]! < from) cursors[k] = text.indexOf(chars[k]!, from);
-          if (cursors[k] === -1) cursors[k] = -2; // none left
-          if (cursors[k]! >= 0 && (q === -1 || cursors[k]! < q)) [q, which] = [cursors[k]!, k];
-        }
+        const q = nextCandidate(from);
         if (q === -1) return null;
         from = q + 1;
-        cursors[which] = text.indexOf(chars[which]!, from);
         ESCAPE.lastIndex = q;
         const e = ESCAPE.exec(text);
         if (e === null) continue;
@@ -586,7 +600,7 @@ const SHORT = 1;
  */
 function shortAsciiRun(text: string, start: number, end: number, pool: BytePool): number {
   if (pool.bytes.length < pool.used + SHORT_RUN + 1) {
-    const grown = Buffer.allocUnsafe(2 * pool.bytes.length + SHORT_RUN + 1);
+    const grown = Buffer.allocUnsafe(Math.max(4096, 2 * pool.bytes.length + SHORT_RUN + 1));
     pool.bytes.copy(grown, 0, 0, pool.used);
     pool.bytes = grown;
   }
@@ -663,6 +677,10 @@ class Base64Run implements DecodedRun {
   }
 }
 
+/** The initial (empty, never written) storage of a {@link DecodedRuns}: replaced when the first run is added. */
+const NO_BYTES = Buffer.alloc(0);
+const NO_RUNS = new Int32Array(0);
+
 /**
  * The runs found by {@link decodedRuns}, in order. Short ASCII base64 runs (the common kind, and
  * the one an input can hold one per 25 characters) are not objects: their spans sit in number
@@ -671,11 +689,13 @@ class Base64Run implements DecodedRun {
  * such input (allocation, and the young-generation GC copying them all).
  */
 export class DecodedRuns {
-  readonly pool: BytePool = { bytes: Buffer.allocUnsafe(4096), used: 0, url: false, last: 0 };
+  // Nothing is allocated before the first run (most texts have none: a Buffer, an Int32Array and a
+  // Map per scan were measured at ~3 % of a Markdown scan, file by file); the pool grows on first use.
+  readonly pool: BytePool = { bytes: NO_BYTES, used: 0, url: false, last: 0 };
   /** Per run, 4 numbers: start, end, pool offset (−1 for a run object), decoded length × 2 + (base64url ? 1 : 0). */
-  private data = new Int32Array(256);
+  private data = NO_RUNS;
   private n = 0;
-  private readonly objects = new Map<number, DecodedRun>();
+  private objects: Map<number, DecodedRun> | undefined;
 
   get count(): number {
     return this.n;
@@ -683,7 +703,7 @@ export class DecodedRuns {
 
   private add(start: number, end: number, offset: number, length: number, url: boolean): void {
     if (this.data.length < 4 * (this.n + 1)) {
-      const grown = new Int32Array(2 * this.data.length);
+      const grown = new Int32Array(Math.max(256, 2 * this.data.length));
       grown.set(this.data);
       this.data = grown;
     }
@@ -696,7 +716,7 @@ export class DecodedRuns {
   }
 
   push(run: DecodedRun): void {
-    this.objects.set(this.n, run);
+    (this.objects ??= new Map()).set(this.n, run);
     this.add(run.start, run.end, -1, run.text.length, false);
   }
 
@@ -715,13 +735,13 @@ export class DecodedRuns {
 
   /** Encoding of run `i` ({@link DecodedRun.encoding}). */
   encoding(i: number): string {
-    return this.data[4 * i + 2]! < 0 ? this.objects.get(i)!.encoding : this.data[4 * i + 3]! & 1 ? "base64url" : "base64";
+    return this.data[4 * i + 2]! < 0 ? this.objects!.get(i)!.encoding : this.data[4 * i + 3]! & 1 ? "base64url" : "base64";
   }
 
   /** {@link DecodedRun.toOriginal} of run `i`. */
   toOriginal(i: number, s: number, e: number): [number, number] {
     const d = this.data;
-    if (d[4 * i + 2]! < 0) return this.objects.get(i)!.toOriginal(s, e);
+    if (d[4 * i + 2]! < 0) return this.objects!.get(i)!.toOriginal(s, e);
     const start = d[4 * i]!;
     return [start + Math.floor(s / 3) * 4, Math.min(d[4 * i + 1]!, start + Math.ceil(e / 3) * 4)];
   }
@@ -735,7 +755,7 @@ export class DecodedRuns {
     while (i < n) {
       const off = d[4 * i + 2]!;
       if (off < 0) {
-        parts.push(this.objects.get(i)!.text);
+        parts.push(this.objects!.get(i)!.text);
         i++;
         continue;
       }
