@@ -95,12 +95,10 @@ interface RawMatch {
  * the pass, and the search restarts on the normalised text. Ordinary text (no CRLF, BOM or
  * zero-width character) is thus read once. With `gateHits`, the same pass appends the starts of the
  * decode layer's base64 gates (engine/decode.ts, `base64Gates`); after a restart, or when the
- * catalog has no gates, it holds `[-1]` (unknown: the decode layer searches every run). With
- * `escapeHits`, it appends the offsets of the escape introducers (engine/decode.ts,
- * `ESCAPE_INTRODUCERS`); after a restart it holds `[-1]` (the decode layer searches for them).
+ * catalog has no gates, it holds `[-1]` (unknown: the decode layer searches every run).
  */
-function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[], escapeHits?: number[]): RawMatch[] {
-  const { rules, rulesByPrefix, normalizeFrom, escapeFrom, gateFrom } = catalog;
+function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]): RawMatch[] {
+  const { rules, rulesByPrefix, normalizeFrom, gateFrom } = catalog;
   // Until a text holds a base64 run long enough to be decoded, the gates' automaton is not built
   // (a process running a hook scans one short text): in a text without such a run no gate hit can
   // matter. Once built it reads every text (the run check is ~half of a plain pass over prose).
@@ -112,17 +110,12 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[], 
   let pairs: PairSearch | undefined; // the pair rules' positions in `t` (lazily, at the first ID)
   let out: RawMatch[] = [];
   let gateSink = gateHits;
-  let escapeSink = escapeHits;
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
   // enough) are not even reported.
   const quiet: QuietRange = { from: gateFrom, until: 0 };
   const onHit = (start: number, prefixId: number): boolean => {
     if (prefixId >= normalizeFrom) {
-      if (prefixId < escapeFrom) return norm === undefined;
-      if (prefixId < gateFrom) {
-        escapeSink?.push(start);
-        return false;
-      }
+      if (prefixId < gateFrom) return norm === undefined;
       if (gateSink !== undefined && start >= quiet.until) {
         quiet.until = base64RunEnd(t, start);
         gateSink.push(start);
@@ -145,14 +138,12 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[], 
     // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
     gateHits?.splice(0, gateHits.length, -1);
     gateSink = undefined;
-    escapeHits?.splice(0, escapeHits.length, -1);
-    escapeSink = undefined;
     norm = normalize(text);
     t = norm.text;
     skipUntil = undefined;
     pairs = undefined;
     out = [];
-    automaton.forEachHit(t, onHit); // no gate or escape hits kept after a restart
+    automaton.forEachHit(t, onHit); // no gate hits kept after a restart
     for (const m of out) {
       m.start = norm.toOriginal(m.start);
       m.end = norm.toOriginal(m.end - 1) + 1;
@@ -168,8 +159,8 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[], 
  * many short runs costs no per-run scan); a match across two runs is dropped. A match of an escape
  * word that covers no escape sequence is left out (the plain scan has it).
  */
-function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[], escapeHits: number[]): RawMatch[] {
-  const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits, escapeHits[0] === -1 ? undefined : escapeHits);
+function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[]): RawMatch[] {
+  const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits);
   const count = runs.count;
   if (count === 0) return [];
   const bases: number[] = [];
@@ -180,10 +171,8 @@ function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, bud
   }
   const joined = runs.joined();
   const innerGates = gatesFor(catalog);
-  const innerEscapes: number[] = [];
-  const deeper = depth < MAX_DECODE_DEPTH;
-  const inner = matchText(joined, catalog, deeper ? innerGates : undefined, deeper ? innerEscapes : undefined);
-  if (deeper) inner.push(...matchDecoded(joined, catalog, depth + 1, budget, innerGates, innerEscapes));
+  const inner = matchText(joined, catalog, depth < MAX_DECODE_DEPTH ? innerGates : undefined);
+  if (depth < MAX_DECODE_DEPTH) inner.push(...matchDecoded(joined, catalog, depth + 1, budget, innerGates));
   const out: RawMatch[] = [];
   for (const m of inner) {
     // The run holding the match: the last one starting at or before it.
@@ -212,9 +201,8 @@ function findSpans(text: string, options: ScanOptions, lines: LineIndex): Span[]
   const catalog = catalogFor(options);
   const decode = options.decode !== false;
   const gateHits = gatesFor(catalog);
-  const escapeHits: number[] = [];
-  const found = matchText(text, catalog, decode ? gateHits : undefined, decode ? escapeHits : undefined);
-  if (decode) found.push(...matchDecoded(text, catalog, 1, decodeBudgetFor(text.length), gateHits, escapeHits));
+  const found = matchText(text, catalog, decode ? gateHits : undefined);
+  if (decode) found.push(...matchDecoded(text, catalog, 1, decodeBudgetFor(text.length), gateHits));
   if (found.length === 0) return [];
 
   // Overlaps: sort by start, longer first, plain before decoded, catalog order; drop spans contained in a kept one.

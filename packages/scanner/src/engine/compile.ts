@@ -8,7 +8,7 @@ import type { Rule } from "../rule.js";
 import { atomCache, tokenBoundary, type TokenBoundary } from "./boundaries.js";
 import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
-import { base64Gates, canGate, ESCAPE_INTRODUCERS } from "./decode.js";
+import { base64Gates, canGate } from "./decode.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -29,7 +29,7 @@ export interface CompiledRule {
 
 export interface CompiledCatalog {
   readonly rules: readonly CompiledRule[];
-  /** The rule prefixes, then the code units normalisation removes (see `normalizeFrom`), then the escape introducers (see `escapeFrom`). */
+  /** The rule prefixes, then the code units normalisation removes (see `normalizeFrom`). */
   readonly automaton: PrefixAutomaton;
   /**
    * The same prefixes (same ids), then the decode layer's base64 gates (see `gateFrom`), built on
@@ -46,12 +46,6 @@ export interface CompiledCatalog {
    * (`REMOVABLE_SEQUENCES`): a hit on one means the text must be normalised before matching.
    */
   readonly normalizeFrom: number;
-  /**
-   * Prefix ids from this one on (up to `gateFrom`) are the characters that open an escape sequence
-   * (engine/decode.ts, `ESCAPE_INTRODUCERS`): their hits are the candidates the decode layer tries
-   * as escapes, so it does not search the text for them again.
-   */
-  readonly escapeFrom: number;
   /**
    * Prefix ids from this one on are the decode layer's base64 gates (engine/decode.ts,
    * `base64Gates`) in {@link CompiledCatalog.gatedAutomaton}: their hits tell which base64 runs to
@@ -109,7 +103,7 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   const notAfterWord = Uint8Array.from(byPrefix, (rs, id) =>
     /^[A-Za-z0-9]/.test(rulePrefixes[id]!) && rs.every((r) => compiled[r]!.boundary?.before !== undefined && !compiled[r]!.hasLeadGroup) ? 1 : 0,
   );
-  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES, ...ESCAPE_INTRODUCERS], notAfterWord);
+  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES], notAfterWord);
   let gated: PrefixAutomaton | undefined;
   const catalog: CompiledCatalog = {
     rules: compiled,
@@ -117,7 +111,6 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     gatedAutomaton: (build) => (gated ??= !hasGates ? automaton : build ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes)!], notAfterWord) : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
-    escapeFrom: prefixIds.size + REMOVABLE_SEQUENCES.length,
     gateFrom: automaton.prefixes.length,
     hasGates,
   };

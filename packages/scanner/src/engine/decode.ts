@@ -197,9 +197,6 @@ export function base64RunEnd(text: string, from: number): number {
   return i;
 }
 
-/** The characters an escape sequence of {@link ESCAPE} starts with (the scan's prefix automaton reports them: `escapeHits` of {@link decodedRuns}). */
-export const ESCAPE_INTRODUCERS: readonly string[] = ["%", "\\", "&"];
-
 /** An escape sequence, tried (sticky) where `%`, `\` or `&` occurs. */
 const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\\\|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
 
@@ -230,11 +227,9 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  * `base64Hits`: the start offsets of the occurrences of {@link base64Gates} in `text`, in order of
  * their end (the scan's prefix automaton finds them in its one pass); then only the base64 runs
  * holding one are decoded, and no run is searched for. Without it every run of at least
- * {@link MIN_BASE64_RUN} characters is searched for and tried. `escapeHits`: the offsets of every
- * occurrence of the {@link ESCAPE_INTRODUCERS} in `text`, ascending (the same pass finds them);
- * without it they are searched for.
+ * {@link MIN_BASE64_RUN} characters is searched for and tried.
  */
-export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[], escapeHits?: readonly number[]): DecodedRuns {
+export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRuns {
   const runs = new DecodedRuns();
   const n = text.length;
   const pool = runs.pool;
@@ -307,7 +302,7 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
       i = (inBlock >= 0 ? inBlock : fromStart(i)) + 1;
     }
   }
-  if (escapeHits !== undefined ? escapeHits.length > 0 : text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
+  if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
     const wordEnd = (from: number): number => {
       let end = from;
       while (end < n && !isSpace(text.charCodeAt(end))) end++;
@@ -316,32 +311,23 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     // Only escapes of characters a token can hold start or extend a run (`&nbsp;`, `&lt;`, `%20`
     // do not): an escaped word of HTML or a URL with encoded spaces is not decoded and scanned
     // again for nothing.
-    // The candidates are the scan's hits of the introducers when it has them (`escapeHits`, in
-    // order: the three searches below were ~5 % of a Markdown scan, file by file), else found with
-    // native indexOf per escape character (one forward-only cursor each: linear); the sticky
-    // pattern is tried only there. A global regex search for the alternation was measured at half
-    // the cost of the whole scan on prose.
+    // The candidates are found with native indexOf per escape character (one forward-only cursor
+    // each: linear), and the sticky pattern is tried only there; a global regex search for the
+    // alternation was measured at half the cost of the whole scan on prose.
     const cursors = [-1, -1, -1];
-    let h = 0; // next unread entry of escapeHits
-    /** The first candidate at or after `from` (calls come with non-decreasing `from`), or −1. */
-    const nextCandidate = (from: number): number => {
-      if (escapeHits !== undefined) {
-        while (h < escapeHits.length && escapeHits[h]! < from) h++;
-        return h < escapeHits.length ? escapeHits[h++]! : -1;
-      }
-      let q = -1;
-      for (let k = 0; k < 3; k++) {
-        if (cursors[k]! !== -2 && cursors[k]! < from) cursors[k] = text.indexOf(ESCAPE_INTRODUCERS[k]!, from);
-        if (cursors[k] === -1) cursors[k] = -2; // none left
-        if (cursors[k]! >= 0 && (q === -1 || cursors[k]! < q)) q = cursors[k]!;
-      }
-      return q;
-    };
+    const chars = ["%", "\\", "&"];
     const nextEscape = (from: number): RegExpExecArray | null => {
       for (;;) {
-        const q = nextCandidate(from);
+        let q = -1;
+        let which = -1;
+        for (let k = 0; k < 3; k++) {
+          if (cursors[k]! !== -2 && cursors[k]! < from) cursors[k] = text.indexOf(chars[k]!, from);
+          if (cursors[k] === -1) cursors[k] = -2; // none left
+          if (cursors[k]! >= 0 && (q === -1 || cursors[k]! < q)) [q, which] = [cursors[k]!, k];
+        }
         if (q === -1) return null;
         from = q + 1;
+        cursors[which] = text.indexOf(chars[which]!, from);
         ESCAPE.lastIndex = q;
         const e = ESCAPE.exec(text);
         if (e === null) continue;
