@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { isSkipped, walkTeamScope } from "./scope.js";
-import { fileStatOf } from "./local/file-stat.js";
+import { fileStatOf, isSettled, RACY_MARGIN_NS } from "./local/file-stat.js";
 import { layoutOf } from "./state/layout.js";
 import { keepFileStats, SyncState } from "./state/sync-state.js";
 
@@ -25,17 +25,16 @@ describe("walkTeamScope with the stat cache", () => {
     const file = join(root, "team", "a.md");
     await writeFile(file, "A\n");
     await utimes(file, hourAgo, hourAgo);
-    const first = await walkTeamScope(layout, undefined, {});
-    const read = first.files.get("a.md")!;
-    expect(read).toEqual({ path: "a.md", content: "A\n", sha256: sha256Hex("A\n"), stat: fileStatOf(await lstat(file, { bigint: true })) });
+    // Its stat as a sync kept it (the walk itself keeps none yet: the ctime is fresh, see below).
+    const kept = fileStatOf(await lstat(file, { bigint: true }));
     // The base names other content under the file's exact stat: the walk takes the base's word, unread.
-    const state: SyncState = { version: 1, cursor: 1, bases: { "a.md": { version: 1, sha256: sha256Hex("other\n"), stat: read.stat! } } };
+    const state: SyncState = { version: 1, cursor: 1, bases: { "a.md": { version: 1, sha256: sha256Hex("other\n"), stat: kept } } };
     expect((await walkTeamScope(layout, undefined, state.bases)).files.get("a.md")).toEqual({ path: "a.md", sha256: sha256Hex("other\n") });
     // Same size, mtime set back: the ctime (and inode, after an editor's atomic save) still tells.
     do {
       await writeFile(file, "B\n");
       await utimes(file, hourAgo, hourAgo);
-    } while (String((await lstat(file, { bigint: true })).ctimeNs) === read.stat!.ctimeNs); // until the clock ticked
+    } while (String((await lstat(file, { bigint: true })).ctimeNs) === kept.ctimeNs); // until the clock ticked
     expect((await walkTeamScope(layout, undefined, state.bases)).files.get("a.md")).toMatchObject({ content: "B\n", sha256: sha256Hex("B\n") });
   });
 
@@ -49,23 +48,41 @@ describe("walkTeamScope with the stat cache", () => {
     expect(state.bases["new.md"]).toEqual({ version: 1, sha256: sha256Hex("N\n") });
   });
 
-  it("keeps the stat of a file dated before 1970 in a state that loads again", async () => {
+  it("keeps no stat for a file whose mtime was set back but whose ctime is fresh (cp -p, rsync -t, touch -d)", async () => {
     const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "copied.md"), "C\n");
+    await utimes(join(root, "team", "copied.md"), hourAgo, hourAgo);
+    // On a file system with whole-second timestamps, a second same-size copy with the same mtime
+    // within that second would have this very stat: keeping it would hide that copy for good.
+    expect((await walkTeamScope(layout, undefined, {})).files.get("copied.md")).toEqual({ path: "copied.md", content: "C\n", sha256: sha256Hex("C\n") });
+    const hour = 3_600_000_000_000n;
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const stat = { size: 2, mtimeNs: String(now - hour), ctimeNs: String(now), ino: "1" };
+    expect(isSettled(stat, now + RACY_MARGIN_NS)).toBe(false);
+    expect(isSettled(stat, now + RACY_MARGIN_NS + 1n)).toBe(true);
+    expect(isSettled({ ...stat, ctimeNs: String(now - hour) }, now + RACY_MARGIN_NS)).toBe(true);
+    expect(isSettled({ ...stat, mtimeNs: String(now), ctimeNs: String(now - hour) }, now + RACY_MARGIN_NS)).toBe(false);
+  });
+
+  it("keeps the stat of a file dated before 1970 in a state that loads again", async () => {
+    const { root } = await memoryFolder();
     await writeFile(join(root, "team", "old.md"), "old\n");
     await utimes(join(root, "team", "old.md"), new Date(-86_400_000), new Date(-86_400_000));
     const state: SyncState = { version: 1, cursor: 1, bases: { "old.md": { version: 1, sha256: sha256Hex("old\n") } } };
-    expect(keepFileStats(state, (await walkTeamScope(layout, undefined, {})).files.values())).toBe(1);
+    const file = { path: "old.md", sha256: sha256Hex("old\n"), stat: fileStatOf(await lstat(join(root, "team", "old.md"), { bigint: true })) };
+    expect(keepFileStats(state, [file])).toBe(1);
     expect(state.bases["old.md"]!.stat!.mtimeNs).toMatch(/^-\d+$/);
     expect(SyncState.parse(JSON.parse(JSON.stringify(state)))).toEqual(state);
   });
 
   it("keeps a read file's stat only with a base holding the same content", async () => {
-    const { root, layout } = await memoryFolder();
+    const { root } = await memoryFolder();
+    const files = new Map<string, { path: string; sha256: string; stat: ReturnType<typeof fileStatOf> }>();
     for (const name of ["same.md", "edited.md", "new.md"]) {
       await writeFile(join(root, "team", name), `${name}\n`);
-      await utimes(join(root, "team", name), hourAgo, hourAgo);
+      files.set(name, { path: name, sha256: sha256Hex(`${name}\n`), stat: fileStatOf(await lstat(join(root, "team", name), { bigint: true })) });
     }
-    const scope = await walkTeamScope(layout, undefined, {});
+    const scope = { files };
     const state: SyncState = {
       version: 1,
       cursor: 3,

@@ -3,11 +3,15 @@
  * mtime, ctime (nanoseconds) and inode are kept with its base, so the next walk takes a file whose
  * lstat still shows exactly those for unchanged without reading, hashing or scanning it.
  *
- * Racy-mtime safe: a stat is kept only when the file's mtime is at least {@link RACY_MARGIN_NS}
- * older than the start of the walk that read it. Any later write then gives the file an mtime (and
- * a ctime, which no one can set back) at or after that start, so another stat; a file written
- * shortly before or during the walk (same timestamp tick as the read) is not kept and is hashed
- * again next time, like git re-hashes an entry whose mtime is not older than its index.
+ * Racy-timestamp safe: a stat is kept only when the file's mtime AND ctime are both at least
+ * {@link RACY_MARGIN_NS} older than the start of the walk that read it. Any later write then gives
+ * the file a ctime (which no one can set back) at or after that start, so another stat; a file
+ * written shortly before or during the walk (same timestamp tick as the read) is not kept and is
+ * hashed again next time, like git re-hashes an entry whose mtime is not older than its index.
+ * The ctime matters as much as the mtime: `cp -p`, `rsync -t`, `touch -d`, `tar -x` set the mtime
+ * back but leave a fresh ctime, and on a file system with whole-second timestamps (ext4 with
+ * 128-byte inodes, ext3, HFS+, FAT) a second such copy of the same size within that second had the
+ * very stat kept by the sync in between, so its content was never sent.
  */
 import type { BigIntStats } from "node:fs";
 import { z } from "zod";
@@ -43,9 +47,9 @@ export function sameFileStat(known: FileStat, st: BigIntStats): boolean {
   return known.size === Number(st.size) && known.mtimeNs === String(st.mtimeNs) && known.ctimeNs === String(st.ctimeNs) && known.ino === String(st.ino);
 }
 
-/** Whether `stat`, taken by a walk started at `walkStartNs` (see {@link nowNs}), may be kept (see the module comment). */
+/** Whether `stat`, taken by a walk started at `walkStartNs` (see {@link nowNs}), may be kept: its mtime and ctime are both older than the racy margin (see the module comment). */
 export function isSettled(stat: FileStat, walkStartNs: bigint): boolean {
-  return BigInt(stat.mtimeNs) + RACY_MARGIN_NS < walkStartNs;
+  return BigInt(stat.mtimeNs) + RACY_MARGIN_NS < walkStartNs && BigInt(stat.ctimeNs) + RACY_MARGIN_NS < walkStartNs;
 }
 
 /** Wall-clock now in nanoseconds since the epoch (millisecond resolution), the clock file times are compared with. */
