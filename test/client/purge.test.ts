@@ -12,6 +12,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { layoutOf, Watch, type LiveEvent } from "@teammem/client";
 import { sha256Hex } from "@teammem/protocol";
 import { DATABASE_KINDS } from "@teammem/server/testing";
+import { teammem } from "../support/cli.js";
 import { setup, status, sync } from "../support/clients.js";
 import { dumpAllRows } from "../support/server.js";
 
@@ -134,7 +135,12 @@ describe.each(DATABASE_KINDS)("a local edit on a purged base on %s", (kind) => {
     expect(bSync.stdout).toContain(
       "team/deploy.md: your edit and alice's edit (v2) cannot be merged line by line (v1, the version both started from, was purged from the server's history): where they differ, both are in the file between <<<<<<< and >>>>>>> markers",
     );
-    expect((await status(b)).conflicts).toEqual([expect.objectContaining({ path: "team/deploy.md", conflictId: null, headVersion: 2, author: "alice", state: "markers", markersAt: 2 })]);
+    expect((await status(b)).conflicts).toEqual([
+      expect.objectContaining({ path: "team/deploy.md", conflictId: null, headVersion: 2, author: "alice", state: "markers", markersAt: 2, basePurged: 1 }),
+    ]);
+    expect((await teammem(["status", "--dir", b, "--offline"])).stdout).toContain(
+      "team/deploy.md: conflict markers from line 2 (yours and alice's version 2; v1, the version both started from, was purged from the server's history); not sent until they are gone",
+    );
     // Not pushed while the markers are in the file; once settled, it goes up as a fast-forward of v2.
     expect((await sync(b, envB)).code).toBe(0);
     expect((await sync(a, envA)).code).toBe(0);

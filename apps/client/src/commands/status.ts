@@ -86,7 +86,9 @@ export interface StatusReport {
   /**
    * `conflictId`: the server's record (null: found by this client's merge at pull); `author` wrote
    * the server version `headVersion`; `markersAt`: line of the first conflict marker still in the
-   * file (null: none; the file is then sent, and the record closed, by the next sync).
+   * file (null: none; the file is then sent, and the record closed, by the next sync);
+   * `basePurged`: the version both sides started from, when it was purged from the server's history
+   * (the markers then hold every difference; absent otherwise).
    */
   conflicts: {
     path: string;
@@ -103,6 +105,7 @@ export interface StatusReport {
      */
     state: "markers" | "settled" | "kept-copy";
     markersAt: number | null;
+    basePurged?: number;
   }[];
   skipped: { path: string; reason: string }[];
   /** Server versions that could not be written here (a folder or symlink in the way); retried every sync. */
@@ -196,6 +199,7 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
       at: c.at,
       state: c.markers === undefined ? "kept-copy" : markersAt.get(c.path) != null ? "markers" : "settled",
       markersAt: markersAt.get(c.path) ?? null,
+      ...(c.basePurged !== undefined ? { basePurged: c.basePurged } : {}),
     })),
     skipped: scope.skipped,
     notWritten: reports.notWritten.map((n) => ({ ...n, path: displayPath(n.path) })),
@@ -286,7 +290,8 @@ function formatStatus(s: StatusReport): string {
     s.conflicts.map((c) => {
       const theirs = `${c.author ? `${c.author}'s` : "the server's"} version ${c.headVersion}`;
       const close = c.conflictId ? " and closes the server's conflict record" : "";
-      if (c.state === "markers") return `${c.path}: conflict markers from line ${c.markersAt} (yours and ${theirs}); not sent until they are gone`;
+      const purged = c.basePurged !== undefined ? `; v${c.basePurged}, the version both started from, was purged from the server's history` : "";
+      if (c.state === "markers") return `${c.path}: conflict markers from line ${c.markersAt} (yours and ${theirs}${purged}); not sent until they are gone`;
       if (c.state === "settled") return `${c.path}: settled with ${theirs}; the next sync sends it${close}`;
       return `${c.path}: ${theirs} kept; ${c.copy ? `yours: ${c.copy}` : "your delete was recorded"}`;
     }),

@@ -77,6 +77,8 @@ export const Conflict = z.object({
    * there. Absent for conflicts recorded by older clients (listed until their copy is deleted).
    */
   markers: z.boolean().optional(),
+  /** The version both sides started from, when it was purged from the server's history (merged without a base). */
+  basePurged: z.number().int().positive().optional(),
 });
 export type Conflict = z.infer<typeof Conflict>;
 

@@ -87,7 +87,7 @@ async function replaceIfUnchanged(ctx: SyncContext, path: string, expectedSha: s
 }
 
 /** Records the conflict for `status`, `resolve` and the push (replacing an earlier record of the same path and origin). */
-function recordConflict(ctx: SyncContext, m: LocalMerge, copy: string | null, markers: boolean): void {
+function recordConflict(ctx: SyncContext, m: LocalMerge, copy: string | null, markers: boolean, basePurged?: number): void {
   const id = m.conflictId ?? null;
   ctx.reports.conflicts = ctx.reports.conflicts.filter((c) => !(c.path === m.path && (id === null ? c.conflictId === null : c.conflictId === id)));
   ctx.reports.conflicts.push({
@@ -98,6 +98,7 @@ function recordConflict(ctx: SyncContext, m: LocalMerge, copy: string | null, ma
     at: new Date().toISOString(),
     author: m.server.author,
     markers,
+    ...(basePurged !== undefined ? { basePurged } : {}),
   });
 }
 
@@ -145,7 +146,7 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
   const copy = mine === null ? null : await saveConflictCopy(ctx, m.conflictId ?? `local-${randomUUID()}`, path, mine);
   if (!(await replaceIfUnchanged(ctx, path, expect, text))) return "changed";
   await moveBase(ctx, basePath, serverBase, server.content);
-  recordConflict(ctx, m, copy, true);
+  recordConflict(ctx, m, copy, true, m.base.purged ? m.base.version : undefined);
   ctx.events.push({ type: "conflict", ...event, copy: copy === null ? null : displayRelative(copy), ...(m.base.purged ? { basePurged: m.base.version } : {}) });
   return "conflict";
 }
