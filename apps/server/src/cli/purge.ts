@@ -12,7 +12,7 @@ import { CliError, EXIT, out, type CliContext } from "./context.js";
 export function register(program: Command, ctx: CliContext): void {
   withAdminOptions(program.command("purge").description("purge a version's content from history, head, conflict records and stored results (a purged head becomes a tombstone)"))
     .requiredOption("--namespace <name>", "namespace")
-    .requiredOption("--path <path>", "entry path, e.g. team/notes.md")
+    .requiredOption("--path <path>", "entry path, as inside the client's team/ folder: notes.md for team/notes.md")
     .requiredOption("--entry-version <n>", "the version whose content goes (--version is the program's own flag)")
     .requiredOption("--reason <text>", "why (kept in history and the audit log; 1-500 characters, one line)")
     .option("--same-content", "also every other version of the entry holding the same content")
