@@ -133,20 +133,30 @@ export const canGate = (prefixes: readonly string[]): boolean => prefixes.every(
  * so prose is mostly skipped: about one code unit in five read. Stops at the first run.
  */
 export function hasBase64Run(text: string): boolean {
+  return nextRunStart(text, 0, MIN_BASE64_RUN) !== -1;
+}
+
+/**
+ * Start of the first run of at least `min` base64 characters that begins at or after `from`, or
+ * -1. `from` must be 0 or just after a non-base64 character, so a run found starts where it says.
+ * Looks at the last character of each window first (like Boyer-Moore): in prose it is usually a
+ * space or punctuation and the window is skipped whole; every character is read at most twice.
+ */
+function nextRunStart(text: string, from: number, min: number): number {
   const n = text.length;
-  let i = 0;
-  while (i + MIN_BASE64_RUN <= n) {
-    const j = i + MIN_BASE64_RUN - 1;
+  let i = from;
+  while (i + min <= n) {
+    const j = i + min - 1;
     if (!isB64(text, j)) {
       i = j + 1;
       continue;
     }
     let k = j - 1;
     while (k >= i && isB64(text, k)) k--;
-    if (k < i) return true;
+    if (k < i) return i;
     i = k + 1;
   }
-  return false;
+  return -1;
 }
 
 /** Decoded code units one scan may produce over all depths: 2 per input code unit, plus 64 Ki. */
@@ -281,25 +291,11 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
       if (charsEnd - start >= MIN_BASE64_RUN) fromRun(start, charsEnd);
     }
   } else {
-    // Runs of at least MIN_BASE64_RUN characters, found by looking at the last character of each
-    // window first (like Boyer-Moore): in prose it is usually a space or punctuation and the window
-    // is skipped whole. `i` is always just after a non-base64 character (or 0), so a run found starts
-    // there; every character is read at most twice.
-    let i = 0;
-    while (i + MIN_BASE64_RUN <= n) {
-      const j = i + MIN_BASE64_RUN - 1;
-      if (!isB64(text, j)) {
-        i = j + 1;
-        continue;
-      }
-      let k = j - 1;
-      while (k >= i && isB64(text, k)) k--;
-      if (k >= i) {
-        i = k + 1;
-        continue;
-      }
+    // Every run of at least MIN_BASE64_RUN characters ({@link nextRunStart}); each ends before a
+    // non-base64 character, so the search goes on just after it.
+    for (let i = nextRunStart(text, 0, MIN_BASE64_RUN); i !== -1; ) {
       const inBlock = blockEnd(i);
-      i = (inBlock >= 0 ? inBlock : fromStart(i)) + 1;
+      i = nextRunStart(text, (inBlock >= 0 ? inBlock : fromStart(i)) + 1, MIN_BASE64_RUN);
     }
   }
   if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
@@ -406,8 +402,7 @@ class WrappedRun implements DecodedRun {
 /**
  * The wrapped base64 blocks of `text` (see {@link WrappedRun}) that decode to text within `budget`,
  * pushed to `runs`; returned as spans in order. Lines of at least {@link MIN_WRAP_WIDTH} base64
- * characters are searched for like the runs of {@link decodedRuns} (last character of each window
- * first, so prose is mostly skipped); from one that is a whole line, the block is read forward line
+ * characters are searched for like the runs of {@link decodedRuns} ({@link nextRunStart}); from one that is a whole line, the block is read forward line
  * by line. Every character is read at most twice: O(text.length). A block that does not decode is
  * left to the run search (each of its lines is then tried alone).
  */
@@ -415,32 +410,19 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
   const out: { start: number; end: number }[] = [];
   const n = text.length;
   const lineEnd = (from: number): [number, number] => lineEndOf(text, from);
-  let i = 0;
-  while (i + MIN_WRAP_WIDTH <= n) {
-    const j = i + MIN_WRAP_WIDTH - 1;
-    if (!isB64(text, j)) {
-      i = j + 1;
-      continue;
-    }
-    let k = j - 1;
-    while (k >= i && isB64(text, k)) k--;
-    if (k >= i) {
-      i = k + 1;
-      continue;
-    }
-    // A run from `i` of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
-    const start = i;
+  for (let start = nextRunStart(text, 0, MIN_WRAP_WIDTH); start !== -1; ) {
+    // A run of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
     const charsEnd = base64RunEnd(text, start);
     let lineStart = start;
     while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
     const [contentEnd, next] = lineEnd(charsEnd);
     if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || contentEnd !== charsEnd || next > n) {
-      i = charsEnd + 1;
+      start = nextRunStart(text, charsEnd + 1, MIN_WRAP_WIDTH);
       continue;
     }
     const block = readBlock(text, start, charsEnd, start - lineStart, budget, runs);
-    i = block.end + 1;
     if (block.decoded) out.push({ start, end: block.end });
+    start = nextRunStart(text, block.end + 1, MIN_WRAP_WIDTH);
   }
   return out;
 }
