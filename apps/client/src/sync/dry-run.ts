@@ -16,7 +16,7 @@ import type { Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
 import { loadReports } from "../state/reports.js";
-import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
+import { loadScanPolicy, scanKeyOf, type ScanKey } from "../state/scan-policy.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { checkMassDelete, checkTeamRoot, MassDeleteRefused } from "./mass-delete.js";
 import { localChanges } from "./queue-changes.js";
@@ -92,6 +92,17 @@ async function pendingChanges(api: Api, cursor: number, pageSize: number) {
     since = page.nextCursor;
   }
   return [...latest.values()];
+}
+
+/** The dry run's held-back line for `path` when scanning it (content and path) finds a credential, else null. */
+function heldBackEntry(path: string, content: string, key: ScanKey): DryRunPlan["heldBack"][number] | null {
+  const { findings, pathFindings } = scanTeamFile(path, content, key.fingerprintKey, key.allowFingerprints);
+  if (findings.length === 0 && pathFindings.length === 0) return null;
+  return {
+    path: displayPath(path),
+    findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
+    pathFindings: pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })),
+  };
 }
 
 /**
@@ -183,13 +194,9 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     }
     const op = now.entry.operation;
     if (now.rescan && "content" in op) {
-      const { findings, pathFindings } = scanTeamFile(op.path, op.content, key.fingerprintKey, key.allowFingerprints);
-      if (findings.length > 0 || pathFindings.length > 0) {
-        heldBack.push({
-          path: displayPath(op.path),
-          findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
-          pathFindings: pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })),
-        });
+      const held = heldBackEntry(op.path, op.content, key);
+      if (held) {
+        heldBack.push(held);
         continue;
       }
     }
@@ -212,13 +219,9 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
         unresolved.push({ path: displayPath(change.path), line: marker });
         continue;
       }
-      const { findings, pathFindings } = scanTeamFile(change.path, change.content, key.fingerprintKey, key.allowFingerprints);
-      if (findings.length > 0 || pathFindings.length > 0) {
-        heldBack.push({
-          path: displayPath(change.path),
-          findings: findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column })),
-          pathFindings: pathFindings.map((f) => ({ ruleId: f.ruleId, label: f.label })),
-        });
+      const held = heldBackEntry(change.path, change.content, key);
+      if (held) {
+        heldBack.push(held);
         continue;
       }
     }
