@@ -28,7 +28,7 @@ import { checkContent } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
 /** An operation that passed validation: its checked path, case-folded key and request hash. */
-interface Checked {
+export interface Checked {
   op: Operation;
   path: string;
   foldKey: string;
@@ -60,23 +60,40 @@ interface PendingResult {
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
+ * Each operation's check for a run, made once per batch however many runs look at it (a run's
+ * check covers every later operation of the batch, so without it a batch whose runs end early
+ * would re-scan the same contents for secrets once per run): null when the operation cannot run
+ * (a rename, a path or content that validation refuses).
+ */
+export type RunChecks = Map<Operation, Checked | null>;
+
+/** `op` checked as a run needs it (see {@link RunChecks}). */
+function checkForRun(ctx: WriteContext, op: Operation): Checked | null {
+  if ("renameFrom" in op) return null;
+  const checked = checkWritePath(ctx, op.path);
+  if ("refusal" in checked) return null;
+  if (!("delete" in op) && checkContent(ctx, op.content) !== null) return null;
+  return { op, path: checked.path, foldKey: pathFoldKey(checked.path), hash: operationHash(op) };
+}
+
+/**
  * The leading operations of `ops` that may share one transaction: valid (path, content), not a
  * rename, no opId or case-folded path twice (a second write of a path reads the first).
  */
-function runnablePrefix(ctx: WriteContext, ops: readonly Operation[]): Checked[] {
+function runnablePrefix(ctx: WriteContext, ops: readonly Operation[], checks: RunChecks): Checked[] {
   const run: Checked[] = [];
   const opIds = new Set<string>();
   const keys = new Set<string>();
   for (const op of ops) {
-    if ("renameFrom" in op) break;
-    const checked = checkWritePath(ctx, op.path);
-    if ("refusal" in checked) break;
-    if (!("delete" in op) && checkContent(ctx, op.content) !== null) break;
-    const foldKey = pathFoldKey(checked.path);
-    if (opIds.has(op.opId) || keys.has(foldKey)) break;
+    let checked = checks.get(op);
+    if (checked === undefined) {
+      checked = checkForRun(ctx, op);
+      checks.set(op, checked);
+    }
+    if (checked === null || opIds.has(op.opId) || keys.has(checked.foldKey)) break;
     opIds.add(op.opId);
-    keys.add(foldKey);
-    run.push({ op, path: checked.path, foldKey, hash: operationHash(op) });
+    keys.add(checked.foldKey);
+    run.push(checked);
   }
   return run;
 }
@@ -171,10 +188,11 @@ async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], re
  * Applies the leading operations of `ops` in one transaction of `ctx`'s namespace (see the module
  * docstring). @returns their results, in order: at least one when a transaction ran, none when
  * the leading run is shorter than two operations (apply `ops[0]` with {@link applyOperation}).
+ * `checks`: one map per batch, passed to each of its runs.
  * @throws database errors (the transaction rolled back: nothing of the run is stored).
  */
-export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operation[]): Promise<OperationResult[]> {
-  const run = runnablePrefix(ctx, ops);
+export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operation[], checks: RunChecks = new Map()): Promise<OperationResult[]> {
+  const run = runnablePrefix(ctx, ops, checks);
   if (run.length < 2) return [];
   const nsId = ctx.namespace.id;
   return inNamespaceTransaction(db, nsId, async (tx, lockedCursor) => {

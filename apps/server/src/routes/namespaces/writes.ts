@@ -16,7 +16,7 @@ import {
 } from "@teammem/protocol";
 import { refusalForDatabaseError, refusalForUnstorableText } from "../../errors/database-errors.js";
 import { Refusal } from "../../errors/refusal.js";
-import { applyRun } from "../../store/apply-batch.js";
+import { applyRun, type RunChecks } from "../../store/apply-batch.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
 import { putEntry, resolveConflict, restoreVersion } from "../../store/direct-writes.js";
@@ -60,10 +60,11 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       // applied on its own. A run that fails for another reason than a transient database failure
       // is rolled back whole, and the rest of the batch goes one operation per transaction.
       let setBased = true;
+      const checks: RunChecks = new Map();
       for (let i = 0; i < operations.length; ) {
         if (setBased && operations.length - i >= 2) {
           try {
-            const done = await applyRun(app.db, ctx, operations.slice(i));
+            const done = await applyRun(app.db, ctx, operations.slice(i), checks);
             if (done.length > 0) {
               results.push(...done);
               i += done.length;
