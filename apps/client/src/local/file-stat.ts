@@ -44,7 +44,12 @@ export function fileStatOf(st: BigIntStats): FileStat {
 
 /** Whether `st` shows exactly the file `known` was taken from. */
 export function sameFileStat(known: FileStat, st: BigIntStats): boolean {
-  return known.size === Number(st.size) && known.mtimeNs === String(st.mtimeNs) && known.ctimeNs === String(st.ctimeNs) && known.ino === String(st.ino);
+  return equalFileStats(known, fileStatOf(st));
+}
+
+/** Whether two kept stats are the same (size, mtime, ctime, inode). */
+export function equalFileStats(a: FileStat, b: FileStat): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
 }
 
 /** Whether `stat`, taken by a walk started at `walkStartNs` (see {@link nowNs}), may be kept: its mtime and ctime are both older than the racy margin (see the module comment). */

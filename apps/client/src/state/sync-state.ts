@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { Cursor, ServerRef, Sha256, Version } from "@teammem/protocol";
-import { FileStat } from "../local/file-stat.js";
+import { equalFileStats, FileStat } from "../local/file-stat.js";
 import { readJson, saveJsonIfChanged } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
@@ -97,8 +97,7 @@ export function keepFileStats(state: SyncState, files: Iterable<{ readonly path:
   for (const file of files) {
     const base = state.bases[file.path];
     if (!file.stat || !base || base.sha256 !== file.sha256) continue;
-    const s = base.stat;
-    if (s && s.size === file.stat.size && s.mtimeNs === file.stat.mtimeNs && s.ctimeNs === file.stat.ctimeNs && s.ino === file.stat.ino) continue;
+    if (base.stat && equalFileStats(base.stat, file.stat)) continue;
     state.bases[file.path] = { ...base, stat: file.stat };
     changed++;
   }
