@@ -49,7 +49,9 @@ export async function prepareDataDir(dir: string): Promise<void> {
     }
     return;
   }
-  const names = await readdir(dir);
+  const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    throw new DataDirError(`cannot use the data folder ${dir}: ${reason(e)}; ${HINT}`);
+  });
   if (names.includes(DATABASE_MARKER)) return;
   const others = names.filter((n) => n !== LOCK_NAME && n !== HOLDER_NAME && n !== "lost+found");
   if (others.length > 0) {
