@@ -80,7 +80,7 @@ async function checkFolder(root: string): Promise<void> {
 }
 
 /** How long init waits for the server's first answer, in ms. */
-const PROBE_TIMEOUT_MS = 10_000;
+const REACH_TIMEOUT_MS = 10_000;
 
 /**
  * Checks that a teammem server answers at `server` before anything is written: an unauthenticated
@@ -89,13 +89,13 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @throws NetworkError when nothing answers (the reason names the cause: connection refused, host not found...).
  * @throws ClientError `protocol_error` when something answers, but not as a teammem server.
  */
-async function probeServer(server: string): Promise<void> {
+async function checkIsTeammemServer(server: string): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`${server}/v1/team/whoami`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    response = await fetch(`${server}/v1/team/whoami`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
   } catch (err) {
     const timedOut = err instanceof DOMException && err.name === "TimeoutError";
-    throw new NetworkError(server, timedOut ? `no answer within ${PROBE_TIMEOUT_MS} ms` : describeNetworkError(err, server));
+    throw new NetworkError(server, timedOut ? `no answer within ${REACH_TIMEOUT_MS} ms` : describeNetworkError(err, server));
   }
   const text = await response.text().catch(() => "");
   let body: unknown;
@@ -205,7 +205,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
     remote = `set up offline (server not contacted)${flagToken ? "; the token was stored without being checked" : ""}; the first sync creates the namespace`;
   } else {
     try {
-      await probeServer(server);
+      await checkIsTeammemServer(server);
       remote = token ? await checkRemote(server, namespace, token) : "server reached; namespace will be created on the first sync (no token yet)";
     } catch (err) {
       if (!(err instanceof NetworkError)) throw err;
