@@ -257,14 +257,11 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   };
   /** The run of base64 characters from `start` (at least MIN_BASE64_RUN long): decoded if it is text. */
   const fromStart = (start: number): number => {
-    let charsEnd = start + MIN_BASE64_RUN;
-    while (charsEnd < n && isB64(text, charsEnd)) charsEnd++;
-    return fromRun(start, charsEnd);
+    return fromRun(start, base64RunEnd(text, start + MIN_BASE64_RUN));
   };
   /** The whole run `text[start, charsEnd)` of base64 characters, then its padding. */
   const fromRun = (start: number, charsEnd: number): number => {
-    let end = charsEnd;
-    for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
+    const end = paddingEnd(text, charsEnd);
     const run = decodeBase64Run(text, start, charsEnd, end, budget, pool);
     if (run === SHORT) runs.addShort(start, end);
     else if (run) runs.push(run);
@@ -409,13 +406,12 @@ class WrappedRun implements DecodedRun {
 function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   const n = text.length;
-  const lineEnd = (from: number): [number, number] => lineEndOf(text, from);
   for (let start = nextRunStart(text, 0, MIN_WRAP_WIDTH); start !== -1; ) {
     // A run of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
     const charsEnd = base64RunEnd(text, start);
     let lineStart = start;
     while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
-    const [contentEnd, next] = lineEnd(charsEnd);
+    const [contentEnd, next] = lineEndOf(text, charsEnd);
     if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || contentEnd !== charsEnd || next > n) {
       start = nextRunStart(text, charsEnd + 1, MIN_WRAP_WIDTH);
       continue;
@@ -428,6 +424,13 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
 }
 
 const isIndent = (c: number): boolean => c === 32 || c === 9;
+
+/** `charsEnd` (the end of a run's base64 characters) after up to two `=` of padding. */
+function paddingEnd(text: string, charsEnd: number): number {
+  let end = charsEnd;
+  for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
+  return end;
+}
 
 /** End of the line holding offset `from` (before CR LF / LF), and the next line's start (n + 1 at the end). */
 function lineEndOf(text: string, from: number): [number, number] {
@@ -444,46 +447,42 @@ function lineEndOf(text: string, from: number): [number, number] {
  */
 function readBlock(text: string, start: number, charsEnd: number, indent: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock {
   const n = text.length;
-  const lineEnd = (from: number): [number, number] => lineEndOf(text, from);
-  {
-    const [firstEnd, next] = lineEnd(charsEnd);
-    if (firstEnd !== charsEnd || next > n) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
-    const width = charsEnd - start;
-    const starts = [start];
-    const ends = [charsEnd];
-    let blockEnd = charsEnd;
-    let at = next;
-    for (;;) {
-      let s = at;
-      while (s < n && s - at < indent && isIndent(text.charCodeAt(s))) s++;
-      if (s - at !== indent || isIndent(text.charCodeAt(s))) break;
-      const ce = base64RunEnd(text, s);
-      let end = ce;
-      for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61 /* = */; pad++) end++;
-      const [lineContentEnd, lineNext] = lineEnd(end);
-      if (ce === s || lineContentEnd !== end || end - s > width) break;
-      starts.push(s);
-      ends.push(ce);
-      blockEnd = end;
-      if (end - s < width || end !== ce || lineNext > n) break; // the shorter (or padded) last line
-      at = lineNext;
-    }
-    if (starts.length < 2) return { end: blockEnd, decoded: false, starts, ends };
-    const lineStarts = Int32Array.from(starts);
-    const joinedStarts = new Int32Array(starts.length);
-    const parts: string[] = [];
-    let total = 0;
-    for (let l = 0; l < starts.length; l++) {
-      joinedStarts[l] = total;
-      total += ends[l]! - starts[l]!;
-      parts.push(text.slice(starts[l], ends[l]));
-    }
-    const chars = parts.join("");
-    const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
-    if (decoded === undefined || decoded === SHORT) return { end: blockEnd, decoded: false, starts, ends };
-    runs.push(new WrappedRun(start, blockEnd, decoded, lineStarts, joinedStarts));
-    return { end: blockEnd, decoded: true, starts, ends };
+  const [firstEnd, next] = lineEndOf(text, charsEnd);
+  if (firstEnd !== charsEnd || next > n) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
+  const width = charsEnd - start;
+  const starts = [start];
+  const ends = [charsEnd];
+  let blockEnd = charsEnd;
+  let at = next;
+  for (;;) {
+    let s = at;
+    while (s < n && s - at < indent && isIndent(text.charCodeAt(s))) s++;
+    if (s - at !== indent || isIndent(text.charCodeAt(s))) break;
+    const ce = base64RunEnd(text, s);
+    const end = paddingEnd(text, ce);
+    const [lineContentEnd, lineNext] = lineEndOf(text, end);
+    if (ce === s || lineContentEnd !== end || end - s > width) break;
+    starts.push(s);
+    ends.push(ce);
+    blockEnd = end;
+    if (end - s < width || end !== ce || lineNext > n) break; // the shorter (or padded) last line
+    at = lineNext;
   }
+  if (starts.length < 2) return { end: blockEnd, decoded: false, starts, ends };
+  const lineStarts = Int32Array.from(starts);
+  const joinedStarts = new Int32Array(starts.length);
+  const parts: string[] = [];
+  let total = 0;
+  for (let l = 0; l < starts.length; l++) {
+    joinedStarts[l] = total;
+    total += ends[l]! - starts[l]!;
+    parts.push(text.slice(starts[l], ends[l]));
+  }
+  const chars = parts.join("");
+  const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
+  if (decoded === undefined || decoded === SHORT) return { end: blockEnd, decoded: false, starts, ends };
+  runs.push(new WrappedRun(start, blockEnd, decoded, lineStarts, joinedStarts));
+  return { end: blockEnd, decoded: true, starts, ends };
 }
 
 /** What {@link readBlock} read: its end, whether it was decoded, and its lines' base64 characters (`[starts[l], ends[l])`). */
@@ -510,8 +509,7 @@ function blockAround(text: string, start: number, charsEnd: number, floor: numbe
   };
   const indent = indentOf(start);
   if (indent < 0) return undefined;
-  let padded = charsEnd;
-  for (let pad = 0; pad < 2 && text.charCodeAt(padded) === 61 /* = */; pad++) padded++;
+  const padded = paddingEnd(text, charsEnd);
   if (lineEndOf(text, padded)[0] !== padded) return undefined;
   // Walk back: lines of one width W >= MIN_WRAP_WIDTH, each W >= the run's own (a last line may be shorter).
   let first = start;
