@@ -19,7 +19,7 @@
  */
 import type { CompiledRule } from "./engine/compile.js";
 import { endsToken, startsToken } from "./engine/boundaries.js";
-import type { RuleMatch } from "./engine/match.js";
+import { validates, type RuleMatch } from "./engine/match.js";
 import { isKnownExample } from "./examples.js";
 import type { PairSpec } from "./rule.js";
 
@@ -59,13 +59,7 @@ export class PairSearch {
     const value = text.slice(start, end);
     const matchEnd = after === undefined ? idEnd : end;
     if (isKnownExample(value) || isKnownExample(text.slice(prefixStart, matchEnd))) return undefined;
-    if (cr.rule.validate !== undefined) {
-      try {
-        if (!cr.rule.validate(value)) return undefined;
-      } catch {
-        return undefined; // a throwing validator rejects (its error could quote the value)
-      }
-    }
+    if (!validates(cr, value)) return undefined;
     return { start, end, value, matchEnd };
   }
 

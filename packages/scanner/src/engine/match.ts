@@ -69,7 +69,7 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number): Ru
 }
 
 /** The rule's validator on `checked`; a throwing validator rejects (its error could quote the value). */
-function validates(cr: CompiledRule, checked: string): boolean {
+export function validates(cr: CompiledRule, checked: string): boolean {
   try {
     return cr.rule.validate === undefined || cr.rule.validate(checked);
   } catch {
