@@ -7,7 +7,7 @@
  * down instead of filling memory.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/database.js";
+import { rowsOf, type Db } from "../db/database.js";
 import { loadServerIdentity } from "../identity/server-identity.js";
 import { SERVER_VERSION } from "../version.js";
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupTables, LOCAL_SETTINGS, type BackupHeader } from "./backup-format.js";
@@ -24,7 +24,6 @@ export interface ExportSummary {
   rows: Record<string, number>;
 }
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**

@@ -8,7 +8,7 @@
  * imported ids and starting a new server epoch, so every client reconciles on its next sync.
  */
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/database.js";
+import { rowsOf, type Db, type Tx } from "../db/database.js";
 import { startNewEpoch, type ServerIdentity } from "../identity/server-identity.js";
 import {
   BACKUP_FORMAT,
@@ -42,7 +42,6 @@ export interface ImportSummary {
 
 const BATCH_BYTES = 4 * 1024 * 1024;
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The database's own message of a failed statement (drizzle wraps it as "Failed query: ..."). */
 function databaseMessage(e: unknown): string {

@@ -18,7 +18,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ServerRef } from "@teammem/protocol";
-import type { Db, Tx } from "../db/database.js";
+import { rowsOf, type Db, type Tx } from "../db/database.js";
 import { serverSettings } from "../db/schema.js";
 
 const KEYS = { id: "server_id", epoch: "epoch", origin: "epoch_origin" } as const;
@@ -61,7 +61,6 @@ const ORIGIN_LABELS: Record<keyof DatabaseOrigin, string> = {
   epochXmin: "settings rows",
 };
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The database's origin as it is now. Pieces the role may not read are null. */
 async function readOrigin(db: Db | Tx): Promise<DatabaseOrigin> {

@@ -16,7 +16,7 @@
  */
 import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import { sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/database.js";
+import { rowsOf, type Db, type Tx } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
 import { decide, operationHash, unchangedResult } from "./apply-operation.js";
 import type { Head, WriteStateRow } from "./heads.js";
@@ -57,7 +57,6 @@ interface PendingResult {
   result: OperationResult;
 }
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Each operation's check for a run, made once per batch however many runs look at it (a run's
