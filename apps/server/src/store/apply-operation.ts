@@ -12,6 +12,7 @@ import { conflicts, versions } from "../db/schema.js";
 import { and, eq, gt } from "drizzle-orm";
 import { checkNewLiveEntry, commitVersion, readVersionContent, takeCursor, type CommittedVersion, type Head } from "./heads.js";
 import { inWriteTransaction } from "./namespace-transaction.js";
+import { applyFastForward } from "./fast-forward.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
 import { Refusal } from "../errors/refusal.js";
 import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
@@ -80,6 +81,10 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
     return rejected(op.opId, op.path, source.refusal);
   }
 
+  if (source.from === null) {
+    const fast = await applyFastForward(db, ctx, op, path, hash);
+    if (fast) return fast;
+  }
   try {
     return await inWriteTransaction(db, nsId, op.opId, path, async (tx, cursor, { stored, head }) => {
       if (stored) return replayResult(stored, op.opId, op.path, hash);

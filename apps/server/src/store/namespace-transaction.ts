@@ -23,17 +23,10 @@ function pgPool(db: Db): pg.Pool | null {
 }
 
 /**
- * On a connection of `pool`: sends `BEGIN; <lead>` as one simple-protocol query (its statements run
- * in order, each with its own snapshot), then `work(tx, results of lead's statements)`, then
- * `<trail>; COMMIT` as one query;
- * ROLLBACK when anything throws (rethrown). A connection that cannot even roll back is discarded.
+ * Runs `run(client)` on a connection of `pool` that `run` uses for one transaction; ROLLBACK when
+ * `run` throws (rethrown). A connection that cannot even roll back is discarded.
  */
-async function pgTransaction<T>(
-  pool: pg.Pool,
-  lead: string,
-  work: (tx: Tx, lead: pg.QueryResult[]) => Promise<T>,
-  trail: (lead: pg.QueryResult[]) => string,
-): Promise<T> {
+async function onPgConnection<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   // A checked-out connection has no 'error' listener of the pool's: one the server terminates
@@ -41,10 +34,7 @@ async function pgTransaction<T>(
   const onError = (err: Error) => void (broken ??= err);
   client.on("error", onError);
   try {
-    const results = (await client.query(`BEGIN; ${lead}`)) as unknown as pg.QueryResult[];
-    const value = await work(drizzle(client) as unknown as Tx, results.slice(1));
-    await client.query(`${trail(results.slice(1))}; COMMIT`);
-    return value;
+    return await run(client);
   } catch (err) {
     try {
       await client.query("ROLLBACK");
@@ -58,7 +48,44 @@ async function pgTransaction<T>(
   }
 }
 
-function lockSql(namespaceId: string): string {
+/**
+ * On a connection of `pool`: sends `BEGIN; <lead>` as one simple-protocol query (its statements run
+ * in order, each with its own snapshot), then `work(tx, results of lead's statements)`, then
+ * `<trail>; COMMIT` as one query; ROLLBACK when anything throws (rethrown).
+ */
+async function pgTransaction<T>(
+  pool: pg.Pool,
+  lead: string,
+  work: (tx: Tx, lead: pg.QueryResult[]) => Promise<T>,
+  trail: (lead: pg.QueryResult[]) => string,
+): Promise<T> {
+  return onPgConnection(pool, async (client) => {
+    const results = (await client.query(`BEGIN; ${lead}`)) as unknown as pg.QueryResult[];
+    const value = await work(drizzle(client) as unknown as Tx, results.slice(1));
+    await client.query(`${trail(results.slice(1))}; COMMIT`);
+    return value;
+  });
+}
+
+/**
+ * On PostgreSQL through a `pg` pool: sends `BEGIN; <statements()>; COMMIT` as ONE simple-protocol
+ * query (one round trip; each statement takes its own snapshot, in order) and resolves the results
+ * of `statements` (one per statement). ROLLBACK when it fails (the error is rethrown); a connection
+ * that cannot even roll back is discarded. `statements` must inline only checked values.
+ * @returns null without a `pg` pool (PGlite): the caller takes its general path.
+ */
+export async function inOneRoundTrip(db: Db, statements: () => string): Promise<pg.QueryResult[] | null> {
+  const pool = pgPool(db);
+  if (!pool) return null;
+  const text = `BEGIN; ${statements()}; COMMIT`;
+  return onPgConnection(pool, async (client) => {
+    const results = (await client.query(text)) as unknown as pg.QueryResult[];
+    return results.slice(1, -1);
+  });
+}
+
+/** `SELECT cursor FROM namespaces WHERE id = <namespaceId> FOR UPDATE`, the id checked to be a UUID. */
+export function lockSql(namespaceId: string): string {
   if (!UUID.test(namespaceId)) throw new Error(`not a namespace id: ${namespaceId}`);
   return `SELECT cursor FROM namespaces WHERE id = '${namespaceId}' FOR UPDATE`;
 }

@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import { ErrorBody, type ServerRef } from "@teammem/protocol";
 import { Refusal } from "../../errors/refusal.js";
 import { ensureNamespace, findNamespace, type NamespaceRow } from "../../store/namespaces.js";
+import type { DeviceSightings } from "../../store/devices.js";
 import type { WriteContext } from "../../store/write-context.js";
 
 /** Error replies every namespace route may give, for the OpenAPI description. */
@@ -77,5 +78,7 @@ export async function writeContext(app: FastifyInstance, request: FastifyRequest
 declare module "fastify" {
   interface FastifyInstance {
     namespaceCache: NamespaceCache;
+    /** Devices known to have a fresh `last_seen_at` (store/devices.ts). */
+    deviceSightings: DeviceSightings;
   }
 }

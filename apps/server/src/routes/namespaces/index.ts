@@ -10,6 +10,7 @@ import { blockReportFindings } from "../../audit/block-report-findings.js";
 import { Refusal } from "../../errors/refusal.js";
 import { recordAuditEvent } from "../../audit/events.js";
 import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
+import { DeviceSightings } from "../../store/devices.js";
 import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
 import { ensureCallerNamespace, errorReplies, NamespaceCache, serverRef } from "./context.js";
 import readRoutes from "./reads.js";
@@ -19,6 +20,7 @@ import writeRoutes from "./writes.js";
 
 const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.decorate("namespaceCache", new NamespaceCache());
+  app.decorate("deviceSightings", new DeviceSightings());
   app.addHook("onRequest", app.authenticate);
   app.addHook("preHandler", refuseSecretNames); // a namespace name or clientId holding a credential
 

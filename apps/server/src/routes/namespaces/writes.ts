@@ -54,7 +54,7 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const ctx = await writeContext(app, request, ns, clientId);
-      if (clientId) await touchDevice(app.db, request.auth.principalId, clientId);
+      if (clientId) await touchDevice(app.db, request.auth.principalId, clientId, app.deviceSightings);
       const results: OperationResult[] = [];
       // Runs of operations share one transaction (store/apply-batch.ts); what a run cannot take is
       // applied on its own. A run that fails for another reason than a transient database failure
