@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH } from "./engine/decode.js";
 import { fakeGithubPat, fakeNpmToken, randomChars } from "./testing.js";
 import { redact, scan } from "./scan.js";
+import { RULES } from "./rules/index.js";
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 const b64url = (s: string) => Buffer.from(s, "utf8").toString("base64url");
@@ -56,6 +57,36 @@ describe("base64", () => {
     expect(scan(`cert: ${random.toString("base64")}`)).toEqual([]);
     expect(scan(`note: ${b64("just some notes about the deploy, nothing secret here")}`)).toEqual([]);
     expect(scan("internationalization_and_localization_frameworks/considerations")).toEqual([]);
+  });
+});
+
+describe("every rule's positive examples, base64-encoded", () => {
+  it("are found at every offset in a 3-byte group, in both alphabets, encoded once and twice", () => {
+    const missed: string[] = [];
+    let tries = 0;
+    for (const rule of RULES) {
+      rule.examples().positive.forEach((example, k) => {
+        // (A base64url run without `-` or `_` is plain base64: the encoding names what the run holds.)
+        const holds = (text: string, layers: number, what: string): void => {
+          tries++;
+          const encoding = new RegExp(`^base64(?:url)?${layers === 2 ? "/base64(?:url)?" : ""}$`);
+          if (!scan(text).some((f) => f.ruleId === rule.id && encoding.test(f.encoding ?? ""))) missed.push(`${rule.id}[${k}] ${what}`);
+        };
+        for (let offset = 0; offset < 3; offset++) {
+          // Spaces shift the example's bytes in the 3-byte groups without gluing anything to its token.
+          const bytes = Buffer.from(" ".repeat(offset) + example, "utf8");
+          for (const encoding of ["base64", "base64url"] as const) {
+            const once = bytes.toString(encoding);
+            holds(`value: ${once}\n`, 1, `${encoding} @${offset}`);
+            for (let offset2 = 0; offset2 < 3; offset2++) {
+              holds(`value: ${Buffer.from(" ".repeat(offset2) + once, "latin1").toString(encoding)}\n`, 2, `${encoding} @${offset}/${offset2} twice`);
+            }
+          }
+        }
+      });
+    }
+    expect(tries).toBeGreaterThan(RULES.length * 2 * 24);
+    expect(missed).toEqual([]);
   });
 });
 

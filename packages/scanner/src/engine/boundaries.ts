@@ -306,6 +306,18 @@ export function boundaryAlphabets(pattern: RegExp, cache?: AtomCache): { start: 
   };
 }
 
+/**
+ * Every ASCII character a match of `pattern` can hold (the union of its parts' alphabets,
+ * lookarounds left out but for a `lead`); undefined when a part is structural (whitespace, a negated
+ * class: any character may follow) or the flags fold characters outside ASCII to ASCII letters
+ * (`i` with `u` or `v`: `ſ` matches `s`). The decode layer refines a short prefix's gates with it
+ * (engine/decode.ts, `base64Gates`).
+ */
+export function tokenAlphabet(pattern: RegExp, cache?: AtomCache): Uint8Array | undefined {
+  if (pattern.flags.includes("i") && (pattern.flags.includes("u") || pattern.flags.includes("v"))) return undefined;
+  return unionOf(parseParts(pattern, cache).items);
+}
+
 const BASE64_TEXT = /^[A-Za-z0-9+/]+$/;
 
 /**

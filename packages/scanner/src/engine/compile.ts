@@ -5,10 +5,11 @@
  * a cache keyed by identity, freed with the array), so repeated `scan(text)` calls pay nothing.
  */
 import type { Rule } from "../rule.js";
-import { atomCache, tokenBoundary, type TokenBoundary } from "./boundaries.js";
+import { atomCache, tokenAlphabet, tokenBoundary, type AtomCache, type TokenBoundary } from "./boundaries.js";
+import { checkPatternSafety } from "./safety.js";
 import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
-import { base64Gates, canGate } from "./decode.js";
+import { base64Gates, canGate, SHORT_HEAD } from "./decode.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -108,7 +109,12 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   const catalog: CompiledCatalog = {
     rules: compiled,
     automaton,
-    gatedAutomaton: (build) => (gated ??= !hasGates ? automaton : build ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes)!], notAfterWord) : undefined),
+    gatedAutomaton: (build) =>
+      (gated ??= !hasGates
+        ? automaton
+        : build
+          ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!], notAfterWord)
+          : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
     gateFrom: automaton.prefixes.length,
@@ -116,4 +122,28 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   };
   memo.set(rules, catalog);
   return catalog;
+}
+
+/**
+ * By prefix: the UTF-8 bytes a token may hold right after it (256 entries, 1 = possible), for the
+ * prefixes shorter than SHORT_HEAD bytes whose gates the decode layer refines with them
+ * (engine/decode.ts, `base64Gates`); undefined (any byte) for the others, and when a rule of the
+ * prefix could match the prefix alone or may hold any character (`tokenAlphabet`). The first bytes
+ * of the characters normalisation removes are possible too: a zero-width character after the
+ * prefix is removed before matching.
+ */
+function followingBytes(prefixes: readonly string[], byPrefix: readonly number[][], rules: readonly Rule[], atoms: AtomCache): (Uint8Array | undefined)[] {
+  return prefixes.map((p, id) => {
+    if (Buffer.byteLength(p, "utf8") >= SHORT_HEAD) return undefined;
+    const set = new Uint8Array(256);
+    for (const r of byPrefix[id]!) {
+      // A pair rule's matches start with its ID pattern (pair-search.ts tries that at the prefix).
+      const pattern = rules[r]!.pair?.id ?? rules[r]!.pattern;
+      const alphabet = checkPatternSafety(pattern).minWidth > p.length ? tokenAlphabet(pattern, atoms) : undefined;
+      if (alphabet === undefined) return undefined;
+      for (let c = 0; c < 128; c++) set[c] ||= alphabet[c]!;
+    }
+    for (const seq of REMOVABLE_SEQUENCES) set[Buffer.from(seq, "utf8")[0]!] = 1;
+    return set;
+  });
 }

@@ -13,14 +13,37 @@ import { base64Gates, canGate, hasBase64Run, MIN_BASE64_RUN } from "./decode.js"
 const prefixes = [...new Set(RULES.flatMap((r) => r.prefixes))];
 
 describe("base64Gates", () => {
-  const gates = base64Gates(prefixes)!;
+  // The catalog's gates, as its scans use them (refined by what follows each short prefix).
+  const catalog = compileRules(RULES);
+  const gates = catalog.gatedAutomaton(true)!.prefixes.slice(catalog.gateFrom);
   const holdsGate = (encoded: string): boolean => gates.some((g) => encoded.includes(g));
 
+  /** Every place a rule's match starts at one of its prefixes in its positive examples: [prefix, the example from there]. */
+  const tokenHeads = (): [string, string][] => {
+    const heads: [string, string][] = [];
+    for (const rule of RULES) {
+      const re = new RegExp((rule.pair?.id ?? rule.pattern).source, `${rule.pattern.flags.replace(/[gy]/g, "")}y`);
+      for (const text of rule.examples().positive) {
+        for (const p of rule.prefixes) {
+          for (let at = text.indexOf(p); at !== -1; at = text.indexOf(p, at + 1)) {
+            re.lastIndex = at;
+            if (re.test(text)) heads.push([p, text.slice(at)]);
+          }
+        }
+      }
+    }
+    return heads;
+  };
+
   it("has a gate in the base64 (both alphabets) of every catalog prefix at every offset, encoded once and twice", () => {
+    const heads = tokenHeads();
+    expect(new Set(heads.map(([p]) => p))).toEqual(new Set(prefixes.filter((p) => heads.some(([q]) => q === p))));
+    expect(heads.length).toBeGreaterThan(RULES.length);
     const missed: string[] = [];
-    for (const p of prefixes) {
+    for (const [p, token] of heads) {
       for (let offset = 0; offset < 3; offset++) {
-        const once = Buffer.from("x".repeat(offset) + p + "Zq9", "utf8");
+        // The prefix and the 6 characters after it: a refined gate (a prefix of 2 bytes) reads one.
+        const once = Buffer.from("x".repeat(offset) + token.slice(0, p.length + 6), "utf8");
         for (const encoding of ["base64", "base64url"] as const) {
           const e1 = once.toString(encoding);
           if (!holdsGate(e1)) missed.push(`${p} @${offset} ${encoding}`);
@@ -32,6 +55,33 @@ describe("base64Gates", () => {
       }
     }
     expect(missed).toEqual([]);
+  });
+
+  it("has a gate in the base64 of every escape of every token character, and its own base64 once more", () => {
+    const missed: string[] = [];
+    const tokenChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/=~";
+    for (const ch of tokenChars) {
+      const cp = ch.charCodeAt(0);
+      const hex = cp.toString(16).padStart(2, "0");
+      const escapes = [`%${hex}`, `%${hex.toUpperCase()}`, `\\u00${hex}`, `&#${cp};`, `&#x${hex};`, `&#X${hex.toUpperCase()};`, `&#0${cp};`];
+      for (const e of escapes) {
+        for (let offset = 0; offset < 3; offset++) {
+          for (const encoding of ["base64", "base64url"] as const) {
+            const e1 = Buffer.from("x".repeat(offset) + e + "Zq", "utf8").toString(encoding);
+            if (!holdsGate(e1)) missed.push(`${e} @${offset} ${encoding}`);
+          }
+        }
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("refines the gates of a 2-byte prefix by the characters that follow it (no 2-character gate)", () => {
+    expect(gates.filter((g) => g.length < 3)).toEqual([]);
+    const alnum = new Uint8Array(256);
+    for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") alnum[c.charCodeAt(0)] = 1;
+    expect(base64Gates(["s."], [alnum])).toEqual(expect.arrayContaining(["cy4", "cy5", "HMu", "XMu", "nMu", "3Mu", "zLj", "zLn"]));
+    expect(base64Gates(["s."])).toEqual(expect.arrayContaining(["cy", "Mu", "zL"]));
   });
 
   it("gives ghp_ its documented fragments and has none for a catalog with a one-byte prefix", () => {

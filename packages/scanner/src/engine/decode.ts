@@ -89,10 +89,89 @@ function alphabetVariants(s: string): string[] {
 /** The latin1 bytes of the first `n` code units of `s` (each below 256 here: base64 or ASCII escapes). */
 const latin1Head = (s: string, n: number): number[] => Array.from(s.slice(0, n), (ch) => ch.charCodeAt(0) & 0xff);
 
-/** Escapes that can hide a token character ({@link isTokenCodePoint}): `\u00XX`, `%2X`…`%7X`, `&#…`, `&lowbar;` …. */
-function escapeIntroducers(): string[] {
-  const named = [...NAMED_ENTITIES].filter(([, v]) => isTokenCodePoint(v.charCodeAt(0))).map(([k]) => `&${k};`);
-  return ["\\u00", "%2", "%3", "%4", "%5", "%6", "%7", "&#", ...named];
+/** 256 entries, 1 for the bytes of `chars` (ASCII). */
+const byteSet = (chars: string): Uint8Array => {
+  const set = new Uint8Array(256);
+  for (let i = 0; i < chars.length; i++) set[chars.charCodeAt(i)] = 1;
+  return set;
+};
+
+const HEX_DIGITS = byteSet("0123456789ABCDEFabcdef");
+
+/**
+ * Escapes that can hide a token character ({@link isTokenCodePoint}): `\u00XX`, `%2X`…`%7X`, `&#…`,
+ * `&lowbar;` …, each with the bytes that may follow it when it is shorter than {@link SHORT_HEAD}
+ * bytes (a hex digit after `%2`, a digit or `x` after `&#`).
+ */
+function escapeIntroducers(): [string, Uint8Array | undefined][] {
+  const named = [...NAMED_ENTITIES].filter(([, v]) => isTokenCodePoint(v.charCodeAt(0))).map(([k]): [string, undefined] => [`&${k};`, undefined]);
+  const percent = ["%2", "%3", "%4", "%5", "%6", "%7"].map((e): [string, Uint8Array] => [e, HEX_DIGITS]);
+  return [["\\u00", undefined], ...percent, ["&#", byteSet("0123456789xX")], ...named];
+}
+
+/**
+ * Prefixes and escape introducers shorter than this many UTF-8 bytes have their gates refined by
+ * the byte that follows them: alone, a 2-byte prefix fixes only 2 base64 characters at each offset
+ * (`s.` gives `cy`, `Mu`, `zL`), which occur in every page of prose (`policy`, `project`).
+ */
+export const SHORT_HEAD = 3;
+
+/** Most strings the characters added to one short fragment may expand to (one gate per choice). */
+const MAX_GATE_VARIANTS = 8;
+
+/**
+ * The gate fragments of the short `bytes` (fewer than {@link SHORT_HEAD}) followed by one byte of
+ * `following` (256 entries, 1 = possible): per offset of the first byte in a 3-byte group, the
+ * base64 characters the known bytes fix, extended by the neighbouring character with the fewest
+ * possible values (one string per value, at most {@link MAX_GATE_VARIANTS}) until the fragment has
+ * 3 characters. E.g. `s.` followed by a letter or digit gives `cy4`/`cy5` (offset 0), `HMu`/`XMu`/
+ * `nMu`/`3Mu` (offset 1), `zLj`…`zLn` (offset 2). Every base64 text of the bytes followed by a
+ * byte of `following` holds one of them.
+ */
+function refinedBase64(bytes: ArrayLike<number>, following: Uint8Array): string[] {
+  const all = Array.from({ length: 256 }, (_, b) => b);
+  const known: number[][] = [...Array.from(bytes, (b) => [b]), all.filter((b) => following[b] === 1)];
+  const out: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const byteAt = (k: number): number[] => (k >= offset && k - offset < known.length ? known[k - offset]! : all);
+    /** The values base64 character `j` can have: bits [6j, 6j + 6) of the byte stream. */
+    const options = (j: number): number[] => {
+      const b = (6 * j) >> 3;
+      const r = (6 * j) & 7;
+      const seen = new Uint8Array(64);
+      if (r <= 2) for (const x of byteAt(b)) seen[(x >> (2 - r)) & 63] = 1;
+      else {
+        // r = 4: 4 low bits of byte b, 2 high bits of byte b + 1; r = 6: 2 low bits, then 4 high bits.
+        const his = new Set(byteAt(b).map((x) => (r === 4 ? (x & 15) << 2 : (x & 3) << 4)));
+        const los = new Set(byteAt(b + 1).map((y) => (r === 4 ? y >> 6 : y >> 4)));
+        for (const h of his) for (const l of los) seen[h | l] = 1;
+      }
+      return Array.from(seen.keys()).filter((v) => seen[v] === 1);
+    };
+    const chars = Math.ceil((8 * (offset + known.length)) / 6);
+    const opts = Array.from({ length: chars }, (_, j) => options(j));
+    // The longest run of fixed characters, then the cheapest neighbour while the product allows.
+    let [a, b] = [0, 0];
+    for (let j = 0, runStart = 0; j <= chars; j++) {
+      if (j < chars && opts[j]!.length === 1) continue;
+      if (j - runStart > b - a) [a, b] = [runStart, j];
+      runStart = j + 1;
+    }
+    let variants = 1;
+    while (b - a < 3) {
+      const left = a > 0 ? opts[a - 1]!.length : Infinity;
+      const right = b < chars ? opts[b]!.length : Infinity;
+      const grow = Math.min(left, right);
+      if (variants * grow > MAX_GATE_VARIANTS) break;
+      variants *= grow;
+      if (left <= right) a--;
+      else b++;
+    }
+    let strings = [""];
+    for (let j = a; j < b; j++) strings = strings.flatMap((s) => opts[j]!.map((v) => s + BASE64_CHARS[v]));
+    out.push(...strings);
+  }
+  return out;
 }
 
 /**
@@ -100,27 +179,34 @@ function escapeIntroducers(): string[] {
  * run whose decoded text (at depth 1 or, once more encoded, at depth 2) holds one of the prefixes or
  * an escape of a token character holds one of them. A run without any is not decoded: it cannot
  * give a finding. They are: for each prefix (its first {@link GATE_BYTES} bytes) and each escape
- * introducer, {@link fixedBase64} (3 offsets); for each of the prefixes' fragments, its own
- * {@link fixedBase64} (base64 of base64); all in both alphabets. Undefined when a prefix is a
- * single byte (at offset 1 no base64 character is fixed by it): then every run is decoded.
+ * introducer, {@link fixedBase64} (3 offsets), or for one shorter than {@link SHORT_HEAD} bytes
+ * with known `following` bytes (by prefix index: what a token may hold right after the prefix;
+ * undefined = any) {@link refinedBase64}; for each of these fragments, its own {@link fixedBase64}
+ * (base64 of base64); all in both alphabets. Undefined when a prefix is a single byte (at offset 1
+ * no base64 character is fixed by it): then every run is decoded.
  * The scan adds the gates to its prefix automaton, so finding them costs no pass of its own.
  */
-export function base64Gates(prefixes: readonly string[]): string[] | undefined {
+export function base64Gates(prefixes: readonly string[], following?: readonly (Uint8Array | undefined)[]): string[] | undefined {
   if (!canGate(prefixes)) return undefined;
   const gates = new Set<string>();
   const add = (fragment: string): void => {
     for (const v of alphabetVariants(fragment)) gates.add(v);
   };
-  for (const p of prefixes) {
-    const bytes = Buffer.from(p, "utf8");
-    for (const fragment of fixedBase64(bytes.subarray(0, GATE_BYTES))) {
+  const addHead = (bytes: Uint8Array, after: Uint8Array | undefined): void => {
+    const fragments = bytes.length < SHORT_HEAD && after !== undefined ? refinedBase64(bytes, after) : fixedBase64(bytes);
+    for (const fragment of fragments) {
       for (const v of alphabetVariants(fragment)) {
         gates.add(v);
         for (const twice of fixedBase64(latin1Head(v, GATE_BYTES))) add(twice);
       }
     }
+  };
+  prefixes.forEach((p, i) => addHead(Buffer.from(p, "utf8").subarray(0, GATE_BYTES), following?.[i]));
+  for (const [e, after] of escapeIntroducers()) {
+    // An escape in base64 is decoded at depth 2 (base64, then the escape): no base64 of base64 of it.
+    const bytes = Uint8Array.from(latin1Head(e, GATE_BYTES));
+    for (const fragment of bytes.length < SHORT_HEAD ? refinedBase64(bytes, after!) : fixedBase64(bytes)) add(fragment);
   }
-  for (const e of escapeIntroducers()) for (const fragment of fixedBase64(latin1Head(e, GATE_BYTES))) add(fragment);
   return [...gates];
 }
 

@@ -8,10 +8,12 @@ const kinds = (re: RegExp | string) => {
 };
 
 describe("checkPatternSafety", () => {
-  it("accepts bounded patterns and computes the longest match", () => {
+  it("accepts bounded patterns and computes the longest and shortest match", () => {
     const r = checkPatternSafety(/(?<![A-Za-z0-9_])ghp_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y);
-    expect(r).toEqual({ ok: true, problems: [], warnings: [], maxWidth: 40 });
-    expect(checkPatternSafety(/-----BEGIN (?:RSA )?PRIVATE KEY-----[A-Za-z0-9+/=\s]{64,8000}?-----END/y).ok).toBe(true);
+    expect(r).toEqual({ ok: true, problems: [], warnings: [], maxWidth: 40, minWidth: 40 });
+    expect(checkPatternSafety(/-----BEGIN (?:RSA )?PRIVATE KEY-----[A-Za-z0-9+/=\s]{64,8000}?-----END/y)).toMatchObject({ ok: true, minWidth: 99 });
+    expect(checkPatternSafety(/(?:hvs\.[A-Za-z0-9]{90,120}|s\.[A-Za-z0-9]{24})/y).minWidth).toBe(26);
+    expect(checkPatternSafety(/(?<a>x{0,3})ab\k<a>/y).minWidth).toBe(2); // a backreference may be empty
     expect(checkPatternSafety(/(?:-[a-z0-9]{4}){3}/y).ok).toBe(true);
   });
   it("rejects unbounded quantifiers, also inside lookarounds", () => {

@@ -34,6 +34,8 @@ export interface PatternSafety {
   readonly warnings: readonly PatternProblem[];
   /** Maximum width of a match in code units (Infinity when unbounded). */
   readonly maxWidth: number;
+  /** Minimum width of a match in code units (0 when the source does not parse). */
+  readonly minWidth: number;
 }
 
 interface Width {
@@ -163,7 +165,8 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
       else if (d === "k") i = source.indexOf(">", i) + 1;
       else if (d === "p" || d === "P") i = source.indexOf("}", i) + 1;
       else i += 2;
-      return { min: 1, max: 2, variable: false }; // a backreference/astral escape may be wider; bounded anyway
+      // A backreference may be wider (or empty: its group matched nothing), an astral escape is 2 code units; bounded anyway.
+      return { min: d === "k" || (d !== undefined && d >= "1" && d <= "9") ? 0 : 1, max: 2, variable: false };
     }
     if (c === "^" || c === "$") {
       i++;
@@ -174,16 +177,18 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
   };
 
   let maxWidth = Infinity;
+  let minWidth = 0;
   try {
     const w = parseAlternation();
     if (i < source.length) fail("unbalanced parenthesis");
     maxWidth = w.max;
+    minWidth = w.min;
     if (maxWidth > MAX_MATCH_WIDTH && maxWidth !== Infinity)
       problems.push({ kind: "too-long", message: `longest match is ${maxWidth} code units (limit ${MAX_MATCH_WIDTH})` });
   } catch (e) {
     problems.push({ kind: "syntax", message: e instanceof Error ? e.message : String(e) });
   }
-  return { ok: problems.length === 0, problems, warnings, maxWidth };
+  return { ok: problems.length === 0, problems, warnings, maxWidth, minWidth };
 }
 
 function clip(s: string): string {
