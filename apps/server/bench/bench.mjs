@@ -28,6 +28,7 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { adminQuery, localBenchUrl, machineLine, scratchDatabase } from "../../../scripts/lib/bench.mjs";
 import { buildApp, issueToken, openDatabase } from "../dist/index.js";
+import { addFloorRoute, FLOOR_TABLE_SQL } from "./floor-route.mjs";
 
 const { values } = parseArgs({
   options: { ops: { type: "string" }, warmup: { type: "string" }, pool: { type: "string" }, levels: { type: "string" } },
@@ -36,30 +37,6 @@ const OPS = Number(values.ops ?? 1000);
 const WARMUP = Number(values.warmup ?? 200);
 const MAX_POOL = Number(values.pool ?? 16);
 const LEVELS = (values.levels ?? "1,16,64").split(",").map(Number);
-/**
- * The floor of the issue's goal, registered by this benchmark only (never in the product):
- * `POST /bench/floor` with `{ path, content }` behind the same auth as the write route (the global
- * rate limiter, JWT verification and token lookup, the member role), running one single-row INSERT
- * transaction (BEGIN; INSERT; COMMIT) on the server's own `pg` pool; answers `{ ok: true }`.
- */
-function addFloorRoute(app, pool) {
-  app.post("/bench/floor", { onRequest: [app.authenticate, app.requireRole("member")] }, async (request) => {
-    const { path, content } = request.body;
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("INSERT INTO bench_bare (path, content) VALUES ($1, $2)", [path, content]);
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
-    return { ok: true };
-  });
-}
-
 const scratch = await scratchDatabase(localBenchUrl(), "teammem_bench");
 const url = scratch.url;
 const load = fork(new URL("./load.mjs", import.meta.url));
@@ -86,7 +63,7 @@ try {
     const setup = await openDatabase({ kind: "postgres", url, poolSize: 1 });
     await setup.migrate();
     await setup.close();
-    await adminQuery(url, "CREATE TABLE bench_bare (id bigserial PRIMARY KEY, path text NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+    await adminQuery(url, FLOOR_TABLE_SQL);
   }
   const secret = randomBytes(32).toString("base64url");
   let token;
