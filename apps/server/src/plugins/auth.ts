@@ -43,6 +43,12 @@ const CLOCK_LEEWAY_SECONDS = 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Token ids whose rows are kept per app instance; the least recently used beyond it are dropped. */
 const MAX_CACHED_TOKENS = 10_000;
+/**
+ * Most time a verified signature is remembered (fast-jwt's `cacheTTL`), in ms; a token's own `exp`
+ * ends it sooner. Only the signature check and decoding are skipped on a hit: the claims checks
+ * below and the token's row (revocation, membership, role) run on every request as before.
+ */
+const VERIFIED_TOKEN_TTL_MS = 10 * 60_000;
 
 /**
  * The request's bearer token: `Authorization: Bearer <token>`, or, on a WebSocket upgrade only, the
@@ -71,6 +77,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * - its `jti` names a row in `tokens` whose team, principal and role equal the claims → else
  *   `unauthorized` (a token signed with the right key but never issued is refused);
  * - that row is not revoked and the principal is still a member of the team → else `token_revoked`.
+ * A verified signature is remembered per app instance until the token's `exp` (at most 10 minutes),
+ * so a repeated token skips the HMAC; every other check above runs on each request.
  * The row is re-read at most every `tokenCacheMs` per app instance, so a revocation made by another
  * process (CLI, another instance) takes effect within that time; one made through this instance's
  * admin API at once. The role acted with is the lower of the token's role (as stored at issue
@@ -87,7 +95,10 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     secret: opts.secret,
     sign: { algorithm: "HS256" },
     // nbf is checked in `authenticate` with the same 60 s leeway as iat, and a refusal of its own.
-    verify: { algorithms: ["HS256"], extractToken: bearerToken, ignoreNotBefore: true },
+    // fast-jwt's cache of verified tokens: keyed by a hash of the whole token (header, claims and
+    // signature), an entry ends at the token's `exp` or after VERIFIED_TOKEN_TTL_MS, whichever is
+    // first; failed verifications are not cached. It saves the HMAC and the decoding per request.
+    verify: { algorithms: ["HS256"], extractToken: bearerToken, ignoreNotBefore: true, cache: MAX_CACHED_TOKENS, cacheTTL: VERIFIED_TOKEN_TTL_MS },
   });
 
   async function readToken(tokenId: string): Promise<TokenRecord | null> {
