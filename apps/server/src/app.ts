@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { MAX_NAMESPACE_LENGTH } from "@teammem/protocol";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Db } from "./db/database.js";
 import { IdentityCache } from "./identity/identity-cache.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
@@ -23,6 +23,7 @@ import namespaceRoutes from "./routes/namespaces/index.js";
 import teamRoutes from "./routes/team/index.js";
 import serverRoutes from "./routes/server/index.js";
 import { clientErrorHandler } from "./http/client-error.js";
+import { createReplySerializerCompiler } from "./http/reply-serializer.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
@@ -85,7 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createReplySerializerCompiler()); // fast-json-stringify from the zod reply schemas
   app.decorate("db", opts.db);
   app.decorate("limits", limits);
   // Created (or a new epoch started, for a restored database) before the first request is served.
