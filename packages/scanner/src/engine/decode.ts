@@ -293,8 +293,8 @@ export function base64RunEnd(text: string, from: number): number {
   return i;
 }
 
-/** An escape sequence, tried (sticky) where `%`, `\` or `&` occurs. */
-const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\\\|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
+/** The code units that start an escape sequence ({@link tokenEscapeAt}). */
+const INTRODUCERS = ["%", "\\", "&"];
 
 /** Named HTML character references for ASCII characters (and the ones most often seen in notes). */
 const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
@@ -381,50 +381,46 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
       i = nextRunStart(text, (inBlock >= 0 ? inBlock : fromStart(i)) + 1, MIN_BASE64_RUN);
     }
   }
-  if (text.indexOf("%") !== -1 || text.indexOf("\\u") !== -1 || text.indexOf("&") !== -1) {
+  // Escapes: candidates are found with native indexOf per introducer (one forward-only cursor each:
+  // linear; a global regex search for them was measured at half the cost of the whole scan on
+  // prose) and checked by {@link tokenEscapeAt}, which refuses most of those in prose (`100% `,
+  // `\*`, `R&D`) at the code unit after them. Only escapes of characters a token can hold start or
+  // extend a run (`&nbsp;`, `&lt;`, `%20` do not): an escaped word of HTML or a URL with encoded
+  // spaces is not decoded and scanned again for nothing.
+  const cursors = [text.indexOf("%"), text.indexOf("\\"), text.indexOf("&")];
+  if (cursors[0] !== -1 || cursors[1] !== -1 || cursors[2] !== -1) {
     const wordEnd = (from: number): number => {
       let end = from;
       while (end < n && !isSpace(text.charCodeAt(end))) end++;
       return end;
     };
-    // Only escapes of characters a token can hold start or extend a run (`&nbsp;`, `&lt;`, `%20`
-    // do not): an escaped word of HTML or a URL with encoded spaces is not decoded and scanned
-    // again for nothing.
-    // The candidates are found with native indexOf per escape character (one forward-only cursor
-    // each: linear), and the sticky pattern is tried only there; a global regex search for the
-    // alternation was measured at half the cost of the whole scan on prose.
-    const cursors = [-1, -1, -1];
-    const chars = ["%", "\\", "&"];
-    const nextEscape = (from: number): RegExpExecArray | null => {
+    let escapeLength = 0;
+    /** Start of the first escape at or after `from` that starts or extends a run (its length in `escapeLength`), or −1. */
+    const nextEscape = (from: number): number => {
       for (;;) {
         let q = -1;
-        let which = -1;
         for (let k = 0; k < 3; k++) {
-          if (cursors[k]! !== -2 && cursors[k]! < from) cursors[k] = text.indexOf(chars[k]!, from);
-          if (cursors[k] === -1) cursors[k] = -2; // none left
-          if (cursors[k]! >= 0 && (q === -1 || cursors[k]! < q)) [q, which] = [cursors[k]!, k];
+          let c = cursors[k]!;
+          if (c !== -1 && c < from) c = cursors[k] = text.indexOf(INTRODUCERS[k]!, from);
+          if (c !== -1 && (q === -1 || c < q)) q = c;
         }
-        if (q === -1) return null;
+        if (q === -1) return -1;
+        escapeLength = tokenEscapeAt(text, q);
+        if (escapeLength > 0) return q;
         from = q + 1;
-        cursors[which] = text.indexOf(chars[which]!, from);
-        ESCAPE.lastIndex = q;
-        const e = ESCAPE.exec(text);
-        if (e === null) continue;
-        const cp = escapeCodePoint(text, e);
-        if (isTokenCodePoint(cp) || introducesTokenEscape(cp, text, e.index + e[0].length)) return e;
       }
     };
-    let m = nextEscape(0);
-    while (m !== null) {
-      let start = m.index;
+    let q = nextEscape(0);
+    while (q !== -1) {
+      let start = q;
       while (start > 0 && !isSpace(text.charCodeAt(start - 1))) start--;
-      let end = wordEnd(m.index + m[0].length);
+      let end = wordEnd(q + escapeLength);
       // Words with escapes close to each other make one run, so many short escaped words cost one
       // decode and one scan, not one each (the plain words between them are scanned twice at most).
-      m = nextEscape(end);
-      while (m !== null && m.index - end <= ESCAPE_MERGE_GAP) {
-        end = wordEnd(m.index + m[0].length);
-        m = nextEscape(end);
+      q = nextEscape(end);
+      while (q !== -1 && q - end <= ESCAPE_MERGE_GAP) {
+        end = wordEnd(q + escapeLength);
+        q = nextEscape(end);
       }
       const run = decodeEscapes(text, start, end, budget);
       if (run) runs.push(run);
@@ -882,12 +878,56 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
   };
 }
 
-/** The code point an escape sequence matched by ESCAPE stands for (−1 for an unknown character reference). */
-function escapeCodePoint(text: string, m: RegExpExecArray): number {
-  const c = m[0].charCodeAt(0);
-  if (c === 37 /* % */) return hexValue(m[0], 1, 2);
-  if (c === 92 /* \ */) return m[0].length === 2 ? 92 : hexValue(m[0], 2, 4);
-  return characterReference(text, m.index, m.index + m[0].length)[0];
+/**
+ * Length of the escape sequence at `q` (a `%`, `\` or `&`) when it stands for a token character
+ * ({@link isTokenCodePoint}) or introduces an escape of one ({@link introducesTokenEscape}), else 0.
+ * Escape sequences: `%` + 2 hex digits (RFC 3986 §2.1); `\u` + 4 hex digits and `\\` (RFC 8259
+ * §7); `&#` + 1-7 digits, `&#x` + 1-6 hex digits, or `&` + a letter and 1-31 letters or digits,
+ * then `;` (HTML character references). Reads at most 35 code units; most candidates in prose are
+ * refused at the code unit after `q`.
+ */
+function tokenEscapeAt(text: string, q: number): number {
+  const c = text.charCodeAt(q);
+  const d = text.charCodeAt(q + 1);
+  let cp: number;
+  let len: number;
+  if (c === 37 /* % */) [cp, len] = [hexValue(text, q + 1, 2), 3];
+  else if (c === 92 /* \ */) {
+    if (d === 117 /* u */) [cp, len] = [hexValue(text, q + 2, 4), 6];
+    else if (d === 92) [cp, len] = [92, 2]; // JSON's escaped backslash: JSON inside JSON writes \\u005f
+    else return 0;
+  } else {
+    if (d !== 35 /* # */ && !isAsciiLetter(d)) return 0;
+    len = referenceLength(text, q);
+    if (len === 0) return 0;
+    cp = characterReference(text, q, q + len)[0];
+  }
+  return cp >= 0 && (isTokenCodePoint(cp) || introducesTokenEscape(cp, text, q + len)) ? len : 0;
+}
+
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isAlphanumeric = (c: number): boolean => isAsciiLetter(c) || isDigit(c);
+
+/** Length of the character reference at `q` (an `&`: `&#95;`, `&#x5F;`, `&lowbar;`), or 0 when there is none. Reads at most 35 code units. */
+function referenceLength(text: string, q: number): number {
+  let i = q + 1;
+  /** Skips `min` to `max` code units of `is`; false when there are fewer than `min`. */
+  const skip = (is: (c: number) => boolean, min: number, max: number): boolean => {
+    const from = i;
+    while (i - from < max && is(text.charCodeAt(i))) i++;
+    return i - from >= min;
+  };
+  if (text.charCodeAt(i) === 35 /* # */) {
+    i++;
+    const x = text.charCodeAt(i);
+    if (x === 120 || x === 88 /* x X */) {
+      i++;
+      if (!skip(isHexDigit, 1, 6)) return 0;
+    } else if (!skip(isDigit, 1, 7)) return 0;
+  } else if (!isAsciiLetter(text.charCodeAt(i++)) || !skip(isAlphanumeric, 1, 31)) return 0;
+  return text.charCodeAt(i) === 59 /* ; */ ? i + 1 - q : 0;
 }
 
 /** ASCII letters, digits and the punctuation tokens hold (`_-.+/=~`): an escape of anything else cannot hide a token. */
