@@ -98,7 +98,7 @@ export class PrefixAutomaton {
     const W = S + 1;
     let bound = 1;
     for (const p of prefixes) bound += p.length;
-    let table = new Int32Array(bound * W);
+    const table = new Int32Array(bound * W);
     const firstChild = new Int32Array(bound);
     const nextSibling = new Int32Array(bound);
     const edgeSymbol = new Int32Array(bound);
@@ -107,11 +107,22 @@ export class PrefixAutomaton {
     const sameNext = new Int32Array(prefixes.length).fill(-1);
     const ownLast = new Int32Array(bound);
     let n = 1;
-    for (let id = 0; id < prefixes.length; id++) {
-      const p = prefixes[id]!;
-      let s = 0;
-      for (let i = 0; i < p.length; i++) {
-        const sym = this.symbolOf[p.charCodeAt(i)]!;
+    // Depth by depth (every prefix's first code unit, then every second one…), so states are numbered
+    // by depth and the table's rows are in breadth-first order: the shallow states, where prose keeps
+    // the automaton, sit together at its start instead of among the deep states of the prefixes
+    // inserted before them (a catalog's ~2 000 base64 gates: 6 400 states, 2 MB of rows; measured
+    // ~0.05 ms per MB of Markdown less for the gated automaton, ~30 % of what its size costs).
+    const at = new Int32Array(prefixes.length); // each prefix's state so far
+    // Ids by length, longest first (then ascending): those still longer than `depth` are the first `active`.
+    const byLength = Array.from(prefixes.keys()).sort((a, b) => prefixes[b]!.length - prefixes[a]!.length || a - b);
+    let active = byLength.length;
+    for (let depth = 0; depth < this.overlap; depth++) {
+      while (active > 0 && prefixes[byLength[active - 1]!]!.length <= depth) active--;
+      for (let k = 0; k < active; k++) {
+        const id = byLength[k]!;
+        const p = prefixes[id]!;
+        const s = at[id]!;
+        const sym = this.symbolOf[p.charCodeAt(depth)]!;
         let next = table[s * W + sym]!;
         if (next === 0) {
           next = n++;
@@ -120,11 +131,14 @@ export class PrefixAutomaton {
           nextSibling[next] = firstChild[s]!;
           firstChild[s] = next;
         }
-        s = next;
+        at[id] = next;
+        if (depth === p.length - 1) {
+          // Prefixes ending at one state are all of this depth: ids come in ascending order.
+          if (ownFirst[next] === -1) ownFirst[next] = id;
+          else sameNext[ownLast[next]!] = id;
+          ownLast[next] = id;
+        }
       }
-      if (ownFirst[s] === -1) ownFirst[s] = id;
-      else sameNext[ownLast[s]!] = id;
-      ownLast[s] = id;
     }
 
     // BFS: failure links folded into a complete DFA, one row per state: a state's row is its
@@ -151,8 +165,6 @@ export class PrefixAutomaton {
         enter(s, c, (t < 0 ? ~t : t) / W);
       }
     }
-    if (table.length !== n * W) table = table.slice(0, n * W);
-    this.table = table;
     // Outputs of a state: its own prefix ids (ascending), then those of its failure chain.
     this.states = n;
     const flat: number[] = [];
@@ -163,6 +175,7 @@ export class PrefixAutomaton {
       flat.push(-1);
     }
     this.outList = Int32Array.from(flat);
+    this.table = table.length === n * W ? table : table.slice(0, n * W);
   }
 
   /** Number of DFA states (for diagnostics). */
