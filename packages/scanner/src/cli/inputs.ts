@@ -1,10 +1,12 @@
 /**
  * The inputs of `teammem-scan`: expands the command line's paths into texts to scan. Files are read,
- * folders walked recursively in name order (skipping `.git`, `node_modules` and symbolic links),
- * `-` reads stdin. UTF-16 with a byte order mark is decoded (text-file.ts). Problems are collected,
- * never thrown: an unreadable path is an error, a file that is not text (binary) or larger than
- * {@link MAX_SCAN_FILE_BYTES} is "not scanned"; the caller reports both (and exits non-zero) so that
- * "no findings" never means "not looked at".
+ * folders walked recursively in name order (skipping `.git` and `node_modules`), `-` reads stdin.
+ * UTF-16 with a byte order mark is decoded (text-file.ts). Problems are collected, never thrown: an
+ * unreadable path is an error; a file that is not text (binary) or larger than
+ * {@link MAX_SCAN_FILE_BYTES}, and an entry of a walked folder that is not a regular file or folder
+ * (a symbolic link, not followed; a FIFO, socket or device) is "not scanned"; the caller reports
+ * both (and exits non-zero) so that "no findings" never means "not looked at".
+ * Paths are kept as they are (a credential in one is the caller's to find and redact).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
@@ -18,12 +20,18 @@ export interface Input {
   readonly text: string;
 }
 
+/** A path and what went wrong with it, e.g. `not scanned (symbolic link)` or `no such file or folder`. */
+export interface PathProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
 export interface Collected {
   readonly inputs: Input[];
-  /** Paths that could not be read (each message names its path). */
-  readonly errors: string[];
-  /** Files read but not scanned, with the reason (each message names its path). */
-  readonly notScanned: string[];
+  /** Paths that could not be read. */
+  readonly errors: PathProblem[];
+  /** Files or folder entries seen but not scanned, with the reason. */
+  readonly notScanned: PathProblem[];
 }
 
 /** Where the inputs come from: the working folder relative paths resolve against, and stdin. */
@@ -47,7 +55,7 @@ function collect(arg: string, source: InputSource, out: Collected): void {
     try {
       buf = source.readStdin();
     } catch (e) {
-      out.errors.push(`-: cannot read stdin (${code(e)})`);
+      out.errors.push({ path: "-", reason: `cannot read stdin (${code(e)})` });
       return;
     }
     addText("-", buf, out);
@@ -57,7 +65,7 @@ function collect(arg: string, source: InputSource, out: Collected): void {
   try {
     st = statSync(resolve(source.cwd, arg)); // a path named on the command line is followed if it is a link
   } catch (e) {
-    out.errors.push(`${arg}: ${code(e) === "ENOENT" ? "no such file or folder" : "cannot read"}`);
+    out.errors.push({ path: arg, reason: code(e) === "ENOENT" ? "no such file or folder" : "cannot read" });
     return;
   }
   if (st.isDirectory()) {
@@ -66,7 +74,7 @@ function collect(arg: string, source: InputSource, out: Collected): void {
   }
   // A FIFO, socket or device could block the scan forever or never end: refuse it.
   if (!st.isFile()) {
-    out.errors.push(`${arg}: not a regular file or folder`);
+    out.errors.push({ path: arg, reason: "not a regular file or folder" });
     return;
   }
   readInto(arg, source, out, st.size);
@@ -81,12 +89,12 @@ function readInto(path: string, source: InputSource, out: Collected, size?: numb
   try {
     size ??= statSync(at).size;
     if (size > MAX_SCAN_FILE_BYTES) {
-      out.notScanned.push(`${path}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`);
+      out.notScanned.push({ path, reason: `not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)` });
       return;
     }
     buf = readFileSync(at);
   } catch (e) {
-    out.errors.push(`${path}: cannot read (${code(e)})`);
+    out.errors.push({ path, reason: `cannot read (${code(e)})` });
     return;
   }
   addText(path, buf, out);
@@ -94,16 +102,17 @@ function readInto(path: string, source: InputSource, out: Collected, size?: numb
 
 function addText(path: string, buf: Buffer, out: Collected): void {
   if (buf.length > MAX_SCAN_FILE_BYTES) {
-    out.notScanned.push(`${path}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`);
+    out.notScanned.push({ path, reason: `not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)` });
     return;
   }
   const decoded = fileText(buf);
-  if (decoded.kind === "not-text") out.notScanned.push(`${path}: not scanned (${decoded.reason})`);
+  if (decoded.kind === "not-text") out.notScanned.push({ path, reason: `not scanned (${decoded.reason})` });
   else out.inputs.push({ path, text: decoded.text });
 }
 
 /**
- * Recursive folder walk in name order (byte order); symbolic links are not followed. Names are read as
+ * Recursive folder walk in name order (byte order); symbolic links are not followed, and they, FIFOs,
+ * sockets and devices are named as not scanned (a FIFO could block the walk forever). Names are read as
  * bytes, so a file whose name is not UTF-8 is still read and scanned; its display path shows the
  * undecodable bytes as U+FFFD. `at` is the folder's path as bytes.
  */
@@ -112,7 +121,7 @@ function walk(dir: string, source: InputSource, out: Collected, at: Buffer = Buf
   try {
     entries = readdirSync(at, { withFileTypes: true, encoding: "buffer" });
   } catch (e) {
-    out.errors.push(`${dir}: cannot list (${code(e)})`);
+    out.errors.push({ path: dir, reason: `cannot list (${code(e)})` });
     return;
   }
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
@@ -122,5 +131,6 @@ function walk(dir: string, source: InputSource, out: Collected, at: Buffer = Buf
     if (e.isDirectory()) {
       if (!SKIPPED_DIRS.has(e.name.toString("utf8"))) walk(p, source, out, childAt);
     } else if (e.isFile()) readInto(p, source, out, undefined, childAt);
+    else out.notScanned.push({ path: p, reason: `not scanned (${e.isSymbolicLink() ? "symbolic link, not followed" : "not a regular file or folder"})` });
   }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -220,6 +220,77 @@ describe("teammem-scan", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("customRules[0].prefixes[0]");
     expect(r.stderr).toContain("customRules[0].pattern");
+  });
+});
+
+describe("teammem-scan: paths and folder entries", () => {
+  const t = token.slice(4); // the part after the prefix must never be printed
+
+  it("reports a credential in a file name and redacts it in text, JSON, SARIF, --redact and stderr", async () => {
+    mkdirSync(join(dir, "pn"), { recursive: true });
+    writeFileSync(join(dir, "pn", `${token}.md`), "clean\n");
+    writeFileSync(join(dir, "pn", `in-${token}.md`), `T=${token2}\n`);
+    writeFileSync(join(dir, "pn", `bin-${token}.bin`), Buffer.from([0x78, 0x00, 0x79]));
+    const r = await cli(["pn"]);
+    expect(r).toEqual({
+      code: 1,
+      stdout: [
+        `${join("pn", "[REDACTED:github-pat].md")}: path holds github-pat GitHub personal access token (classic)`,
+        `${join("pn", "in-[REDACTED:github-pat].md")}: path holds github-pat GitHub personal access token (classic)`,
+        `${join("pn", "in-[REDACTED:github-pat].md")}:1:3 github-pat GitHub personal access token (classic)`,
+        `${join("pn", "bin-[REDACTED:github-pat].bin")}: path holds github-pat GitHub personal access token (classic)`,
+        "",
+      ].join("\n"),
+      stderr: `teammem-scan: ${join("pn", "bin-[REDACTED:github-pat].bin")}: not scanned (binary file: a NUL byte in the first 8 KiB)\n`,
+    });
+    // A clean file whose name holds a token is a finding (exit 1), not a clean scan.
+    expect(await cli([join("pn", `${token}.md`)])).toMatchObject({ code: 1 });
+    const json = await cli(["--format", "json", "pn"]);
+    expect(json.stdout).not.toContain(t);
+    const rows = JSON.parse(json.stdout) as { path: string; in?: string; line?: number }[];
+    expect(rows.map((x) => [x.path, x.in ?? "content"])).toEqual([
+      ["pn/[REDACTED:github-pat].md", "path"],
+      ["pn/in-[REDACTED:github-pat].md", "path"],
+      ["pn/in-[REDACTED:github-pat].md", "content"],
+      ["pn/bin-[REDACTED:github-pat].bin", "path"],
+    ]);
+    const sarif = await cli(["--format", "sarif", "pn"]);
+    expect(sarif.stdout).not.toContain(t);
+    const results = (JSON.parse(sarif.stdout) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string }; region?: object } }[] }[] }[] }).runs[0]!.results;
+    expect(results.map((x) => [x.locations[0]!.physicalLocation.artifactLocation.uri, x.locations[0]!.physicalLocation.region === undefined])).toEqual([
+      ["pn/%5BREDACTED:github-pat%5D.md", true],
+      ["pn/in-%5BREDACTED:github-pat%5D.md", true],
+      ["pn/in-%5BREDACTED:github-pat%5D.md", false],
+      ["pn/bin-%5BREDACTED:github-pat%5D.bin", true],
+    ]);
+    const redacted = await cli(["--redact", "pn"]);
+    expect(redacted.stdout + redacted.stderr).not.toContain(t);
+    expect(redacted.stdout).toContain(`==> ${join("pn", "in-[REDACTED:github-pat].md")} <==\nT=[REDACTED:github-pat]\n`);
+    const missing = await cli([join("pn", `nonexist-${token}.md`)]);
+    expect(missing).toEqual({ code: 2, stdout: "", stderr: `teammem-scan: ${join("pn", "nonexist-[REDACTED:github-pat].md")}: no such file or folder\n` });
+  });
+
+  it(`names a symbolic link, FIFO or socket inside a folder as not scanned (exit ${EXIT_NOT_SCANNED}) instead of skipping it silently`, async () => {
+    mkdirSync(join(dir, "onlylink"), { recursive: true });
+    symlinkSync(join("..", "clean.md"), join(dir, "onlylink", "a.md"));
+    mkdirSync(join(dir, "onlyfifo"), { recursive: true });
+    expect(spawnSync("mkfifo", [join(dir, "onlyfifo", "p")]).status).toBe(0);
+    expect(await cli(["onlylink"])).toEqual({
+      code: EXIT_NOT_SCANNED,
+      stdout: "",
+      stderr: `teammem-scan: ${join("onlylink", "a.md")}: not scanned (symbolic link, not followed)\n`,
+    });
+    expect(await cli(["onlyfifo"])).toEqual({
+      code: EXIT_NOT_SCANNED,
+      stdout: "",
+      stderr: `teammem-scan: ${join("onlyfifo", "p")}: not scanned (not a regular file or folder)\n`,
+    });
+    // A link whose own name holds a token: a finding, its name redacted.
+    symlinkSync(join("..", "clean.md"), join(dir, "onlylink", `${token}.md`));
+    const r = await cli(["onlylink"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain(t);
+    expect(r.stdout).toBe(`${join("onlylink", "[REDACTED:github-pat].md")}: path holds github-pat GitHub personal access token (classic)\n`);
   });
 });
 

@@ -3,7 +3,9 @@
  * node and script), scans files, folders (recursively, see inputs.ts) or `-` (stdin) for credentials,
  * writes the report to `io.stdout` and diagnostics to `io.stderr`, and returns the exit status:
  * 0 nothing found, 1 findings, 2 usage or I/O error (message on stderr), 3 no findings but an input
- * was not scanned (binary, larger than 64 MiB; named on stderr).
+ * was not scanned (binary, larger than 64 MiB, or a symbolic link, FIFO, socket or device in a folder;
+ * named on stderr). Each path is scanned too: a credential in a file or folder name is a finding
+ * (`path: path holds ruleId label`), and every path is shown with its credentials redacted.
  * Tests call it in-process; `../cli.ts` (the bin) calls it with the real process. It never exits
  * the process and reads no global state other than through its arguments.
  *
@@ -31,7 +33,9 @@ const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--conf
   Scans files, folders (recursive; skips .git and node_modules) or stdin (-) for credentials.
   UTF-8 and UTF-16 with a byte order mark are read; binary files and files over 64 MiB are not scanned.
   Exit status: 0 clean, 1 findings, 2 usage or I/O error (an unreadable path),
-  3 no findings but an input was not scanned (each named on stderr).`;
+  3 no findings but an input was not scanned (binary, too large, a symbolic link or
+  special file in a folder; each named on stderr). A credential in a path is a finding;
+  paths are printed with credentials redacted.`;
 
 /** stdout carries the report, stderr diagnostics; stdin is read only for the path `-`. */
 export interface Io {
@@ -146,33 +150,48 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
   };
 
   const { inputs, errors, notScanned } = collectInputs(positionals, { cwd, readStdin: io.readStdin });
+  // A path is scanned like a text and shown with its credentials redacted everywhere (stdout, stderr,
+  // JSON, SARIF), as the teammem client shows team paths: a file named after a token must not print it.
+  const shown = (path: string): string => (path === "-" ? path : redact(path, options));
+  const pathFindings = (path: string): PathFinding[] => (path === "-" ? [] : scan(path, options).map((finding) => ({ path: shown(path), finding, inPath: true })));
   const results: PathFinding[] = [];
   const redacted: string[] = [];
   for (const input of inputs) {
+    results.push(...pathFindings(input.path));
     const findings = scan(input.text, options);
-    for (const finding of findings) results.push({ path: input.path, finding });
+    for (const finding of findings) results.push({ path: shown(input.path), finding });
     if (values.redact) {
       const text = findings.length > 0 ? redact(input.text, options) : input.text;
-      redacted.push(inputs.length > 1 ? `==> ${input.path} <==\n${text}` : text);
+      redacted.push(inputs.length > 1 ? `==> ${shown(input.path)} <==\n${text}` : text);
     }
   }
+  for (const skipped of notScanned) results.push(...pathFindings(skipped.path));
 
   if (values.redact) io.stdout(redacted.join(inputs.length > 1 ? "\n" : ""));
-  else if (format === "text") io.stdout(results.map(({ path, finding: f }) => `${path}:${f.line}:${f.column} ${f.ruleId} ${f.label}${f.encoding ? ` (${f.encoding}-encoded)` : ""}\n`).join(""));
+  else if (format === "text") io.stdout(results.map(textLine).join(""));
   else if (format === "json") io.stdout(JSON.stringify(results.map(jsonRow), null, 2) + "\n");
   else io.stdout(JSON.stringify(toSarif(results, [...RULES, ...customRules], cwd), null, 2) + "\n");
 
-  for (const m of notScanned) io.stderr(`teammem-scan: ${m}\n`);
-  for (const e of errors) io.stderr(`teammem-scan: ${e}\n`);
+  for (const m of [...notScanned, ...errors]) io.stderr(`teammem-scan: ${shown(m.path)}: ${m.reason}\n`);
   if (errors.length > 0) return 2;
   if (results.length > 0) return 1;
   return notScanned.length > 0 ? EXIT_NOT_SCANNED : 0;
 }
 
-/** One row of `--format json`: the finding without offsets, with its path. */
-function jsonRow({ path, finding: f }: PathFinding): object {
+/** One line of text output: `path:line:column ruleId label`, or `path: path holds ruleId label` for a finding in the path. */
+function textLine({ path, finding: f, inPath }: PathFinding): string {
+  const encoded = f.encoding ? ` (${f.encoding}-encoded)` : "";
+  return inPath ? `${path}: path holds ${f.ruleId} ${f.label}${encoded}\n` : `${path}:${f.line}:${f.column} ${f.ruleId} ${f.label}${encoded}\n`;
+}
+
+/**
+ * One row of `--format json`: the finding without offsets, with its (redacted) path; a finding in
+ * the path itself has `"in": "path"` and its columns count in the path as given.
+ */
+function jsonRow({ path, finding: f, inPath }: PathFinding): object {
   return {
     path,
+    ...(inPath && { in: "path" }),
     ruleId: f.ruleId,
     label: f.label,
     line: f.line,

@@ -6,10 +6,14 @@
 import { relative, resolve, sep } from "node:path";
 import type { Finding, Rule } from "../rule.js";
 
-/** One finding of one input; `path` is the display path ("-" for stdin). */
+/**
+ * One finding of one input; `path` is the display path ("-" for stdin), already redacted; `inPath`
+ * when the finding is in the path itself (its columns then count in the path, not in the file).
+ */
 export interface PathFinding {
   readonly path: string;
   readonly finding: Finding;
+  readonly inPath?: boolean;
 }
 
 /** SARIF artifact URI of a display path: relative to `cwd`, forward slashes, percent-encoded; stdin → "stdin". */
@@ -42,16 +46,17 @@ export function toSarif(results: readonly PathFinding[], rules: readonly Rule[],
             })),
           },
         },
-        results: results.map(({ path, finding: f }) => ({
+        results: results.map(({ path, finding: f, inPath }) => ({
           ruleId: f.ruleId,
           ruleIndex: index.get(f.ruleId) ?? -1,
           level: "error",
-          message: { text: `${f.label} (${f.preview}${f.encoding ? `, ${f.encoding}-encoded` : ""})` },
+          message: { text: `${f.label} (${f.preview}${f.encoding ? `, ${f.encoding}-encoded` : ""})${inPath ? " in the file's path" : ""}` },
           locations: [
             {
               physicalLocation: {
                 artifactLocation: { uri: sarifUri(path, cwd) },
-                region: { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn },
+                // A finding in the path has no region in the file (SARIF: the location is the whole artifact).
+                ...(!inPath && { region: { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn } }),
               },
             },
           ],
