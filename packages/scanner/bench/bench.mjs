@@ -5,8 +5,9 @@
 // inputs; prints rule counts, MB/s (MB = 10^6 UTF-8 bytes) and ratios as Markdown tables.
 // secretlint is measured on a slice (it is much slower); the ratio compares MB/s on that same slice,
 // timed alternately with ours (best of 3 each) so that load on a shared machine hits both.
-// Options: --mb N (ordinary corpus size, default 50), --secretlint-mb N (default 4), --no-secretlint;
-// a folder argument (e.g. ../shared/corpus) takes its .md files as the corpus instead of the READMEs.
+// Options: --mb N (ordinary corpus size, default 50), --secretlint-mb N (default 4), --no-secretlint,
+// --lines-only (only the issue-10 table of 5 MB single lines), --line TEXT (only the rows of that
+// table whose name contains TEXT; implies --lines-only, repeatable); a folder argument (e.g. ../shared/corpus) takes its .md files as the corpus instead of the READMEs.
 // Everything runs with the whole engine on (decode layer included); one row measures it off.
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -17,11 +18,19 @@ import { RULES, scan } from "../dist/index.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { mb: { type: "string" }, "secretlint-mb": { type: "string" }, "no-secretlint": { type: "boolean" } },
+  options: {
+    mb: { type: "string" },
+    "secretlint-mb": { type: "string" },
+    "no-secretlint": { type: "boolean" },
+    "lines-only": { type: "boolean" },
+    line: { type: "string", multiple: true },
+  },
 });
 const CORPUS_DIR = positionals[0];
 const TARGET_MB = Number(values.mb ?? 50);
 const SL_MB = Number(values["secretlint-mb"] ?? 4);
+const LINE_FILTERS = values.line ?? [];
+const LINES_ONLY = values["lines-only"] === true || LINE_FILTERS.length > 0;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** README*.md / CHANGELOG*.md under node_modules (or every .md file under `anyMd`'s folder), sorted by path. */
@@ -81,7 +90,7 @@ const corpus = corpusDocs.join("\n");
 
 // ---- secretlint
 let lintSource, slCreator, slRuleCount;
-if (!values["no-secretlint"]) {
+if (!values["no-secretlint"] && !LINES_ONLY) {
   ({ lintSource } = await import("@secretlint/core"));
   const preset = await import("@secretlint/secretlint-rule-preset-recommend");
   slCreator = preset.creator;
@@ -98,6 +107,10 @@ console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${
 console.log(`Rules: teammem-scan ${RULES.length} (${new Set(RULES.flatMap((r) => r.prefixes)).size} distinct prefixes); secretlint preset-recommend ${slRuleCount ?? "(skipped)"}`);
 console.log(`Corpus: ${files.length} Markdown files${CORPUS_DIR ? ` under ${CORPUS_DIR}` : " (README/CHANGELOG of node_modules)"} (${fmt(uniqueBytes / 1e6)} MB unique) repeated to ${fmt(corpusBytes / 1e6)} MB\n`);
 
+const prefixes = [...new Set(RULES.flatMap((r) => r.prefixes))];
+const repeatTo = (unit, size) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+
+if (!LINES_ONLY) {
 // ---- ordinary text
 scan(corpus.slice(0, 2e6)); // warm-up
 const oneMs = best(() => scan(corpus), 5);
@@ -145,8 +158,6 @@ if (lintSource) {
 // ---- adversarial inputs
 const ADV = 8 * 2 ** 20;
 const SL_ADV = 2 ** 20;
-const prefixes = [...new Set(RULES.flatMap((r) => r.prefixes))];
-const repeatTo = (unit, size) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 const adversarial = (size) => {
   const block = Math.floor(size / prefixes.length);
   return [
@@ -179,6 +190,8 @@ for (const [name, b, ms, slMs] of rows) {
   console.log(`| ${name} | ${fmt(b / 1e6)} | ${fmt(ours)} | ${theirs === undefined ? "" : fmt(theirs)} | ${theirs === undefined ? "" : fmt(ours / theirs) + "x"} |`);
 }
 if (lintSource) console.log(`\n(secretlint adversarial figures measured on ${SL_ADV / 2 ** 20} MiB inputs.)`);
+
+}
 
 // ---- issue 10: 5 MB single lines, per byte against 5 MB of Markdown as one string (no newline
 // removed), timed alternately (best of 3 each).
@@ -231,6 +244,7 @@ console.log(`\n5 MB single lines (issue 10), time per byte relative to 5 MB of M
 console.log(`| input | teammem-scan MB/s | × Markdown per byte |`);
 console.log(`|---|---:|---:|`);
 for (const [name, text] of lines) {
+  if (LINE_FILTERS.length > 0 && !LINE_FILTERS.some((f) => name.includes(f))) continue;
   scan(text.slice(0, 1e5));
   let mdMs = Infinity;
   let advMs = Infinity;
@@ -242,6 +256,7 @@ for (const [name, text] of lines) {
   console.log(`| ${name} | ${fmt(mbps(bytes(text), advMs))} | ${ratio.toFixed(2)} |`);
 }
 
+if (!LINES_ONLY) {
 // ---- per-prefix worst cases (guides rule authors: cost per attempt × attempts)
 const SMALL = 2 ** 18;
 const baseMs = best(() => scan(corpus.slice(0, SMALL)), 5);
@@ -260,3 +275,4 @@ console.log(`\nSlowest prefixes (256 KiB inputs, time relative to Markdown of th
 console.log(`| prefix | input | × Markdown |`);
 console.log(`|---|---|---:|`);
 for (const [p, kind, r] of worst.slice(0, 10)) console.log(`| \`${p}\` | ${kind} | ${r.toFixed(1)} |`);
+}

@@ -25,7 +25,18 @@ export const KNOWN_EXAMPLE_VALUES: ReadonlySet<string> = new Set([
   "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
 ]);
 
+/** The lengths of the known examples: a value of another length is not one. */
+const EXAMPLE_LENGTHS: ReadonlySet<number> = new Set([...KNOWN_EXAMPLE_VALUES].map((v) => v.length));
+
 /** True when `value` is a known, documented example credential (see {@link KNOWN_EXAMPLE_VALUES}). */
 export function isKnownExample(value: string): boolean {
-  return KNOWN_EXAMPLE_VALUES.has(value);
+  return EXAMPLE_LENGTHS.has(value.length) && KNOWN_EXAMPLE_VALUES.has(value);
+}
+
+/**
+ * True when `text.slice(start, end)` is a known example, without slicing (or hashing) a span whose
+ * length no example has: the check runs once per match, and a line can hold thousands of near misses.
+ */
+export function isKnownExampleAt(text: string, start: number, end: number): boolean {
+  return EXAMPLE_LENGTHS.has(end - start) && KNOWN_EXAMPLE_VALUES.has(text.slice(start, end));
 }

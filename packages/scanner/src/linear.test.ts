@@ -74,6 +74,13 @@ function wrappedPrintableBase64(size: number): string {
   for (let i = 0; i < flat.length; i += 76) lines.push(flat.slice(i, i + 76));
   return lines.join("\n").slice(0, size);
 }
+/** `size` characters of distinct valid AWS key IDs (`AKIA` + 16 base32), space-separated. */
+function distinctAwsIds(size: number): string {
+  const next = prng(13);
+  const parts: string[] = [];
+  for (let len = 0; len < size; len += 21) parts.push(`AKIA${Array.from({ length: 16 }, () => BASE32[Math.floor(next() * 32)]).join("")} `);
+  return parts.join("").slice(0, size);
+}
 const repeatTo = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 
 function timeOnce(fn: () => void): number {
@@ -181,7 +188,11 @@ const denseMatches: [string, (size: number) => string][] = [
   ["one line of repeated AWS access key IDs (AKIA…)", (n) => repeatTo(`${awsId("AKIA", 1)} `, n)],
   ["one line of AWS key IDs each after a 40-character hex run", (n) => repeatTo(`${randomChars(40, 3, HEX)} ${awsId("AKIA", 4)} ${awsId("ASIA", 5)} `, n)],
   ["short lines of AWS key IDs and Twilio SIDs", (n) => repeatTo(`${awsId("AKIA", 6)} SK${randomChars(32, 7, HEX)}\n`, n)],
-  ["one line of valid AWS access key IDs (an aws-access-token finding each; the pair rule looks around each)", (n) => repeatTo(`AKIA${randomChars(16, 8, BASE32)} `, n)],
+  ["one line of valid AWS access key IDs, one value repeated (an aws-access-token finding each)", (n) => repeatTo(`AKIA${randomChars(16, 8, BASE32)} `, n)],
+  // Distinct valid IDs: a finding each and an HMAC each (~1.3 µs: the fingerprint is per value).
+  ["one line of distinct valid AWS access key IDs (a finding and a fingerprint each)", (n) => distinctAwsIds(n)],
+  // The same, base64-encoded: a decoded finding every 28 characters.
+  ["base64 of repeated valid AWS access key IDs (a decoded finding each)", (n) => Buffer.from(repeatTo(`AKIA${randomChars(16, 9, BASE32)} `, Math.ceil((n * 3) / 4))).toString("base64").slice(0, n)],
   // A wrapped base64 block every 126 characters (decode.ts: one decoded run each, ~7x Markdown per
   // byte in the bench, 16-17x at times in this test under load): the price of a work item.
   ["60- and 64-character base64 lines alternating (a two-line block each time)", (n) => repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, n)],

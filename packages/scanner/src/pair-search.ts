@@ -19,8 +19,8 @@
  */
 import type { CompiledRule } from "./engine/compile.js";
 import { endsToken, startsToken } from "./engine/boundaries.js";
-import { validates, type RuleMatch } from "./engine/match.js";
-import { isKnownExample } from "./examples.js";
+import { validates, type RuleMatch, type Verdicts } from "./engine/match.js";
+import { isKnownExample, isKnownExampleAt } from "./examples.js";
 import type { PairSpec } from "./rule.js";
 
 /** Index of the first element of the sorted `a` that is >= `x` (a.length when none). */
@@ -40,7 +40,11 @@ export class PairSearch {
   /** Per spec: sorted starts of the runs of exactly `spec.length` code units of its alphabet. */
   private readonly runs = new Map<PairSpec, Int32Array>();
 
-  constructor(private readonly text: string) {}
+  /** `verdicts`: the validators' verdicts in `text` (engine/match.ts), shared with the other rules' matches. */
+  constructor(
+    private readonly text: string,
+    private readonly verdicts?: Verdicts,
+  ) {}
 
   /** Like engine/match.ts `matchAt` for a rule with `pair`: the finding at the ID at `prefixStart`, or undefined. */
   matchAt(cr: CompiledRule, prefixStart: number): RuleMatch | undefined {
@@ -58,8 +62,8 @@ export class PairSearch {
     if (b !== undefined && !endsToken(b, text, end)) return undefined;
     const value = text.slice(start, end);
     const matchEnd = after === undefined ? idEnd : end;
-    if (isKnownExample(value) || isKnownExample(text.slice(prefixStart, matchEnd))) return undefined;
-    if (!validates(cr, value)) return undefined;
+    if (isKnownExample(value) || isKnownExampleAt(text, prefixStart, matchEnd)) return undefined;
+    if (!validates(cr, value, this.verdicts)) return undefined;
     return { start, end, value, matchEnd };
   }
 

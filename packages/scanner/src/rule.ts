@@ -33,7 +33,10 @@ export interface Rule {
    * which describes the same matches and stays the rule's reference (safety check, boundaries).
    */
   readonly pair?: PairSpec;
-  /** Extra check of the matched value (the `body` group, else the value), e.g. a checksum. */
+  /**
+   * Extra check of the matched value (the `body` group, else the value), e.g. a checksum. Must be a
+   * pure function of the string: a scan asks once per distinct string and reuses the verdict.
+   */
   readonly validate?: (value: string) => boolean;
   /**
    * Examples a test iterates: each `positive` text must give exactly one finding, of this rule;

@@ -141,6 +141,26 @@ describe("scan", () => {
     expect(scan(`client_secret=${secret}`)).toMatchObject([{ ruleId: "azure-ad-client-secret", column: 15, endColumn: 15 + secret.length, preview: "****" }]);
   });
 
+  it("asks a rule's validator once per distinct value of a text and reports every occurrence", () => {
+    const seen: string[] = [];
+    const counted: Rule = { ...akia, id: "test-aws-counted", validate: (v) => (seen.push(v), !v.endsWith("A")) };
+    const ids = ["AKIA" + randomChars(16, 5, "BCDEFGHIJKLMNOPQRSTUVWXYZ234567"), "AKIA" + randomChars(15, 6, "BCDEFG") + "A"];
+    const f = scan(`${ids[0]} ${ids[1]}\n`.repeat(500), { rules: [counted] });
+    expect(seen).toEqual(ids); // the second is refused, once
+    expect(f).toHaveLength(500);
+    expect(new Set(f.map((x) => x.fingerprint))).toEqual(new Set([fingerprint(ids[0]!)]));
+    expect(f[499]).toMatchObject({ line: 500, column: 1, endLine: 500, endColumn: 21, offset: 499 * 42, endOffset: 499 * 42 + 20 });
+  });
+
+  it("reports every finding of a text holding more encoded ones than a call takes arguments (160 000 base64-encoded key IDs)", () => {
+    const id = "AKIA" + randomChars(16, 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+    const encoded = Buffer.from(`${id} `.repeat(160_000)).toString("base64");
+    const f = scan(encoded, { rules: [akia] }); // threw RangeError (a spread of the decoded matches)
+    expect(f).toHaveLength(160_000);
+    expect(f[1]).toMatchObject({ ruleId: "test-aws", encoding: "base64", offset: 28, endOffset: 56 });
+    expect(f[159_999]).toMatchObject({ ruleId: "test-aws", encoding: "base64", offset: 159_999 * 28, endOffset: 160_000 * 28 });
+  }, 60_000);
+
   it("finds nothing in empty or prefix-only text", () => {
     expect(scan("", { rules })).toEqual([]);
     expect(scan("ghp_", { rules })).toEqual([]);

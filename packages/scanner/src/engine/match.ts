@@ -22,8 +22,11 @@ export interface RuleMatch {
   readonly matchEnd: number;
 }
 
-/** Tries `cr` at the prefix occurrence `prefixStart` of `text`; undefined when it does not report there. */
-export function matchAt(cr: CompiledRule, text: string, prefixStart: number): RuleMatch | undefined {
+/**
+ * Tries `cr` at the prefix occurrence `prefixStart` of `text`; undefined when it does not report there.
+ * `verdicts` (one per searched text) remembers the validator's verdicts.
+ */
+export function matchAt(cr: CompiledRule, text: string, prefixStart: number, verdicts?: Verdicts): RuleMatch | undefined {
   const b = cr.boundary;
   // Checked before the regex runs (a few code units read), so a run of repeated prefixes glued to
   // each other (`glpat-a-glpat-a-…`) costs no regex attempt.
@@ -38,7 +41,7 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number): Ru
     if (m0 === null) return undefined;
     const secret = m0.groups?.["secret"];
     const checked = (cr.hasBodyGroup ? m0.groups?.["body"] : undefined) ?? secret;
-    if (secret !== undefined && checked !== undefined && !m0[0].endsWith(secret) && !validates(cr, checked)) return undefined;
+    if (secret !== undefined && checked !== undefined && !m0[0].endsWith(secret) && !validates(cr, checked, verdicts)) return undefined;
   }
   cr.re.lastIndex = prefixStart;
   let m = cr.re.exec(text);
@@ -64,15 +67,47 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number): Ru
   const [start, end] = secret ?? [tokenStart, m.index + m[0].length];
   const value = secret ? m.groups!["secret"]! : start === m.index ? m[0] : text.slice(start, end);
   if (value.length === 0 || isKnownExample(value) || isKnownExample(m[0])) return undefined;
-  if (cr.rule.validate && !validates(cr, (cr.hasBodyGroup ? m.groups?.["body"] : undefined) ?? value)) return undefined;
+  if (cr.rule.validate && !validates(cr, (cr.hasBodyGroup ? m.groups?.["body"] : undefined) ?? value, verdicts)) return undefined;
   return { start, end, value, matchEnd };
 }
 
-/** The rule's validator on `checked`; a throwing validator rejects (its error could quote the value). */
-export function validates(cr: CompiledRule, checked: string): boolean {
+/**
+ * The rule's validator on `checked`; a throwing validator rejects (its error could quote the value).
+ * With `verdicts`, a string already checked for the rule is not checked again.
+ */
+export function validates(cr: CompiledRule, checked: string, verdicts?: Verdicts): boolean {
+  const validate = cr.rule.validate;
+  if (validate === undefined) return true;
+  const known = verdicts?.get(cr, checked);
+  if (known !== undefined) return known;
+  let verdict: boolean;
   try {
-    return cr.rule.validate === undefined || cr.rule.validate(checked);
+    verdict = validate(checked);
   } catch {
-    return false;
+    verdict = false;
+  }
+  verdicts?.set(cr, checked, verdict);
+  return verdict;
+}
+
+/**
+ * The validators' verdicts in one searched text, per rule and checked string: a text repeating one
+ * value (a placeholder URL, a key ID) thousands of times validates it once (entropy, placeholder
+ * words: ~1 µs a value). Validators are pure functions of the string, so a remembered verdict is
+ * the one a new call would give. At most {@link Verdicts.MAX_PER_RULE} strings are remembered per
+ * rule (memory stays bounded on a text of distinct values; those are checked each time).
+ */
+export class Verdicts {
+  static readonly MAX_PER_RULE = 1024;
+  private readonly byRule = new Map<CompiledRule, Map<string, boolean>>();
+
+  get(cr: CompiledRule, checked: string): boolean | undefined {
+    return this.byRule.get(cr)?.get(checked);
+  }
+
+  set(cr: CompiledRule, checked: string, verdict: boolean): void {
+    let known = this.byRule.get(cr);
+    if (known === undefined) this.byRule.set(cr, (known = new Map()));
+    if (known.size < Verdicts.MAX_PER_RULE) known.set(checked, verdict);
   }
 }

@@ -34,6 +34,11 @@ export class LineIndex {
     return lo;
   }
 
+  /** Offset of the first code unit of the 0-based line `line` (0 ≤ line < number of lines). */
+  startOf(line: number): number {
+    return this.lineStarts()[line]!;
+  }
+
   /** `{ line, column }`, both 1-based, of `offset`. */
   position(offset: number): { line: number; column: number } {
     const line = this.lineOf(offset);

@@ -8,10 +8,37 @@
 /** Shannon entropy of `s` in bits per character (0 for the empty string). */
 export function shannonEntropy(s: string): number {
   if (s.length === 0) return 0;
+  if (s.length < 256 && isAscii(s)) return asciiEntropy(s);
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;
   for (const n of counts.values()) {
+    const p = n / s.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** True when every code unit of `s` is ASCII (then code units are characters). */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/**
+ * {@link shannonEntropy} of an ASCII string shorter than 256 characters, counted in a byte per
+ * code unit instead of a Map: the terms are added in the same order (first occurrence of each
+ * character, the Map's insertion order), so the result is the same number, bit for bit.
+ */
+function asciiEntropy(s: string): number {
+  const counts = new Uint8Array(128);
+  for (let i = 0; i < s.length; i++) counts[s.charCodeAt(i)]!++;
+  let bits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const n = counts[c]!;
+    if (n === 0) continue;
+    counts[c] = 0;
     const p = n / s.length;
     bits -= p * Math.log2(p);
   }
@@ -23,7 +50,7 @@ export function longestRun(s: string): number {
   let best = s.length > 0 ? 1 : 0;
   let run = 1;
   for (let i = 1; i < s.length; i++) {
-    run = s[i] === s[i - 1] ? run + 1 : 1;
+    run = s.charCodeAt(i) === s.charCodeAt(i - 1) ? run + 1 : 1;
     if (run > best) best = run;
   }
   return best;
@@ -34,8 +61,11 @@ export function longestRun(s: string): number {
  * (letters compared case-insensitively), e.g. `abcdef`, `aBcDeF`, `0123456789`, `987654`.
  */
 export function longestSequence(s: string): number {
-  const code = (ch: string): number => {
-    const c = ch.toLowerCase().charCodeAt(0);
+  const code = (i: number): number => {
+    let c = s.charCodeAt(i);
+    // ASCII is lower-cased by arithmetic (no string per character); other code units as before.
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c > 127) c = s[i]!.toLowerCase().charCodeAt(0);
     if (c >= 48 && c <= 57) return c; // digits
     if (c >= 97 && c <= 122) return c + 1000; // letters, separated from digits
     return -10000 - c; // never consecutive with anything
@@ -44,7 +74,7 @@ export function longestSequence(s: string): number {
   let up = 1;
   let down = 1;
   for (let i = 1; i < s.length; i++) {
-    const d = code(s[i]!) - code(s[i - 1]!);
+    const d = code(i) - code(i - 1);
     up = d === 1 ? up + 1 : 1;
     down = d === -1 ? down + 1 : 1;
     best = Math.max(best, up, down);
