@@ -9,6 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/database.js";
+import { databaseError } from "../errors/database-errors.js";
 import { startNewEpoch, type ServerIdentity } from "../identity/server-identity.js";
 import {
   BACKUP_FORMAT,
@@ -57,9 +58,9 @@ function databaseMessage(e: unknown): string {
  * schema). Anything else: `backup_row_refused` with the database's message.
  */
 function rowRefusal(e: unknown, table: string, line: number): BackupError {
-  const cause = ((e as { cause?: unknown }).cause ?? e) as { code?: unknown; constraint?: unknown };
-  const constraint = typeof cause.constraint === "string" ? ` (constraint ${cause.constraint})` : "";
-  switch (cause.code) {
+  const refused = databaseError(e);
+  const constraint = typeof refused?.constraint === "string" ? ` (constraint ${refused.constraint})` : "";
+  switch (refused?.code) {
     case "23505":
       return new BackupError("backup_duplicate_row", `a ${table} row with the same key as an earlier line${constraint}: every row may appear once in a backup`, line);
     case "23503":

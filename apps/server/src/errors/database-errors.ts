@@ -33,17 +33,43 @@ const PG_CONNECTION_MESSAGES = [
   /^Client was closed and is not queryable/,
 ];
 
+/** How deep the `cause` chain is followed: drizzle wraps the driver's error once; a few more levels are slack. */
+const MAX_CAUSE_DEPTH = 5;
+
+/** `err`, then its `cause`, its cause's `cause`..., objects only, at most MAX_CAUSE_DEPTH of them. */
+function* causeChain(err: unknown): Generator<object> {
+  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < MAX_CAUSE_DEPTH; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}
+
+/**
+ * The first error of `err`'s `cause` chain (`err` itself first; drizzle wraps the driver's error as
+ * `cause`) that carries a SQLSTATE: a `code` of 5 characters, as `pg` and PGlite set it (PostgreSQL
+ * appendix A). With the fields PostgreSQL sends that callers use (`constraint`, `detail`), or null.
+ */
+export function databaseError(err: unknown): { code: string; message?: string; detail?: string; constraint?: string } | null {
+  for (const e of causeChain(err)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code.length === 5) return e as { code: string; message?: string; detail?: string; constraint?: string };
+  }
+  return null;
+}
+
+/** The SQLSTATE of `err` or of an error in its `cause` chain, e.g. "42P01", or null (see `databaseError`). */
+export function sqlState(err: unknown): string | null {
+  return databaseError(err)?.code ?? null;
+}
+
 /** What kind of transient failure `err` (or an error in its `cause` chain: drizzle wraps driver errors) is, or null. */
 export function transientDatabaseFailure(err: unknown): "timeout" | "contention" | "unavailable" | null {
-  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof Refusal) return null;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") {
-      if (code === "55P03" || code === "57014") return "timeout";
-      if (code === "40001" || code === "40P01") return "contention";
-      if (TRANSIENT_SQLSTATES.has(code) || (code.length === 5 && TRANSIENT_CLASSES.includes(code.slice(0, 2))) || SOCKET_CODES.has(code)) return "unavailable";
-    }
-    const message = (e as { message?: unknown }).message;
+  const chain = [...causeChain(err)];
+  if (chain.some((e) => e instanceof Refusal)) return null;
+  const state = sqlState(err);
+  if (state === "55P03" || state === "57014") return "timeout";
+  if (state === "40001" || state === "40P01") return "contention";
+  if (state && (TRANSIENT_SQLSTATES.has(state) || TRANSIENT_CLASSES.includes(state.slice(0, 2)))) return "unavailable";
+  for (const e of chain) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && SOCKET_CODES.has(code)) return "unavailable";
     if (typeof message === "string" && PG_CONNECTION_MESSAGES.some((m) => m.test(message))) return "unavailable";
   }
   return null;
@@ -70,11 +96,7 @@ const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
 /** `err` as a 400 `invalid_request` when the database refused a character of a text value, else null. */
 export function refusalForUnstorableText(err: unknown): Refusal | null {
-  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && UNSTORABLE_TEXT.has(code)) {
-      return new Refusal("invalid_request", "a text field holds a character that cannot be stored (NUL)", { reason: "nul_character" });
-    }
-  }
-  return null;
+  return UNSTORABLE_TEXT.has(sqlState(err) ?? "")
+    ? new Refusal("invalid_request", "a text field holds a character that cannot be stored (NUL)", { reason: "nul_character" })
+    : null;
 }

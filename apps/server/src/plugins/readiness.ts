@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { MIGRATIONS_DIR } from "../db/database.js";
-import { transientDatabaseFailure } from "../errors/database-errors.js";
+import { sqlState, transientDatabaseFailure } from "../errors/database-errors.js";
 
 /**
  * One readiness check: resolves when its part is ready, throws (or rejects) with a short reason
@@ -44,15 +44,6 @@ function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
       timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
-}
-
-/** The SQLSTATE of `err` or of an error in its cause chain (drizzle wraps the driver's), or null. */
-function sqlState(err: unknown): string | null {
-  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && code.length === 5) return code;
-  }
-  return null;
 }
 
 /**
