@@ -12,7 +12,7 @@
  */
 import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { AUDIT_EVENT_KINDS, AuditFinding, BypassPolicy, BypassReason, BypassStatus, OperationResult, RoleName, sha256Hex } from "@teammem/protocol";
+import { AUDIT_EVENT_KINDS, AuditFinding, BypassPolicy, BypassReason, BypassStatus, ConflictStatus, OperationResult, RoleName, sha256Hex } from "@teammem/protocol";
 import * as schema from "../db/schema.js";
 
 export const BACKUP_FORMAT = "teammem-backup";
@@ -117,7 +117,7 @@ const ENUMERATED: Record<string, readonly string[]> = {
   "tokens.role": RoleName.options,
   "bypasses.status": BypassStatus.options,
   "bypasses.reason": BypassReason.options,
-  "conflicts.status": ["open", "resolved"],
+  "conflicts.status": ConflictStatus.options,
   "audit_events.kind": AUDIT_EVENT_KINDS,
   "audit_events.role": RoleName.options,
   "audit_events.previous_role": RoleName.options,

@@ -4,7 +4,7 @@
  * snake_case in SQL, camelCase in TypeScript, timestamptz for time.
  */
 
-import type { AuditEventKind, AuditFinding, BypassPolicy, BypassReason } from "@teammem/protocol";
+import type { AuditEventKind, AuditFinding, BypassPolicy, BypassReason, ConflictStatus } from "@teammem/protocol";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -297,8 +297,7 @@ export const conflicts = pgTable(
     clientId: text("client_id"),
     opId: text("op_id").notNull(),
     cursor: bigint("cursor", { mode: "number" }).notNull(),
-    /** open | resolved */
-    status: text("status").notNull().default("open"),
+    status: text("status").$type<ConflictStatus>().notNull().default("open"),
     resolvedVersion: integer("resolved_version"),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     createdAt: createdAt(),

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ConflictRecord } from "./entries.js";
+import { ConflictRecord, ConflictStatus } from "./entries.js";
 import { ClientId, NamespaceName, OpId, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/conflicts?status=open|resolved|all (default open), oldest first. */
-export const ConflictsQuery = z.strictObject({ status: z.enum(["open", "resolved", "all"]).default("open") });
+export const ConflictsQuery = z.strictObject({ status: z.enum([...ConflictStatus.options, "all"]).default("open") });
 export type ConflictsQuery = z.infer<typeof ConflictsQuery>;
 export const ConflictsResponse = z.object({ conflicts: z.array(ConflictRecord), server: ServerRef });
 export type ConflictsResponse = z.infer<typeof ConflictsResponse>;

@@ -65,6 +65,10 @@ export const VersionInfo = z.object({
 });
 export type VersionInfo = z.infer<typeof VersionInfo>;
 
+/** A conflict record's state: `open` until a resolve writes a new head version, then `resolved`. Stored as text by the server. */
+export const ConflictStatus = z.enum(["open", "resolved"]);
+export type ConflictStatus = z.infer<typeof ConflictStatus>;
+
 /** A conflict record: an incoming edit (or delete) that overlapped the head and was kept aside. */
 export const ConflictRecord = z.object({
   id: z.string(),
@@ -79,7 +83,7 @@ export const ConflictRecord = z.object({
   clientId: z.string().nullable(),
   opId: z.string(),
   cursor: Cursor,
-  status: z.enum(["open", "resolved"]),
+  status: ConflictStatus,
   resolvedVersion: Version.nullable(),
   resolvedAt: z.string().nullable(),
   createdAt: z.string(),
