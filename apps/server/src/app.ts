@@ -22,7 +22,7 @@ import adminRoutes from "./routes/admin/index.js";
 import namespaceRoutes from "./routes/namespaces/index.js";
 import teamRoutes from "./routes/team/index.js";
 import serverRoutes from "./routes/server/index.js";
-import { clientErrorHandler } from "./http/client-error.js";
+import { clientErrorHandler, RepliesInFlight } from "./http/client-error.js";
 import { createReplySerializerCompiler } from "./http/reply-serializer.js";
 
 export interface AppOptions {
@@ -69,6 +69,7 @@ export interface HttpTimeouts {
 /** Builds the server without listening. Reads no env; call once per test. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const replies = new RepliesInFlight();
   const app = Fastify({
     logger: loggerOptions(opts.logger ?? false),
     bodyLimit: limits.maxBodyBytes,
@@ -78,13 +79,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Requests arriving during close are answered by plugins/shutdown.ts with our error contract.
     return503OnClosing: false,
     // A request Node's HTTP parser refuses (a control character in a header...) gets our error body too.
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(replies),
     ...(opts.httpTimeouts?.requestMs !== undefined ? { requestTimeout: opts.httpTimeouts.requestMs } : {}),
     http: {
       ...(opts.httpTimeouts?.headersMs !== undefined ? { headersTimeout: opts.httpTimeouts.headersMs } : {}),
       ...(opts.httpTimeouts?.checkIntervalMs !== undefined ? { connectionsCheckingInterval: opts.httpTimeouts.checkIntervalMs } : {}),
     },
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.on("request", replies.track);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createReplySerializerCompiler()); // fast-json-stringify from the zod reply schemas
   app.decorate("db", opts.db);

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { ERRORS, type ErrorCode } from "@teammem/protocol";
 
@@ -23,27 +23,50 @@ export function refusalForParserError(parserCode: string | undefined): { code: E
 }
 
 /**
- * Fastify's `clientErrorHandler`: answers a request Node's HTTP parser refused before any route
- * saw it with our error contract `{code, message}` and the status the registry gives the code,
- * then closes the connection:
+ * The replies under way on each connection of one HTTP server, for {@link clientErrorHandler}: Node
+ * keeps a socket's current reply in a private field only, so the server's public `request` event
+ * records it here (`server.on("request", replies.track)`). Held weakly: a closed connection's
+ * entry goes with its socket.
+ */
+export class RepliesInFlight {
+  readonly #bySocket = new WeakMap<Socket, ServerResponse[]>();
+
+  /** The server's `request` listener: keeps `res` beside the replies of its connection not yet finished. */
+  readonly track = (req: IncomingMessage, res: ServerResponse): void => {
+    const unfinished = (this.#bySocket.get(req.socket) ?? []).filter((r) => !r.writableFinished);
+    unfinished.push(res);
+    this.#bySocket.set(req.socket, unfinished);
+  };
+
+  /** Whether a reply on `socket` has sent its status line and is not finished: anything written now would land inside it. */
+  headersOut(socket: Socket): boolean {
+    return (this.#bySocket.get(socket) ?? []).some((r) => r.headersSent && !r.writableFinished);
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler` for a server whose replies `replies` tracks: answers a request
+ * Node's HTTP parser refused before any route saw it with our error contract `{code, message}` and
+ * the status the registry gives the code, then closes the connection:
  * - headers over `maxHeaderSize` → 431 `headers_too_large`;
  * - headers or body not received within `headersTimeout` / `requestTimeout` → 408 `request_timeout`;
  * - anything else (a control character in a header, a malformed request line...) → 400 `invalid_request`.
  * Nothing of the request is echoed (a header may hold a token). A reset or already closed socket
- * gets nothing.
+ * gets nothing; so does one carrying a reply whose headers are out (a pipelined request refused
+ * while an earlier reply streams): the connection is closed, as Node itself does.
  */
-export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (err.code === "ECONNRESET" || socket.destroyed) return;
-  // A reply already under way on this connection (keep-alive) must not get a second status line.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) {
-    const refusal = refusalForParserError(err.code);
-    const status = ERRORS[refusal.code].http ?? 400; // the three codes above all have a status
-    const body = JSON.stringify(refusal);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
+export function clientErrorHandler(replies: RepliesInFlight): (err: NodeJS.ErrnoException, socket: Socket) => void {
+  return (err, socket) => {
+    if (err.code === "ECONNRESET" || socket.destroyed) return;
+    if (socket.writable && !replies.headersOut(socket)) {
+      const refusal = refusalForParserError(err.code);
+      const status = ERRORS[refusal.code].http ?? 400; // the three codes above all have a status
+      const body = JSON.stringify(refusal);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
 }

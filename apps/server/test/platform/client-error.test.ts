@@ -1,5 +1,7 @@
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./support.js";
 
@@ -69,6 +71,49 @@ describe("requests Node's HTTP parser refuses", () => {
   it("keeps serving well-formed requests afterwards", async () => {
     const reply = await rawRequest(port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+describe("a refused request pipelined behind a reply", () => {
+  let server: TestServer;
+  let port: number;
+  beforeAll(async () => {
+    server = await startTestServer("pglite");
+    // A reply whose headers and first part leave before the rest: the next request's refusal must not cut into it.
+    server.app.get("/test/slow", async () =>
+      Readable.from(
+        (async function* () {
+          yield "first part\n";
+          await sleep(300);
+          yield "second part\n";
+        })(),
+      ),
+    );
+    port = await listening(server);
+  });
+  afterAll(() => server?.close());
+
+  /** Sends `first` on one connection, waits until the reply so far matches `seen`, sends `second`, and resolves with everything read until the server closed. */
+  async function twoRequests(first: string, seen: RegExp, second: string): Promise<string> {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (d) => (received += d.toString("utf8")));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(first);
+    await expect.poll(() => received).toMatch(seen);
+    socket.write(second);
+    await closed;
+    return received;
+  }
+
+  it("sends no second status line into a reply whose headers are out, and closes the connection", async () => {
+    const reply = await twoRequests("GET /test/slow HTTP/1.1\r\nHost: x\r\n\r\n", /first part/, "GARBAGE\r\n\r\n");
+    expect(reply.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 200"]);
+  });
+
+  it("answers it with the error contract once the reply before it is finished", async () => {
+    const reply = await twoRequests("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", /\}$/, "GARBAGE\r\n\r\n");
+    expect(reply.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 200", "HTTP/1.1 400"]);
   });
 });
 
