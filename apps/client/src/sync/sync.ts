@@ -210,6 +210,16 @@ function collect(summary: SyncSummary, flushed: FlushOutcome, ctx: SyncContext):
   }
 }
 
+/** Why `path`, listed as to be sent by a reconciliation, was not taken by the server this sync. */
+function notSentReason(summary: SyncSummary, path: string): string {
+  const refused = summary.refused.find((r) => r.path === path);
+  if (refused) return `${refused.code}, ${refused.here ? "refused here, never sent" : "rejected by the server"}`;
+  if (summary.heldBack.some((h) => displayPath(h.path) === path)) return "held back: secret found";
+  if (summary.unresolved.some((u) => u.path === path)) return "conflict markers still in it";
+  if (summary.error) return "still queued: the next sync sends it";
+  return "not sent";
+}
+
 /**
  * After the push: each reconciliation's files the server lacked are counted as sent only when the
  * server took them; the others are named with why (refused here, rejected, held back, still queued).
@@ -218,21 +228,7 @@ function settleReconciled(summary: SyncSummary): void {
   const taken = new Set([...summary.pushed.applied, ...summary.pushed.merged, ...summary.pushed.conflicts]);
   for (const e of summary.events) {
     if (e.type !== "reconciled" || e.sending === undefined) continue;
-    const notSent: { path: string; reason: string }[] = [];
-    for (const path of e.sending) {
-      if (taken.has(path)) continue;
-      const refused = summary.refused.find((r) => r.path === path);
-      const reason = refused
-        ? `${refused.code}, ${refused.here ? "refused here, never sent" : "rejected by the server"}`
-        : summary.heldBack.some((h) => displayPath(h.path) === path)
-          ? "held back: secret found"
-          : summary.unresolved.some((u) => u.path === path)
-            ? "conflict markers still in it"
-            : summary.error
-              ? "still queued: the next sync sends it"
-              : "not sent";
-      notSent.push({ path, reason });
-    }
+    const notSent = e.sending.filter((path) => !taken.has(path)).map((path) => ({ path, reason: notSentReason(summary, path) }));
     e.sent = e.sending.length - notSent.length;
     e.notSent = notSent;
     delete e.sending;
