@@ -14,6 +14,7 @@ import { displayPath, displayRelative } from "../state/layout.js";
 import { loadReports, type Reports } from "../state/reports.js";
 import { loadBypasses } from "../state/bypasses.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
+import { loadLastSync } from "../state/last-sync.js";
 import { liveEntryCount } from "../sync/mass-delete.js";
 import { localChanges } from "../sync/queue-changes.js";
 import { contentsOf, memoryFormat } from "./check.js";
@@ -57,7 +58,11 @@ export interface StatusReport {
    * `checked` false with --offline or without a token; `reachable` false when it did not answer.
    */
   serverCheck: ServerCheck;
-  /** When the sync state was last saved (ISO 8601; null: never synced): what "as of the last sync" means. */
+  /**
+   * When the last sync that pulled and pushed without an error finished, even one that changed
+   * nothing (ISO 8601; `.teammem/last-sync.json`, else state.json's mtime; null: never synced):
+   * what "as of the last sync" means.
+   */
   lastSyncAt: string | null;
   /** What team/ is: "folder", or "missing" / "symlink" / "not a folder" (sync then refuses while entries are tracked). */
   teamFolder: TeamRoot;
@@ -135,7 +140,7 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
     loadBypasses(layout),
   ]);
   const serverCheck = options.probe ? await askServer(options, ctx, config, state) : notChecked();
-  const lastSyncAt = await lastSaved(layout);
+  const lastSyncAt = (await loadLastSync(layout)) ?? (await lastSaved(layout));
   const markersAt = new Map<string, number | null>();
   for (const c of reports.conflicts) markersAt.set(c.path, markersAt.get(c.path) ?? (await markersLeftIn(layout, c)));
   const known = new Set([
@@ -224,7 +229,7 @@ async function askServer(options: CommonOptions, ctx: CommandContext, config: Co
   return probeServer(api, state);
 }
 
-/** When state.json was last written (every sync saves it), or null when it was never. */
+/** When state.json was last written, or null when it was never: the last sync of a folder synced before last-sync.json was kept. */
 async function lastSaved(layout: Layout): Promise<string | null> {
   try {
     return (await stat(layout.syncState)).mtime.toISOString();

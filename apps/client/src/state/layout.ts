@@ -36,6 +36,7 @@ export interface Layout {
   readonly config: string;
   readonly scanPolicy: string;
   readonly syncState: string;
+  readonly lastSync: string;
   readonly outbox: string;
   readonly outboxSeq: string;
   readonly heldBack: string;
@@ -62,6 +63,7 @@ export function layoutOf(root: string): Layout {
     config: join(state, "config.json"),
     scanPolicy: join(state, "scan-policy.json"),
     syncState: join(state, "state.json"),
+    lastSync: join(state, "last-sync.json"),
     outbox: join(state, "outbox"),
     outboxSeq: join(state, "outbox-seq.json"),
     heldBack: join(state, "held-back.json"),

@@ -8,6 +8,7 @@ import { NetworkError, ServerError } from "../errors.js";
 import { teamRootOf, walkTeamScope, type SkippedPath, type TeamScope } from "../scope.js";
 import { pruneBaseContents } from "../state/base-store.js";
 import { keepFileStats, saveSyncState } from "../state/sync-state.js";
+import { saveLastSync } from "../state/last-sync.js";
 import { listOutbox, outboxSize } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveHeldBack, saveNewerOnServer, type HeldBack } from "../state/reports.js";
@@ -154,6 +155,8 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   summary.newerOnServer = ctx.reports.newerOnServer.map((n) => displayPath(n.path));
   summary.pending = await outboxSize(ctx.layout);
   summary.cursor = ctx.state.cursor;
+  // A push-only run (hooks, watch) did not look at the server's changes: not a sync "as of" which anything is known.
+  if (!summary.error && ctx.pull !== false) await saveLastSync(ctx.layout);
   return summary;
 }
 
