@@ -1,6 +1,7 @@
 /**
  * What `status` says about the server beyond a pending reconciliation: when the last sync finished
- * (also one that changed nothing). A real server and real client folders.
+ * (also one that changed nothing), and how many teammates' changes wait on the server (one page
+ * asked, "more than" when it is full). A real server and two real client folders.
  */
 import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -30,5 +31,31 @@ describe("status and the server", () => {
     // A failed sync is no sync: the time stays.
     expect((await teammem(["sync", "--dir", a], { TEAMMEM_TOKEN: "not-a-token" })).code).not.toBe(0);
     expect((await statusOf(a, envA)).json.lastSyncAt).toBe(second);
+  });
+
+  it("counts a teammate's changes waiting on the server, leaves out this folder's own, and says 'more than' a full page", async () => {
+    const { a, b, envA, envB } = await setup("pglite");
+    for (const name of ["one", "two", "three"]) await writeFile(join(a, "team", `${name}.md`), `${name}\n`);
+    expect((await sync(a, envA)).code).toBe(0);
+
+    const own = await statusOf(a, envA);
+    expect(own.json.serverCheck).toEqual({ checked: true, reachable: true, reconcilePending: false, waiting: { changes: 0, more: false } });
+    expect(own.human).toContain("everything synced");
+
+    const teammate = await statusOf(b, envB);
+    expect(teammate.json.serverCheck.waiting).toEqual({ changes: 3, more: false });
+    expect(teammate.human).toContain("\n3 changes waiting on the server (run teammem sync)\n");
+    expect(teammate.human).not.toContain("everything synced");
+
+    for (let i = 0; i < 22; i++) await writeFile(join(a, "team", `n${i}.md`), `${i}\n`);
+    expect((await sync(a, envA)).code).toBe(0);
+    const many = await statusOf(b, envB);
+    expect(many.json.serverCheck.waiting).toEqual({ changes: 20, more: true });
+    expect(many.human).toContain("\nmore than 20 changes waiting on the server (run teammem sync)\n");
+
+    expect((await sync(b, envB)).code).toBe(0);
+    const synced = await statusOf(b, envB);
+    expect(synced.json.serverCheck.waiting).toEqual({ changes: 0, more: false });
+    expect(synced.human).toContain("everything synced");
   });
 });

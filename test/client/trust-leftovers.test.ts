@@ -28,6 +28,7 @@ describe("status asks the server before saying everything synced", () => {
       checked: true,
       reachable: true,
       reconcilePending: false,
+      waiting: { changes: 0, more: false },
     });
 
     await t.server.stop();

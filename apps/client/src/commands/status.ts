@@ -253,6 +253,12 @@ function whyNotApplied(path: string, reports: Reports, outbox: QueuedOperation[]
   return "changed locally; the next sync sends it and the server merges it";
 }
 
+/** "1 change", "3 changes", "more than 20 changes" (a full page), "changes" (a full page of this folder's own). */
+function waitingChanges({ changes, more }: { changes: number; more: boolean }): string {
+  if (more && changes === 0) return "changes";
+  return `${more ? "more than " : ""}${changes} change${changes === 1 && !more ? "" : "s"}`;
+}
+
 function formatStatus(s: StatusReport): string {
   const out = [`namespace ${s.namespace} at ${s.server}; cursor ${s.cursor}`];
   if (s.teamFolder !== "folder" && s.trackedEntries > 0)
@@ -265,6 +271,8 @@ function formatStatus(s: StatusReport): string {
     out.push(`reconciliation with the server due since ${s.reconcile.since} (${s.reconcile.reason}): the next sync compares every entry by content`);
   else if (s.serverCheck.reconcilePending)
     out.push(`reconciliation pending: run teammem sync (${s.serverCheck.reason}); it compares every entry by content`);
+  const waiting = s.serverCheck.waiting;
+  if (waiting && (waiting.changes > 0 || waiting.more)) out.push(`${waitingChanges(waiting)} waiting on the server (run teammem sync)`);
   const asOf = `as of the last sync${s.lastSyncAt ? ` at ${s.lastSyncAt}` : " (never synced)"}`;
   const unknown = s.serverCheck.checked && s.serverCheck.reconcilePending === null;
   if (unknown) out.push(`${s.serverCheck.reachable === false ? "server not reached" : "server could not tell"}: ${s.serverCheck.error}; ${asOf}:`);

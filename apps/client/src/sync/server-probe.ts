@@ -1,8 +1,9 @@
 /**
  * `teammem status`'s one question to the server: is it still the one this folder last synced
- * with? Asks for the changes after the stored cursor (at most one; the smallest authenticated read
- * whose reply carries the server's identity and epoch, and refuses a cursor above the server's
- * with `stale_cursor`), with a short timeout and no retry.
+ * with, and what is waiting there? Asks for the changes after the stored cursor (one page of at
+ * most {@link WAITING_PAGE}: an authenticated read whose reply carries the server's identity and
+ * epoch, and refuses a cursor above the server's with `stale_cursor`), with a short timeout and no
+ * retry. Never pages further: a full page is "more than" what it holds.
  */
 import { ClientError, NetworkError, ServerError } from "../errors.js";
 import type { Api } from "../http/api.js";
@@ -12,10 +13,16 @@ import { serverChangeReason } from "./pull.js";
 /** How long `status` waits for the server, in ms. */
 export const PROBE_TIMEOUT_MS = 2_000;
 
+/** Changes `status` asks for at most (each carries its entry's content, so the page stays small). */
+export const WAITING_PAGE = 20;
+
 /**
  * What `status` learnt from the server. `checked`: a request was made; `reachable`: it answered
  * (null: not checked); `reconcilePending`: the next sync reconciles (null: unknown); `reason`: why
- * it is pending; `error`: why it could not tell (unreachable, refused, not checked).
+ * it is pending; `error`: why it could not tell (unreachable, refused, not checked). `waiting`
+ * (only when the server answered and no reconciliation is pending): entries changed on the server
+ * that this folder does not hold yet (its own pushes left out), `more` when the page of
+ * {@link WAITING_PAGE} changes was full, so there may be more than `changes`.
  */
 export interface ServerCheck {
   checked: boolean;
@@ -23,6 +30,7 @@ export interface ServerCheck {
   reconcilePending: boolean | null;
   reason?: string;
   error?: string;
+  waiting?: { changes: number; more: boolean };
 }
 
 /** Not asked (`--offline`, or no token): `why` says so when given. */
@@ -36,16 +44,19 @@ export function notChecked(why?: string): ServerCheck {
  */
 export async function probeServer(api: Api, state: SyncState): Promise<ServerCheck> {
   try {
-    const reply = await api.changes(state.cursor, 1);
+    const reply = await api.changes(state.cursor, WAITING_PAGE);
     const reason = serverChangeReason({ state }, reply.server);
-    return reason ? { checked: true, reachable: true, reconcilePending: true, reason } : { checked: true, reachable: true, reconcilePending: false };
+    if (reason) return { checked: true, reachable: true, reconcilePending: true, reason };
+    // A change at a version this folder's base already has is its own push (or one it pulled): nothing waits.
+    const changes = reply.changes.filter((c) => (state.bases[c.path]?.version ?? 0) < c.version).length;
+    return { checked: true, reachable: true, reconcilePending: false, waiting: { changes, more: reply.hasMore } };
   } catch (err) {
     if (err instanceof NetworkError) return { checked: true, reachable: false, reconcilePending: null, error: err.reason };
     if (err instanceof ServerError && err.code === "stale_cursor")
       return { checked: true, reachable: true, reconcilePending: true, reason: "the server's cursor is below this folder's (its database was restored or reset)" };
     if (err instanceof ServerError && err.code === "not_found" && state.cursor > 0)
       return { checked: true, reachable: true, reconcilePending: true, reason: "the namespace is gone from the server (its database was reset or replaced)" };
-    if (err instanceof ServerError && err.code === "not_found") return { checked: true, reachable: true, reconcilePending: false };
+    if (err instanceof ServerError && err.code === "not_found") return { checked: true, reachable: true, reconcilePending: false, waiting: { changes: 0, more: false } };
     if (err instanceof ClientError) return { checked: err instanceof ServerError, reachable: err instanceof ServerError ? true : null, reconcilePending: null, error: err.message };
     throw err;
   }
