@@ -12,9 +12,12 @@
  *   cluster opens one with `openDatabase({ kind: "pglite", dataDir: "memory://" })`).
  * - PostgreSQL: a database `teammem_tpl_<hash>` on the server, built under an advisory lock by the
  *   first caller and kept (it is small), cloned with `CREATE DATABASE ... TEMPLATE`.
+ * Whoever makes a new template removes those of other hashes made over {@link STALE_TEMPLATE_MS}
+ * ago (older migrations: they would pile up, one per version), skipping any in use right now; a
+ * process that still wanted a removed one builds it again.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -24,6 +27,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { MIGRATIONS_DIR, openDatabase, type Database } from "./db/database.js";
+import { sqlState } from "./errors/database-errors.js";
 
 export type DatabaseKind = "postgres" | "pglite";
 /** Every kind the server supports; `describe.each(DATABASE_KINDS)` runs a suite on each. */
@@ -92,6 +96,16 @@ export async function createPostgresDatabase(serverUrl: string, template?: strin
 const TEMPLATE_LOCK_KEY = 0x7ea3_3e4;
 
 /**
+ * Age (ms) past which a template of other migrations is removed when a new one is made: one hour,
+ * so a run of another checkout (another branch's migrations) in progress keeps its template.
+ */
+export const STALE_TEMPLATE_MS = 60 * 60 * 1000;
+const PGLITE_TEMPLATE_PREFIX = "teammem-pglite-template-";
+const POSTGRES_TEMPLATE_PREFIX = "teammem_tpl_";
+/** The comment a PostgreSQL template is built with: when, so a later cleanup knows its age. */
+const BUILT_AT = "teammem test template built at ";
+
+/**
  * Hex sha256 of every file under migrations/ (names and contents) and of the PGlite version: what a
  * template depends on. Changes whenever a migration is added or edited.
  */
@@ -113,7 +127,7 @@ async function templateKey(): Promise<string> {
  * both miss it each write a full file; the last rename wins, both are valid).
  */
 async function pgliteTemplate(): Promise<Blob> {
-  const path = join(tmpdir(), `teammem-pglite-template-${(await templateKey()).slice(0, 24)}.tar.gz`);
+  const path = join(tmpdir(), (await templateNames()).pglite);
   try {
     return new Blob([await readFile(path)]);
   } catch (err) {
@@ -130,7 +144,74 @@ async function pgliteTemplate(): Promise<Blob> {
   const partial = `${path}.${randomBytes(6).toString("hex")}.partial`;
   await writeFile(partial, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
   await rename(partial, path);
+  await removeStalePgliteTemplates(tmpdir());
   return dump;
+}
+
+/** The names this checkout's templates have: the PGlite tarball's file name (in os.tmpdir()) and the PostgreSQL database's. */
+export async function templateNames(): Promise<{ pglite: string; postgres: string }> {
+  const key = (await templateKey()).slice(0, 24);
+  return { pglite: `${PGLITE_TEMPLATE_PREFIX}${key}.tar.gz`, postgres: POSTGRES_TEMPLATE_PREFIX + key };
+}
+
+/**
+ * Deletes the PGlite template tarballs in `dir` (and `.partial` files of crashed writes) of other
+ * migrations than this checkout's, last written over `olderThanMs` ago. Safe while another process
+ * uses one: a reader holding it open keeps reading it, one about to read it finds none and makes
+ * it again.
+ * @returns the names of the files deleted.
+ */
+export async function removeStalePgliteTemplates(dir: string, olderThanMs = STALE_TEMPLATE_MS): Promise<string[]> {
+  const current = (await templateNames()).pglite;
+  const removed: string[] = [];
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || name === current || (name.startsWith(current) && name.endsWith(".partial"))) continue;
+    try {
+      if (Date.now() - (await stat(join(dir, name))).mtimeMs <= olderThanMs) continue;
+      await unlink(join(dir, name));
+      removed.push(name);
+    } catch (err) {
+      // Removed by another process's cleanup meanwhile, or not ours to remove (another user's /tmp file).
+      if (!["ENOENT", "EPERM", "EACCES"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
+    }
+  }
+  return removed.sort();
+}
+
+/**
+ * Drops the template databases on the PostgreSQL server at `serverUrl` of other migrations than this
+ * checkout's (`teammem_tpl_<hash>`, and `..._<random>` left by a crashed build) built over
+ * `olderThanMs` ago: when its comment says (set at build), else when its folder's PG_VERSION file
+ * was written (superuser or pg_read_server_files only; a template whose age is unknown is kept).
+ * One in use right now (being copied, or connected to) is left alone: a plain DROP DATABASE refuses it (55006).
+ * @returns the names of the databases dropped.
+ */
+export async function dropStalePostgresTemplates(serverUrl: string, olderThanMs = STALE_TEMPLATE_MS): Promise<string[]> {
+  const current = (await templateNames()).postgres;
+  return admin(serverUrl, async (c) => {
+    const list = (created: string) =>
+      c.query<{ name: string; comment: string | null; created: Date | null }>(
+        `SELECT datname AS name, shobj_description(oid, 'pg_database') AS comment, ${created} AS created FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname`,
+        [POSTGRES_TEMPLATE_PREFIX],
+      );
+    const { rows } = await list("(pg_stat_file('base/' || oid || '/PG_VERSION', true)).modification").catch((err: unknown) => {
+      if (sqlState(err) !== "42501") throw err; // insufficient_privilege: ages from comments only
+      return list("NULL::timestamptz");
+    });
+    const dropped: string[] = [];
+    for (const { name, comment, created } of rows) {
+      if (name === current || !/^[a-z0-9_]+$/.test(name)) continue;
+      const builtAt = comment?.startsWith(BUILT_AT) ? Date.parse(comment.slice(BUILT_AT.length)) : (created?.getTime() ?? NaN);
+      if (Number.isNaN(builtAt) || Date.now() - builtAt <= olderThanMs) continue;
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name}`);
+        dropped.push(name);
+      } catch (err) {
+        if (sqlState(err) !== "55006") throw err; // object_in_use: another process is using it
+      }
+    }
+    return dropped;
+  });
 }
 
 /**
@@ -151,7 +232,7 @@ export async function seedPgliteDataDir(dataDir: string): Promise<void> {
  * renamed once migrated (so a crash never leaves a half-migrated template under the real name).
  */
 async function postgresTemplate(serverUrl: string): Promise<string> {
-  const name = "teammem_tpl_" + (await templateKey()).slice(0, 24);
+  const name = (await templateNames()).postgres;
   const exists = async (c: pg.Client) =>
     (await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
   await admin(serverUrl, async (c) => {
@@ -160,6 +241,7 @@ async function postgresTemplate(serverUrl: string): Promise<string> {
     if (await exists(c)) return;
     const building = `${name}_${randomBytes(4).toString("hex")}`;
     await c.query(`CREATE DATABASE ${building}`);
+    await c.query(`COMMENT ON DATABASE ${building} IS '${BUILT_AT}${new Date().toISOString()}'`);
     try {
       const database = await openDatabase({ kind: "postgres", url: withDatabase(serverUrl, building) });
       try {
@@ -172,7 +254,9 @@ async function postgresTemplate(serverUrl: string): Promise<string> {
       await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
       // Another server session (a run of another checkout) built it in the meantime.
       if ((err as { code?: string }).code !== "42P04") throw err;
+      return;
     }
+    await dropStalePostgresTemplates(serverUrl);
   });
   return name;
 }
@@ -187,7 +271,11 @@ export async function createTestDatabase(kind: DatabaseKind, postgresServerUrl =
     const database = await openDatabase({ kind: "pglite", dataDir: "memory://", loadDataDir: await pgliteTemplate() });
     return { database, dispose: () => database.close() };
   }
-  const { url, drop } = await createPostgresDatabase(postgresServerUrl, await postgresTemplate(postgresServerUrl));
+  // A template another checkout's cleanup dropped between our look and our copy is built again.
+  const { url, drop } = await createPostgresDatabase(postgresServerUrl, await postgresTemplate(postgresServerUrl)).catch(async (err: unknown) => {
+    if (sqlState(err) !== "3D000") throw err;
+    return createPostgresDatabase(postgresServerUrl, await postgresTemplate(postgresServerUrl));
+  });
   const database = await openDatabase({ kind: "postgres", url });
   return {
     database,
