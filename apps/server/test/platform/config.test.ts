@@ -35,10 +35,15 @@ function problemsOf(env: Record<string, string>): string[] {
   }
 }
 
-/** `.env.example`'s `NAME=value` lines. */
+/** `.env.example`'s lines: each variable ships commented out as `# NAME=default`. */
+function exampleLines(): string[] {
+  return readFileSync(ENV_EXAMPLE, "utf8").split("\n");
+}
+
+/** `.env.example`'s `# NAME=default` lines, as name → default. */
 function exampleVariables(): Map<string, string> {
-  const lines = readFileSync(ENV_EXAMPLE, "utf8").split("\n");
-  return new Map(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  const defaults = exampleLines().filter((l) => /^# [A-Z_]+=/.test(l));
+  return new Map(defaults.map((l) => [l.slice(2, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 }
 
 describe("server environment", () => {
@@ -74,6 +79,15 @@ describe("server environment", () => {
     const example = exampleVariables();
     expect([...example.keys()].sort()).toEqual([...SERVER_ENV_NAMES].sort());
     expect(problemsOf(Object.fromEntries(example))).toEqual([]);
+  });
+
+  it(".env.example sets nothing when copied to .env: the Docker image's TEAMMEM_DATA_DIR and HOST stay in force", () => {
+    // `docker run --env-file .env` and compose's env_file would let an uncommented default override
+    // the image's ENV (the data folder outside the /data volume, a loopback-only listener).
+    expect(exampleLines().filter((l) => /^\s*[A-Za-z_][A-Za-z0-9_]*\s*=/.test(l))).toEqual([]);
+    const dockerfile = readFileSync(fileURLToPath(new URL("../../../../Dockerfile", import.meta.url)), "utf8");
+    for (const name of ["TEAMMEM_DATA_DIR", "HOST"]) expect(dockerfile).toMatch(new RegExp(`\\b${name}=`));
+    expect(readFileSync(fileURLToPath(new URL("../../../../compose.yaml", import.meta.url)), "utf8")).toMatch(/env_file:\s*\n\s*- path: \.env\s*\n\s*required: false/);
   });
 
   it("teammem-server start with a bad environment exits 2 listing every bad variable and opens nothing", () => {
