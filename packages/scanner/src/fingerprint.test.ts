@@ -16,7 +16,7 @@ describe("loadFingerprintKey", () => {
   it("refuses a file that is not a key", () => {
     const path = join(mkdtempSync(join(tmpdir(), "teammem-key-")), "key");
     writeFileSync(path, "hello");
-    expect(() => loadFingerprintKey(path)).toThrow(/not a fingerprint key/);
+    expect(() => loadFingerprintKey(path)).toThrow(/not a fingerprint key .*\(key_file_invalid\)/);
   });
 });
 

@@ -9,7 +9,7 @@ export { checkPatternSafety, MAX_MATCH_WIDTH, type PatternSafety, type PatternPr
 export { compileRules } from "./engine/compile.js";
 export { normalize } from "./engine/normalize.js";
 export { PrefixAutomaton } from "./engine/prefix-automaton.js";
-export { fingerprint, loadFingerprintKey, FINGERPRINT_HEX_LENGTH, DEFAULT_FINGERPRINT_KEY } from "./fingerprint.js";
+export { fingerprint, loadFingerprintKey, FingerprintKeyError, type FingerprintKeyErrorCode, FINGERPRINT_HEX_LENGTH, DEFAULT_FINGERPRINT_KEY } from "./fingerprint.js";
 export { KNOWN_EXAMPLE_VALUES, isKnownExample } from "./examples.js";
 export { crc32, base62, hasGithubChecksum, hasNpmChecksum, githubChecksum } from "./checksums.js";
 export { loadConfig, parseConfig, ConfigError, type ScanConfig } from "./config.js";

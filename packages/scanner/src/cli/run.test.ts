@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -315,6 +315,59 @@ describe("teammem-scan usage guards", () => {
     expect(existsSync(join(dir, "xdg", "teammem", "fingerprint-key"))).toBe(true);
     expect(await run(["clean.md"], { HOME: join(dir, "home") }, io, dir)).toBe(0);
     expect(existsSync(join(dir, "home", ".config", "teammem", "fingerprint-key"))).toBe(true);
+  });
+
+  it("refuses a key path that is a folder, or a file that is no key, with a stable code, the path and a hint", async () => {
+    mkdirSync(join(dir, "keydir"), { recursive: true });
+    const io = () => {
+      let stderr = "";
+      return { io: { stdout: () => {}, stderr: (t: string) => void (stderr += t), readStdin: () => Buffer.alloc(0) }, err: () => stderr };
+    };
+    const a = io();
+    expect(await run(["clean.md"], { TEAMMEM_SCAN_KEY_FILE: join(dir, "keydir") }, a.io, dir)).toBe(2);
+    expect(a.err()).toBe(
+      `teammem-scan: fingerprint key ${join(dir, "keydir")}: a folder, not a key file (key_file_not_a_file); ` +
+        "name a readable key file with --key-file or $TEAMMEM_SCAN_KEY_FILE, or unset both to use the default key\n",
+    );
+    const b = io();
+    expect(await run(["--key-file", "keydir", "clean.md"], {}, b.io, dir)).toBe(2);
+    expect(b.err()).toContain("(key_file_not_a_file)");
+    writeFileSync(join(dir, "notakey"), "hello\n");
+    const c = io();
+    expect(await run(["--key-file", "notakey", "clean.md"], {}, c.io, dir)).toBe(2);
+    expect(c.err()).toContain(`fingerprint key ${join(dir, "notakey")}: not a fingerprint key (expected 64 hex characters) (key_file_invalid)`);
+    // Under a file, not a folder: the key cannot be created there.
+    const d = io();
+    expect(await run(["clean.md"], { TEAMMEM_SCAN_KEY_FILE: join(dir, "clean.md", "key") }, d.io, dir)).toBe(2);
+    expect(d.err()).toContain("(key_file_not_a_file)");
+  });
+
+  it("reads an empty $TEAMMEM_SCAN_KEY_FILE or $XDG_CONFIG_HOME as unset (the default key), not as the current folder", async () => {
+    const io = { stdout: () => {}, stderr: () => {}, readStdin: () => Buffer.alloc(0) };
+    expect(await run(["clean.md"], { TEAMMEM_SCAN_KEY_FILE: "", XDG_CONFIG_HOME: "", HOME: join(dir, "home-empty") }, io, dir)).toBe(0);
+    expect(existsSync(join(dir, "home-empty", ".config", "teammem", "fingerprint-key"))).toBe(true);
+  });
+
+  it("refuses a key file it may not read with key_file_unreadable (run as user nobody when root, else a 000 file)", () => {
+    const open = mkdtempSync(join(tmpdir(), "teammem-scan-key-"));
+    chmodSync(open, 0o755);
+    writeFileSync(join(open, "f.md"), "clean\n", { mode: 0o644 });
+    writeFileSync(join(open, "key"), "0".repeat(64) + "\n", { mode: 0o600 });
+    const root = process.getuid?.() === 0;
+    if (!root) chmodSync(join(open, "key"), 0o000);
+    const launcher = fileURLToPath(new URL("../../bin/teammem-scan.js", import.meta.url));
+    const r = spawnSync(process.execPath, [launcher, "f.md"], {
+      cwd: open,
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"], TEAMMEM_SCAN_KEY_FILE: join(open, "key") },
+      ...(root && { uid: 65534, gid: 65534 }),
+    });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({
+      status: 2,
+      stderr:
+        `teammem-scan: fingerprint key ${join(open, "key")}: cannot read it (EACCES: permission denied or read-only) (key_file_unreadable); ` +
+        "name a readable key file with --key-file or $TEAMMEM_SCAN_KEY_FILE, or unset both to use the default key\n",
+    });
   });
 
   it("refuses --redact together with --format json or sarif", async () => {

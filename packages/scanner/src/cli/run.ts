@@ -62,8 +62,11 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 
+/** An environment variable's value, with an empty one read as unset (as the XDG base directory spec does). */
+const envValue = (env: Env, name: string): string | undefined => (env[name] === "" ? undefined : env[name]);
+
 function defaultKeyFile(env: Env): string {
-  return env["TEAMMEM_SCAN_KEY_FILE"] ?? join(env["XDG_CONFIG_HOME"] ?? join(env["HOME"] ?? homedir(), ".config"), "teammem", "fingerprint-key");
+  return envValue(env, "TEAMMEM_SCAN_KEY_FILE") ?? join(envValue(env, "XDG_CONFIG_HOME") ?? join(envValue(env, "HOME") ?? homedir(), ".config"), "teammem", "fingerprint-key");
 }
 
 interface Values {
