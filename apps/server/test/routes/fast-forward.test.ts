@@ -57,6 +57,14 @@ describe.each(DATABASE_KINDS)("single fast-forward writes on %s", (kind) => {
     expect(await h.one("ff-limit", put("d.md", 0, "d\n"))).toMatchObject({ status: "rejected", code: "namespace_full" });
   });
 
+  it("answers an edit whose clientId or path holds a NUL character without a 500", async () => {
+    await h.one("ff-nul", put("a.md", 0, "a\n"));
+    const res = await h.call("POST", "/v1/namespaces/ff-nul/batch", h.tokens.member, { clientId: "lap\u0000top", operations: [put("a.md", 1, "a2\n")] });
+    expect(res.statusCode, res.body).toBeLessThan(500);
+    expect(await h.one("ff-nul", put("a\u0000.md", 1, "a2\n"))).toMatchObject({ status: "rejected", code: "invalid_path" });
+    expect(await h.one("ff-nul", put("a.md", 1, "a3\n"))).toMatchObject({ status: "applied", version: 2 });
+  });
+
   it("falls back to the general protocol when the head is not live at the base with other content", async () => {
     await h.one("ff-fallback", put("a.md", 0, "one\ntwo\nthree\n"));
     // The head's own content: nothing new.
