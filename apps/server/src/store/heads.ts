@@ -170,7 +170,7 @@ export async function readForWrite(tx: Tx, namespaceId: string, opId: string, pa
  * and a comparison with a column of another collation cannot use the column's index (every write
  * would scan the namespace's operations and entries).
  */
-export function textLiteral(text: string): string {
+function textLiteral(text: string): string {
   return `(convert_from(decode('${Buffer.from(text, "utf8").toString("hex")}', 'hex'), 'UTF8') COLLATE "default")`;
 }
 

@@ -17,7 +17,7 @@ export const CHANGES_CHANNEL = "teammem_changes";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The `pg` pool behind `db`, or null (PGlite). */
-function pgPool(db: Db): pg.Pool | null {
+export function pgPool(db: Db): pg.Pool | null {
   const client = (db as { $client?: unknown }).$client;
   return client instanceof pg.Pool ? client : null;
 }
@@ -67,25 +67,7 @@ async function pgTransaction<T>(
   });
 }
 
-/**
- * On PostgreSQL through a `pg` pool: sends `BEGIN; <statements()>; COMMIT` as ONE simple-protocol
- * query (one round trip; each statement takes its own snapshot, in order) and resolves the results
- * of `statements` (one per statement). ROLLBACK when it fails (the error is rethrown); a connection
- * that cannot even roll back is discarded. `statements` must inline only checked values.
- * @returns null without a `pg` pool (PGlite): the caller takes its general path.
- */
-export async function inOneRoundTrip(db: Db, statements: () => string): Promise<pg.QueryResult[] | null> {
-  const pool = pgPool(db);
-  if (!pool) return null;
-  const text = `BEGIN; ${statements()}; COMMIT`;
-  return onPgConnection(pool, async (client) => {
-    const results = (await client.query(text)) as unknown as pg.QueryResult[];
-    return results.slice(1, -1);
-  });
-}
-
-/** `SELECT cursor FROM namespaces WHERE id = <namespaceId> FOR UPDATE`, the id checked to be a UUID. */
-export function lockSql(namespaceId: string): string {
+function lockSql(namespaceId: string): string {
   if (!UUID.test(namespaceId)) throw new Error(`not a namespace id: ${namespaceId}`);
   return `SELECT cursor FROM namespaces WHERE id = '${namespaceId}' FOR UPDATE`;
 }

@@ -55,6 +55,7 @@ describe("the write path's statements on postgres", () => {
       "auto_explain.log_min_duration = 0",
       "auto_explain.log_level = notice",
       "auto_explain.log_format = json",
+      "auto_explain.log_nested_statements = on", // the statements of teammem_fast_forward (migration 0011)
       "enable_seqscan = off",
     ]) {
       await settings.query(`ALTER DATABASE ${name} SET ${setting}`);
@@ -124,6 +125,8 @@ describe("the write path's statements on postgres", () => {
     // The lookup of op id and path under the lock (batch writes): both primary keys.
     const readForWrite = explained.filter((p) => p.nodes.some((n) => n.endsWith(" on operations using operations_namespace_id_op_id_pk")) && p.nodes.some((n) => n.endsWith(" on entries using entries_namespace_id_path_pk")));
     expect(readForWrite.length).toBeGreaterThanOrEqual(8);
+    // Among them the read of teammem_fast_forward (migration 0011), the single edit and delete above.
+    expect(readForWrite.filter((p) => p.query.includes('"p_op_id"')).length).toBeGreaterThanOrEqual(2);
     // The set-based run's read, clash check and write: every lookup on an index of its table.
     const runStatements = explained.filter((p) => p.query.includes("jsonb_to_recordset"));
     expect(runStatements.length).toBeGreaterThanOrEqual(3);
