@@ -172,13 +172,24 @@ describe("line-wrapped base64", () => {
   });
 
   it("finds a token deep in a long wrapped block, on the line its groups start", () => {
-    const preamble = "some notes about the deploy, nothing secret here. ".repeat(12);
-    const encoded = b64(`${preamble}me:${FINE} and more text`);
-    const text = `blob:\n${wrap(encoded, 76)}\n`;
-    const [f] = scan(text);
-    const byteOffset = Buffer.byteLength(`${preamble}me:`);
-    const group = Math.floor(byteOffset / 3) * 4;
-    expect(f).toMatchObject({ ruleId: "github-fine-grained-pat", line: 2 + Math.floor(group / 76), column: 1 + (group % 76) });
+    // Short ASCII blocks are decoded into the pool, longer or UTF-8 ones as one string (decode.ts, readBlock).
+    for (const preamble of [
+      "some notes about the deploy, nothing secret here. ".repeat(12),
+      "some notes about the deploy, nothing secret here. ".repeat(40),
+      "quelques notes sur le déploiement, rien de secret. ".repeat(12),
+    ]) {
+      const encoded = b64(`${preamble}me:${FINE} and more text`);
+      const text = `blob:\n${wrap(encoded, 76)}\n`;
+      const [f, ...rest] = scan(text);
+      const byteOffset = Buffer.byteLength(`${preamble}me:`);
+      const group = Math.floor(byteOffset / 3) * 4;
+      expect(rest).toEqual([]);
+      expect(f).toMatchObject({ ruleId: "github-fine-grained-pat", line: 2 + Math.floor(group / 76), column: 1 + (group % 76) });
+      // The span ends where the token's last group does (redacting it removes every bit of the token).
+      const covered = text.slice(f!.offset, f!.endOffset).replace(/\s/g, "");
+      const lastGroupEnd = Math.ceil(Buffer.byteLength(`${preamble}me:${FINE}`) / 3) * 4;
+      expect(covered).toBe(encoded.slice(group, lastGroupEnd));
+    }
   });
 
   it("joins a YAML block scalar's indented lines", () => {

@@ -163,32 +163,18 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
  */
 function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[], out: RawMatch[]): void {
   const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits);
-  const count = runs.count;
-  if (count === 0) return;
-  const bases: number[] = [];
-  let length = 0;
-  for (let i = 0; i < count; i++) {
-    bases.push(length);
-    length += runs.length(i) + 1;
-  }
+  if (runs.count === 0) return;
   const joined = runs.joined();
   const innerGates = gatesFor(catalog);
   const inner = matchText(joined, catalog, depth < MAX_DECODE_DEPTH ? innerGates : undefined);
   if (depth < MAX_DECODE_DEPTH) matchDecoded(joined, catalog, depth + 1, budget, innerGates, inner);
   for (const m of inner) {
-    // The run holding the match: the last one starting at or before it.
-    let lo = 0;
-    let hi = count - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (bases[mid]! <= m.start) lo = mid;
-      else hi = mid - 1;
-    }
-    const base = bases[lo]!;
-    if (m.end - base > runs.length(lo)) continue; // crosses into the next run
-    const [start, end] = runs.toOriginal(lo, m.start - base, m.end - base);
+    const i = runs.runAt(m.start);
+    const base = runs.base(i);
+    if (m.end - base > runs.length(i)) continue; // crosses into the next run
+    const [start, end] = runs.toOriginal(i, m.start - base, m.end - base);
     if (end - start === m.end - m.start && m.encoding === undefined) continue;
-    const encoding = runs.encoding(lo);
+    const encoding = runs.encoding(i);
     // A literal, not a spread of `m`: one shape, no property copy loop (~50 000 matches per MB).
     out.push({ start, end, rule: m.rule, value: m.value, prefix: m.prefix, encoding: m.encoding === undefined ? encoding : `${encoding}/${m.encoding}` });
   }

@@ -311,6 +311,9 @@ const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
 /** A byte (as a latin1 character) that is not text: a control character other than tab, LF, CR (≥ 0x80 is UTF-8, checked after decoding). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
 const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+/** A byte (as a latin1 character) that is not ASCII text: {@link NOT_TEXT} or ≥ 0x80. */
+// eslint-disable-next-line no-control-regex -- as NOT_TEXT
+const NOT_ASCII_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xff]/;
 /** Printable ASCII, tab, LF, CR: what the first bytes of an encoded credential are (`user:`, `{"`, a token). */
 const isAsciiTextByte = (b: number): boolean => (b >= 0x20 ? b < 0x7f : b === 9 || b === 10 || b === 13);
 
@@ -326,7 +329,7 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  * {@link MIN_BASE64_RUN} characters is searched for and tried.
  */
 export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRuns {
-  const runs = new DecodedRuns();
+  const runs = new DecodedRuns(text.length);
   const n = text.length;
   const pool = runs.pool;
   // Line-wrapped base64: without gate hits, all blocks first (their lines' runs are then skipped
@@ -443,9 +446,8 @@ class WrappedRun implements DecodedRun {
     readonly start: number,
     readonly end: number,
     private readonly inner: Base64Run,
-    /** Per line: offset of its first base64 character in `text`, and in the joined characters. */
-    private readonly lineStarts: Int32Array,
-    private readonly joinedStarts: Int32Array,
+    /** The block's {@link LineMap} (at offset 0). */
+    private readonly lines: Int32Array,
   ) {}
 
   get encoding(): string {
@@ -456,26 +458,31 @@ class WrappedRun implements DecodedRun {
     return this.inner.text;
   }
 
-  /** Offset in the searched text of joined character `c` (`end` of the previous character when `afterEnd`). */
-  private at(c: number, afterEnd: boolean): number {
-    const q = afterEnd ? c - 1 : c;
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.joinedStarts[mid]! <= q) lo = mid;
-      else hi = mid - 1;
-    }
-    const offset = this.lineStarts[lo]! + (q - this.joinedStarts[lo]!);
-    return afterEnd ? offset + 1 : offset;
-  }
-
   // The joined characters' span (whole 4-character groups, as for one line), mapped line by line:
   // the finding starts where the token's first group is written, and spans the line breaks it crosses.
   toOriginal(s: number, e: number): [number, number] {
     const [a, b] = this.inner.toOriginal(s, e);
-    return [this.at(a, false), Math.min(this.end, this.at(b, true))];
+    return [wrappedOffset(this.lines, 0, a, false), Math.min(this.end, wrappedOffset(this.lines, 0, b, true))];
   }
+}
+
+/**
+ * Where the lines of a wrapped block are (a "line map", stored from `map[at]`): its line count L,
+ * its width W (every line but the last has W base64 characters: {@link readBlock}), the count of
+ * its base64 characters, then the L offsets in the searched text of each line's first one.
+ */
+type LineMap = ArrayLike<number>;
+
+/**
+ * Offset in the searched text of joined base64 character `c` of the block whose {@link LineMap}
+ * is at `map[at]` (`afterEnd`: the offset just after character `c − 1`).
+ */
+function wrappedOffset(map: LineMap, at: number, c: number, afterEnd: boolean): number {
+  const q = afterEnd ? c - 1 : c;
+  const width = map[at + 1]!;
+  const line = Math.min(map[at]! - 1, Math.floor(q / width));
+  const offset = map[at + 3 + line]! + q - line * width;
+  return afterEnd ? offset + 1 : offset;
 }
 
 /**
@@ -551,21 +558,40 @@ function readBlock(text: string, start: number, charsEnd: number, indent: number
     at = lineNext;
   }
   if (starts.length < 2) return { end: blockEnd, decoded: false, starts, ends };
-  const lineStarts = Int32Array.from(starts);
-  const joinedStarts = new Int32Array(starts.length);
-  const parts: string[] = [];
+  const lineCount = starts.length;
   let total = 0;
-  for (let l = 0; l < starts.length; l++) {
-    joinedStarts[l] = total;
-    total += ends[l]! - starts[l]!;
+  for (let l = 0; l < lineCount; l++) total += ends[l]! - starts[l]!;
+  // A short block of ASCII text (the common kind, and the one an input can hold one per two lines)
+  // is decoded line by line into the pool, like a short run: no joined string, Buffer or object.
+  if (total <= SHORT_BLOCK && asciiTextHead(text, start) && Math.floor((total * 3) / 4) <= budget.remaining) {
+    const pool = runs.pool;
+    beginPoolRun(pool, Math.floor((total * 3) / 4));
+    let ascii = true;
+    for (let l = 0; l < lineCount && ascii; l++) ascii = appendAscii(text, starts[l]!, ends[l]!, pool);
+    if (ascii) {
+      budget.remaining -= pool.last;
+      runs.addShort(start, blockEnd, starts, width, total);
+      return { end: blockEnd, decoded: true, starts, ends };
+    }
+  }
+  const map = new Int32Array(3 + lineCount);
+  map[0] = lineCount;
+  map[1] = width;
+  map[2] = total;
+  const parts: string[] = [];
+  for (let l = 0; l < lineCount; l++) {
+    map[3 + l] = starts[l]!;
     parts.push(text.slice(starts[l], ends[l]));
   }
   const chars = parts.join("");
   const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
   if (decoded === undefined || decoded === SHORT) return { end: blockEnd, decoded: false, starts, ends };
-  runs.push(new WrappedRun(start, blockEnd, decoded, lineStarts, joinedStarts));
+  runs.push(new WrappedRun(start, blockEnd, decoded, map));
   return { end: blockEnd, decoded: true, starts, ends };
 }
+
+/** Wrapped blocks up to this many base64 characters are decoded into the pool when they are ASCII text (see {@link SHORT_RUN}). */
+const SHORT_BLOCK = 1024;
 
 /** What {@link readBlock} read: its end, whether it was decoded, and its lines' base64 characters (`[starts[l], ends[l])`). */
 interface ReadBlock {
@@ -626,37 +652,54 @@ function asciiTextHead(text: string, start: number): boolean {
 const SHORT_RUN = 128;
 
 /**
- * Decoded bytes of the short ASCII runs of one {@link decodedRuns} call, each followed by LF, so
- * that consecutive runs are one latin1 slice ({@link joinDecoded}): no string per run.
+ * Decoded bytes of the short ASCII runs and blocks of one {@link decodedRuns} call, each followed
+ * by LF, so that consecutive runs are one latin1 slice ({@link DecodedRuns.joined}): no string per run.
  */
 interface BytePool {
   bytes: Buffer;
+  /** Bytes of the runs added ({@link DecodedRuns.addShort}); the run being decoded starts here. */
   used: number;
-  /** Set by {@link shortAsciiRun}: the run held `-` or `_` (base64url). */
-  url: boolean;
-  /** Set by {@link decodeBase64Run} when it returns {@link SHORT}: the run's byte count. */
+  /** Bytes the pool's text can add at most (its first allocation: {@link beginPoolRun}). */
+  readonly capacity: number;
+  /** The run being decoded: its byte count so far, whether it held `-` or `_` (base64url), and the bits not yet a byte. */
   last: number;
+  url: boolean;
+  acc: number;
+  bits: number;
 }
 
 /** What {@link decodeBase64Run} returns for a short ASCII run: its bytes are in the pool, at `pool.used` (`pool.last` of them). */
 const SHORT = 1;
 
 /**
- * Decodes the short base64 run `text[start, end)` into `pool` (at `pool.used`, not advanced) and
- * returns its byte count; −1 when a byte is not printable ASCII, tab, LF or CR (then the general
- * path decides: it may be UTF-8).
+ * Starts a run in `pool` at `pool.used` with room for `maxBytes` bytes and its LF. The first
+ * allocation is the pool's `capacity` (an upper bound of what the text can fill), so that a text of
+ * many runs is not copied at each doubling: on the bench machine writing fresh memory (page faults)
+ * cost as much as the decoding, and untouched pages of an allocation cost nothing.
  */
-function shortAsciiRun(text: string, start: number, end: number, pool: BytePool): number {
-  if (pool.bytes.length < pool.used + SHORT_RUN + 1) {
-    const grown = Buffer.allocUnsafe(Math.max(4096, 2 * pool.bytes.length + SHORT_RUN + 1));
+function beginPoolRun(pool: BytePool, maxBytes: number): void {
+  if (pool.bytes.length < pool.used + maxBytes + 1) {
+    const grown = Buffer.allocUnsafe(Math.max(4096, pool.bytes.length === 0 ? pool.capacity : 2 * pool.bytes.length, pool.used + maxBytes + 1));
     pool.bytes.copy(grown, 0, 0, pool.used);
     pool.bytes = grown;
   }
-  const scratch = pool.bytes;
-  let n = pool.used;
-  let acc = 0;
-  let bits = 0;
-  let url = false;
+  pool.last = 0;
+  pool.url = false;
+  pool.acc = 0;
+  pool.bits = 0;
+}
+
+/**
+ * Decodes the base64 characters `text[start, end)` onto the end of the pool's current run (a
+ * block's lines one after the other: the bits left at a line's end carry over); false when a byte
+ * is not printable ASCII, tab, LF or CR (then the general path decides: it may be UTF-8).
+ */
+function appendAscii(text: string, start: number, end: number, pool: BytePool): boolean {
+  const bytes = pool.bytes;
+  let n = pool.used + pool.last;
+  let acc = pool.acc;
+  let bits = pool.bits;
+  let url = pool.url;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 45 || c === 95) url = true; // - or _
@@ -665,12 +708,15 @@ function shortAsciiRun(text: string, start: number, end: number, pool: BytePool)
     if (bits >= 8) {
       bits -= 8;
       const b = (acc >> bits) & 0xff;
-      if (!isAsciiTextByte(b)) return -1;
-      scratch[n++] = b;
+      if (!isAsciiTextByte(b)) return false;
+      bytes[n++] = b;
     }
   }
+  pool.last = n - pool.used;
+  pool.acc = acc;
+  pool.bits = bits;
   pool.url = url;
-  return n - pool.used;
+  return true;
 }
 
 /** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
@@ -679,11 +725,12 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
   if (!asciiTextHead(text, start)) return undefined;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
-  const short = pool !== undefined && charsEnd - start <= SHORT_RUN ? shortAsciiRun(text, start, charsEnd, pool) : -1;
-  if (pool !== undefined && short >= 0) {
-    budget.remaining -= short;
-    pool.last = short;
-    return SHORT;
+  if (pool !== undefined && charsEnd - start <= SHORT_RUN) {
+    beginPoolRun(pool, size);
+    if (appendAscii(text, start, charsEnd, pool)) {
+      budget.remaining -= pool.last;
+      return SHORT;
+    }
   }
   let decoded: string;
   let byteCount: number;
@@ -693,9 +740,13 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
     const chars = text.slice(start, charsEnd);
     url = chars.includes("-") || chars.includes("_"); // native search: the run may be megabytes
     const bytes = Buffer.from(chars, "base64");
-    if (NOT_TEXT.test(bytes.toString("latin1"))) return undefined;
-    decoded = bytes.toString("utf8");
-    if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
+    const latin1 = bytes.toString("latin1");
+    if (!NOT_ASCII_TEXT.test(latin1)) decoded = latin1; // ASCII text: no UTF-8 decoding (a run may be megabytes)
+    else {
+      if (NOT_TEXT.test(latin1)) return undefined;
+      decoded = bytes.toString("utf8");
+      if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
+    }
     byteCount = bytes.length;
   }
   budget.remaining -= decoded.length;
@@ -729,87 +780,158 @@ class Base64Run implements DecodedRun {
 const NO_BYTES = Buffer.alloc(0);
 const NO_RUNS = new Int32Array(0);
 
+/** Largest first allocation of a pool (bytes): beyond it, it doubles as it fills. */
+const MAX_FIRST_POOL = 64 * 1024 * 1024;
+
+/** Numbers per run in {@link DecodedRuns}' table. */
+const FIELDS = 6;
+
 /**
- * The runs found by {@link decodedRuns}, in order. Short ASCII base64 runs (the common kind, and
- * the one an input can hold one per 25 characters) are not objects: their spans sit in number
- * arrays and their bytes in one pool, each followed by LF, so that consecutive ones are one latin1
- * slice of {@link DecodedRuns.joined}; a run object per run was measured at a third of the scan of
- * such input (allocation, and the young-generation GC copying them all).
+ * The runs found by {@link decodedRuns}, in order. Short ASCII base64 runs and wrapped blocks (the
+ * common kinds, and the ones an input can hold one per 25 or 126 characters) are not objects:
+ * their spans sit in a number table and their bytes in one pool, each followed by LF, so that
+ * consecutive ones are one latin1 slice of {@link DecodedRuns.joined}; a run object per run was
+ * measured at a third of the scan of such input (allocation, and the young-generation GC copying
+ * them all).
  */
 export class DecodedRuns {
   // Nothing is allocated before the first run (most texts have none: a Buffer, an Int32Array and a
   // Map per scan were measured at ~3 % of a Markdown scan, file by file); the pool grows on first use.
-  readonly pool: BytePool = { bytes: NO_BYTES, used: 0, url: false, last: 0 };
-  /** Per run, 4 numbers: start, end, pool offset (−1 for a run object), decoded length × 2 + (base64url ? 1 : 0). */
+  readonly pool: BytePool;
+  /**
+   * Per run, {@link FIELDS} numbers: start, end, source (pool offset, or −1 − index into `objects`),
+   * decoded length × 2 + (base64url ? 1 : 0), offset in {@link DecodedRuns.joined}, and for a
+   * wrapped block in the pool the offset of its {@link LineMap} in `lineMaps` (else −1).
+   */
   private data = NO_RUNS;
   private n = 0;
-  private objects: Map<number, DecodedRun> | undefined;
+  private objects: DecodedRun[] | undefined;
+  /** The {@link LineMap}s of the wrapped blocks in the pool, one after the other (`lineMapsUsed` numbers). */
+  private lineMaps = NO_RUNS;
+  private lineMapsUsed = 0;
+
+  /** `textLength`: the length of the text the runs are found in (it bounds the pool's size). */
+  constructor(textLength: number) {
+    // 3 bytes per 4 base64 characters and an LF per run (runs are at least 24 characters long).
+    const capacity = Math.min(Math.ceil(textLength * 0.8) + 64, MAX_FIRST_POOL);
+    this.pool = { bytes: NO_BYTES, used: 0, capacity, last: 0, url: false, acc: 0, bits: 0 };
+  }
 
   get count(): number {
     return this.n;
   }
 
-  private add(start: number, end: number, offset: number, length: number, url: boolean): void {
-    if (this.data.length < 4 * (this.n + 1)) {
-      const grown = new Int32Array(Math.max(256, 2 * this.data.length));
+  private add(start: number, end: number, source: number, length: number, url: boolean, lines: number): void {
+    if (this.data.length < FIELDS * (this.n + 1)) {
+      const grown = new Int32Array(Math.max(FIELDS * 64, 2 * this.data.length));
       grown.set(this.data);
       this.data = grown;
     }
     const d = this.data;
-    const k = 4 * this.n++;
+    const k = FIELDS * this.n++;
     d[k] = start;
     d[k + 1] = end;
-    d[k + 2] = offset;
+    d[k + 2] = source;
     d[k + 3] = length * 2 + (url ? 1 : 0);
+    d[k + 4] = k === 0 ? 0 : d[k - FIELDS + 4]! + (d[k - FIELDS + 3]! >> 1) + 1;
+    d[k + 5] = lines;
   }
 
   push(run: DecodedRun): void {
-    (this.objects ??= new Map()).set(this.n, run);
-    this.add(run.start, run.end, -1, run.text.length, false);
+    const objects = (this.objects ??= []);
+    this.add(run.start, run.end, -1 - objects.length, run.text.length, false, -1);
+    objects.push(run);
   }
 
-  /** The short ASCII run `[start, end)` just decoded into the pool ({@link SHORT}). */
-  addShort(start: number, end: number): void {
+  private object(i: number): DecodedRun {
+    return this.objects![-1 - this.data[FIELDS * i + 2]!]!;
+  }
+
+  /**
+   * The short ASCII run `[start, end)` just decoded into the pool ({@link SHORT}); with `starts`,
+   * a wrapped block whose lines start there, `width` and `chars` its {@link LineMap}'s.
+   */
+  addShort(start: number, end: number, starts?: readonly number[], width = 0, chars = 0): void {
     const pool = this.pool;
-    this.add(start, end, pool.used, pool.last, pool.url);
+    let lines = -1;
+    if (starts !== undefined) {
+      lines = this.lineMapsUsed;
+      const size = lines + 3 + starts.length;
+      if (this.lineMaps.length < size) {
+        const grown = new Int32Array(Math.max(1024, 2 * size));
+        grown.set(this.lineMaps);
+        this.lineMaps = grown;
+      }
+      const map = this.lineMaps;
+      map[lines] = starts.length;
+      map[lines + 1] = width;
+      map[lines + 2] = chars;
+      for (let l = 0; l < starts.length; l++) map[lines + 3 + l] = starts[l]!;
+      this.lineMapsUsed = size;
+    }
+    this.add(start, end, pool.used, pool.last, pool.url, lines);
     pool.used += pool.last;
     pool.bytes[pool.used++] = 10; // LF: the separator `joined` keeps
   }
 
   /** Decoded length of run `i`. */
   length(i: number): number {
-    return this.data[4 * i + 3]! >> 1;
+    return this.data[FIELDS * i + 3]! >> 1;
+  }
+
+  /** Offset of run `i`'s decoded text in {@link DecodedRuns.joined}. */
+  base(i: number): number {
+    return this.data[FIELDS * i + 4]!;
+  }
+
+  /** The run whose decoded text holds offset `p` of {@link DecodedRuns.joined} (or the LF after it). Binary search. */
+  runAt(p: number): number {
+    const d = this.data;
+    let lo = 0;
+    let hi = this.n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (d[FIELDS * mid + 4]! <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** Encoding of run `i` ({@link DecodedRun.encoding}). */
   encoding(i: number): string {
-    return this.data[4 * i + 2]! < 0 ? this.objects!.get(i)!.encoding : this.data[4 * i + 3]! & 1 ? "base64url" : "base64";
+    return this.data[FIELDS * i + 2]! < 0 ? this.object(i).encoding : this.data[FIELDS * i + 3]! & 1 ? "base64url" : "base64";
   }
 
   /** {@link DecodedRun.toOriginal} of run `i`. */
   toOriginal(i: number, s: number, e: number): [number, number] {
     const d = this.data;
-    if (d[4 * i + 2]! < 0) return this.objects!.get(i)!.toOriginal(s, e);
-    const start = d[4 * i]!;
-    return [start + Math.floor(s / 3) * 4, Math.min(d[4 * i + 1]!, start + Math.ceil(e / 3) * 4)];
+    const k = FIELDS * i;
+    if (d[k + 2]! < 0) return this.object(i).toOriginal(s, e);
+    const start = d[k]!;
+    const lines = d[k + 5]!;
+    if (lines < 0) return [start + Math.floor(s / 3) * 4, Math.min(d[k + 1]!, start + Math.ceil(e / 3) * 4)];
+    // A wrapped block: whole 4-character groups of its joined characters, mapped line by line (WrappedRun).
+    const map = this.lineMaps;
+    const chars = map[lines + 2]!;
+    return [wrappedOffset(map, lines, Math.floor(s / 3) * 4, false), Math.min(d[k + 1]!, wrappedOffset(map, lines, Math.min(chars, Math.ceil(e / 3) * 4), true))];
   }
 
-  /** The runs' decoded texts joined by LF (consecutive short runs are one slice of the pool). */
+  /** The runs' decoded texts joined by LF (consecutive runs in the pool are one slice of it). */
   joined(): string {
     const parts: string[] = [];
     const d = this.data;
     const n = this.n;
     let i = 0;
     while (i < n) {
-      const off = d[4 * i + 2]!;
+      const off = d[FIELDS * i + 2]!;
       if (off < 0) {
-        parts.push(this.objects!.get(i)!.text);
+        parts.push(this.object(i).text);
         i++;
         continue;
       }
       let k = i + 1;
-      while (k < n && d[4 * k + 2]! >= 0) k++;
-      parts.push(this.pool.bytes.toString("latin1", off, d[4 * (k - 1) + 2]! + this.length(k - 1)));
+      while (k < n && d[FIELDS * k + 2]! >= 0) k++;
+      parts.push(this.pool.bytes.toString("latin1", off, d[FIELDS * (k - 1) + 2]! + this.length(k - 1)));
       i = k;
     }
     return parts.length === 1 ? parts[0]! : parts.join("\n");
