@@ -1,7 +1,7 @@
 /**
  * Compilation of a rule list into what one scan needs: the prefix automaton over every distinct
  * prefix of every rule, and per rule a sticky RegExp (flags `y`, plus `d` when the pattern has a
- * named group `secret`, `body` or `lead`, without `g`) and its derived token boundary. Compiled catalogs are memoised per rules array (a WeakMap:
+ * named group `secret` or `lead`, whose offsets match.ts reads; without `g`) and its derived token boundary. Compiled catalogs are memoised per rules array (a WeakMap:
  * a cache keyed by identity, freed with the array), so repeated `scan(text)` calls pay nothing.
  */
 import type { Rule } from "../rule.js";
@@ -83,7 +83,8 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     const hasBodyGroup = source.includes("(?<body>");
     const hasLeadGroup = source.includes("(?<lead>");
     let flags = rule.pattern.flags.replace(/[gyd]/g, "") + "y";
-    if (hasSecretGroup || hasBodyGroup || hasLeadGroup) flags += "d";
+    // Group offsets cost several times a plain match (a `body` group is read as a string only).
+    if (hasSecretGroup || hasLeadGroup) flags += "d";
     const boundary = tokenBoundary(rule.pattern, rule.prefixes, atoms);
     const preCheck = rule.validate && hasSecretGroup ? new RegExp(source, flags.replace("d", "")) : undefined;
     return {
