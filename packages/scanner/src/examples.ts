@@ -8,7 +8,12 @@
  *   secret access key examples) and https://docs.aws.amazon.com/STS/latest/APIReference/ (second pair).
  * - GitHub docs sample OAuth token (https://docs.github.com/en/rest/authentication).
  * - Stripe docs sample test keys (https://docs.stripe.com/keys).
+ * - jwt.io's sample HS256 token (https://jwt.io, the most-copied JWT in documentation), kept as a
+ *   SHA-256 digest in {@link KNOWN_EXAMPLE_SHA256} because written out it is a credential-shaped
+ *   literal to this scanner.
  */
+import { createHash } from "node:crypto";
+
 export const KNOWN_EXAMPLE_VALUES: ReadonlySet<string> = new Set([
   // AWS
   "AKIAIOSFODNN7EXAMPLE",
@@ -25,12 +30,24 @@ export const KNOWN_EXAMPLE_VALUES: ReadonlySet<string> = new Set([
   "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
 ]);
 
-/** The lengths of the known examples: a value of another length is not one. */
-const EXAMPLE_LENGTHS: ReadonlySet<number> = new Set([...KNOWN_EXAMPLE_VALUES].map((v) => v.length));
+/**
+ * Documented examples known by the SHA-256 (hex) of their UTF-8 text, keyed by their length: ones
+ * that would look like a credential to this scanner if written in its source.
+ */
+export const KNOWN_EXAMPLE_SHA256: ReadonlyMap<number, ReadonlySet<string>> = new Map([
+  // jwt.io sample: HS256, {"sub":"1234567890","name":"John Doe","iat":1516239022}, secret "your-256-bit-secret"
+  [155, new Set(["7f75367e7881255134e1375e723d1dea8ad5f6a4fdb79d938df1f1754a830606"])],
+]);
 
-/** True when `value` is a known, documented example credential (see {@link KNOWN_EXAMPLE_VALUES}). */
+/** The lengths of the known examples: a value of another length is not one. */
+const EXAMPLE_LENGTHS: ReadonlySet<number> = new Set([...[...KNOWN_EXAMPLE_VALUES].map((v) => v.length), ...KNOWN_EXAMPLE_SHA256.keys()]);
+
+/** True when `value` is a known, documented example credential (see {@link KNOWN_EXAMPLE_VALUES} and {@link KNOWN_EXAMPLE_SHA256}). */
 export function isKnownExample(value: string): boolean {
-  return EXAMPLE_LENGTHS.has(value.length) && KNOWN_EXAMPLE_VALUES.has(value);
+  if (!EXAMPLE_LENGTHS.has(value.length)) return false;
+  if (KNOWN_EXAMPLE_VALUES.has(value)) return true;
+  const hashed = KNOWN_EXAMPLE_SHA256.get(value.length);
+  return hashed !== undefined && hashed.has(createHash("sha256").update(value, "utf8").digest("hex"));
 }
 
 /**
@@ -38,5 +55,5 @@ export function isKnownExample(value: string): boolean {
  * length no example has: the check runs once per match, and a line can hold thousands of near misses.
  */
 export function isKnownExampleAt(text: string, start: number, end: number): boolean {
-  return EXAMPLE_LENGTHS.has(end - start) && KNOWN_EXAMPLE_VALUES.has(text.slice(start, end));
+  return EXAMPLE_LENGTHS.has(end - start) && isKnownExample(text.slice(start, end));
 }

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { hasGithubChecksum } from "./checksums.js";
 import { breakChecksum, fakeGithubToken, randomChars } from "./fakes.js";
@@ -58,6 +59,16 @@ describe("scan", () => {
   it("ignores vendor-documented example keys", () => {
     expect(scan("aws_access_key_id = " + "AKIAIOSFODNN7" + "EXAMPLE", { rules })).toEqual([]);
     expect(scan("AKIA" + randomChars(16, 3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), { rules })).toHaveLength(1);
+  });
+
+  it("ignores jwt.io's documentation sample JWT (known by its SHA-256), not a JWT signed with another secret", () => {
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const signed = `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ sub: "1234567890", name: "John Doe", iat: 1516239022 })}`;
+    const sign = (secret: string) => `${signed}.${createHmac("sha256", secret).update(signed).digest("base64url")}`;
+    expect(sign("your-256-bit-secret").split(".")[2]!.slice(0, 8)).toBe("SflKxwRJ"); // the sample as jwt.io shows it
+    expect(scan(`Authorization: Bearer ${sign("your-256-bit-secret")}\n`)).toEqual([]);
+    expect(scan(`curl -H "Authorization: Bearer ${encodeURIComponent(sign("your-256-bit-secret"))}"`)).toEqual([]);
+    expect(scan(`Authorization: Bearer ${sign("another-256-bit-secret")}\n`).map((f) => f.ruleId)).toEqual(["jwt"]);
   });
 
   it("sees through CRLF, a BOM and zero-width characters, with positions in the original", () => {

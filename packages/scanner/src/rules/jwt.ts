@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { randomChars, ALPHABETS } from "../fakes.js";
 import type { Rule } from "../rule.js";
 import { decodeBase64, isBase64JsonObject } from "../rule-helpers/base64-json.js";
@@ -10,6 +11,13 @@ import { decodeBase64, isBase64JsonObject } from "../rule-helpers/base64-json.js
  * `alg` or `typ`, the payload must start as a JSON object. Base64 JSON without the two-part shape
  * (Grafana, 1Password, Sentry payloads) is left to those vendors' rules.
  */
+/** jwt.io's sample token, built as jwt.io signs it (HS256 with the secret "your-256-bit-secret"); its signature starts `SflKxwRJ`. */
+function jwtIoSample(): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const signed = `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ sub: "1234567890", name: "John Doe", iat: 1516239022 })}`;
+  return `${signed}.${createHmac("sha256", "your-256-bit-secret").update(signed).digest("base64url")}`;
+}
+
 const rule: Rule = {
   id: "jwt",
   label: "JSON Web Token",
@@ -32,6 +40,7 @@ const rule: Rule = {
         `${b64({ alg: "HS256" })}`, // header alone
         `eyJ${"x".repeat(20)}.eyJ${"x".repeat(20)}.${"x".repeat(20)}`, // not base64 JSON
         `${b64({ foo: "bar", baz: 1 })}.${b64({ sub: "x1" })}.${randomChars(43, 805, ALPHABETS.base64url)}`, // header without alg/typ
+        `token: ${jwtIoSample()}`, // jwt.io's documentation sample (a known example, by its SHA-256)
       ],
     };
   },

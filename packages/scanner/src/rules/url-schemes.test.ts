@@ -35,3 +35,19 @@ describe("a password starting with $", () => {
     }
   });
 });
+
+describe("default passwords on a compose service or LAN host (README: only this machine exempts defaults)", () => {
+  const pg = "post" + "gres";
+  it.each([
+    [`${pg}://${pg}:${pg}@db:5432/app`, `${pg}:${pg}`],
+    [`mysql://root:${"ro" + "ot"}@mysql:3306/db`, "root:root"],
+    [`mongodb://root:${"exam" + "ple"}@mongo:27017/`, "root:example"],
+    [`amqp://guest:${"gu" + "est"}@rabbitmq:5672/`, "guest:guest"],
+    [`http://admin:${"ad" + "min"}@192.168.1.1/`, "admin:admin"],
+  ])("reports %s", (url, credential) => {
+    expect(scan(url).map((f) => url.slice(f.offset!, f.endOffset!))).toEqual([credential]);
+  });
+  it("does not report the same default password on localhost", () => {
+    expect(scan(`${pg}://${pg}:${pg}@localhost:5432/app`)).toEqual([]);
+  });
+});
