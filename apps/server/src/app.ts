@@ -10,7 +10,7 @@ import audit, { DEFAULT_AUDIT_OPTIONS, type AuditOptions } from "./plugins/audit
 import operationRetention, { DEFAULT_OPERATION_RETENTION, type OperationRetentionOptions } from "./plugins/operation-retention.js";
 import auth from "./plugins/auth.js";
 import docs from "./plugins/docs.js";
-import errors from "./plugins/errors.js";
+import errors, { frameworkErrors } from "./plugins/errors.js";
 import live from "./plugins/live.js";
 import { DEFAULT_LIVE_OPTIONS, type LiveOptions } from "./live/change-hub.js";
 import rateLimit from "./plugins/rate-limit.js";
@@ -76,6 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // A path parameter is at most a namespace name with every character percent-encoded
     // (`acme%2Fweb`); the router's default of 100 would answer 414 to valid long names.
     routerOptions: { maxParamLength: MAX_NAMESPACE_LENGTH * 3 },
+    // The router's own refusals (over-long parameter, bad percent-encoding) in our error format.
+    frameworkErrors: frameworkErrors(MAX_NAMESPACE_LENGTH * 3),
     // Requests arriving during close are answered by plugins/shutdown.ts with our error contract.
     return503OnClosing: false,
     // A request Node's HTTP parser refuses (a control character in a header...) gets our error body too.

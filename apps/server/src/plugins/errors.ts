@@ -59,13 +59,32 @@ function fastifyRefusal(err: FastifyError, maxBodyBytes: number): Refusal | null
 }
 
 /**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs, answered in
+ * our error format instead of Fastify's own body (which quotes the whole URL, and a namespace name
+ * in it can hold a credential):
+ * - a path parameter longer than `maxParamLength` characters (as sent, percent-encoded) → 400
+ *   `invalid_request` with `details.limit`;
+ * - a URL whose percent-encoding does not decode → 400 `invalid_request`.
+ */
+export function frameworkErrors(maxParamLength: number) {
+  return (err: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+    sendRefusal(
+      reply,
+      err.code === "FST_ERR_MAX_PARAM_LENGTH"
+        ? new Refusal("invalid_request", `a path parameter of the URL is longer than ${maxParamLength} characters`, { limit: maxParamLength })
+        : new Refusal("invalid_request", "the request URL is malformed"),
+    );
+}
+
+/**
  * The server's error contract. Every error reply is `{ code, message, details?, findings? }` with the
  * status (and `Retry-After`, where the registry says so) that the protocol registry gives its code:
  * - a {@link Refusal} → its own code, details and findings;
  * - zod schema validation → 400 `invalid_request` naming the failing field(s);
  * - body over the limit → 413 `body_too_large` with `details.limit` (bytes);
  * - malformed JSON → 400 `invalid_request`; invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
- * - a content type other than application/json → 415 `unsupported_media_type`;
+ * - a content type other than application/json, or a body sent with a `Content-Encoding` (gzip...)
+ *   → 415 `unsupported_media_type` (the message names the encoding);
  * - unknown path → 404 `not_found`; a known path with a method none of its routes has → 405
  *   `method_not_allowed` with `Allow` listing the methods its routes have (HEAD included for a GET
  *   route, as Fastify serves it: exposeHeadRoutes): each method learnt from the `onRoute` hook is
@@ -90,6 +109,11 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1];
     if (charset && !/^utf-?8$/i.test(charset)) {
       return done(new Refusal("unsupported_media_type", "request bodies must be sent as application/json in UTF-8"), undefined);
+    }
+    const encoding = req.headers["content-encoding"]?.trim().toLowerCase();
+    if (encoding && encoding !== "identity") {
+      const named = /^[a-z0-9-]{1,20}$/.test(encoding) ? encoding : "this one";
+      return done(new Refusal("unsupported_media_type", `request bodies must be sent uncompressed; Content-Encoding ${named} is not accepted`), undefined);
     }
     const raw = body as Buffer;
     if (raw.length === 0) return done(null, undefined);

@@ -85,6 +85,31 @@ describe("error contract", () => {
     expect(utf8.statusCode).toBe(201);
   });
 
+  it("answers a compressed body (Content-Encoding) with 415 unsupported_media_type naming the encoding, not invalid_utf8", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const body = gzipSync(JSON.stringify({ user: "bob", role: "member" }));
+    for (const [encoding, named] of [["gzip", "gzip"], ["BR", "br"], ["x\u00e9", "this one"]] as const) {
+      const res = await post(body, { "content-type": "application/json", "content-encoding": encoding });
+      expect(res.statusCode, encoding).toBe(415);
+      expect(res.json()).toEqual({ code: "unsupported_media_type", message: `request bodies must be sent uncompressed; Content-Encoding ${named} is not accepted` });
+    }
+    const identity = await post(JSON.stringify({ user: "idbob", role: "member" }), { "content-type": "application/json", "content-encoding": "identity" });
+    expect(identity.statusCode).toBe(201);
+  });
+
+  it("answers an over-long path parameter or a bad percent-encoding with 400 invalid_request, never quoting the URL", async () => {
+    const marker = "zq".repeat(5000);
+    for (const [method, route] of [["GET", "/v1/namespaces/:namespace/heads"], ["DELETE", "/v1/admin/tokens/:tokenId"]] as const) {
+      const res = await server.app.inject({ method, url: route.replace(/:\w+/, marker), headers: bearer(admin) });
+      expect(res.statusCode, route).toBe(400);
+      expect(res.json()).toEqual({ code: "invalid_request", message: "a path parameter of the URL is longer than 765 characters", details: { limit: 765 } });
+      expect(res.body).not.toContain("zqzq");
+    }
+    const bad = await server.app.inject({ url: "/v1/namespaces/%E0%A4%A/heads", headers: bearer(admin) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ code: "invalid_request", message: "the request URL is malformed" });
+  });
+
   it("refuses a __proto__ key in a body with 400 invalid_request", async () => {
     const res = await post('{"user": "bob", "role": "member", "__proto__": {"admin": true}}');
     expect(res.statusCode).toBe(400);
