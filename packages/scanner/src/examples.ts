@@ -39,21 +39,34 @@ export const KNOWN_EXAMPLE_SHA256: ReadonlyMap<number, ReadonlySet<string>> = ne
   [155, new Set(["7f75367e7881255134e1375e723d1dea8ad5f6a4fdb79d938df1f1754a830606"])],
 ]);
 
+/**
+ * The known examples by length. A lookup compares the value with the few examples of its length
+ * (a comparison stops at the first differing character) instead of hashing it: the check runs once
+ * per match, and a line can hold thousands of near misses of an example's length.
+ */
+const EXAMPLES_BY_LENGTH: ReadonlyMap<number, readonly string[]> = [...KNOWN_EXAMPLE_VALUES].reduce(
+  (byLength, v) => byLength.set(v.length, [...(byLength.get(v.length) ?? []), v]),
+  new Map<number, string[]>(),
+);
+
 /** The lengths of the known examples: a value of another length is not one. */
 const EXAMPLE_LENGTHS: ReadonlySet<number> = new Set([...[...KNOWN_EXAMPLE_VALUES].map((v) => v.length), ...KNOWN_EXAMPLE_SHA256.keys()]);
 
 /** True when `value` is a known, documented example credential (see {@link KNOWN_EXAMPLE_VALUES} and {@link KNOWN_EXAMPLE_SHA256}). */
 export function isKnownExample(value: string): boolean {
-  if (!EXAMPLE_LENGTHS.has(value.length)) return false;
-  if (KNOWN_EXAMPLE_VALUES.has(value)) return true;
+  const same = EXAMPLES_BY_LENGTH.get(value.length);
+  if (same !== undefined) {
+    // Code unit by code unit: `includes` (string equality) cost ~10x more on a fresh substring.
+    next: for (const example of same) {
+      for (let i = 0; i < example.length; i++) if (example.charCodeAt(i) !== value.charCodeAt(i)) continue next;
+      return true;
+    }
+  }
   const hashed = KNOWN_EXAMPLE_SHA256.get(value.length);
   return hashed !== undefined && hashed.has(createHash("sha256").update(value, "utf8").digest("hex"));
 }
 
-/**
- * True when `text.slice(start, end)` is a known example, without slicing (or hashing) a span whose
- * length no example has: the check runs once per match, and a line can hold thousands of near misses.
- */
+/** True when `text.slice(start, end)` is a known example, without slicing a span whose length no example has. */
 export function isKnownExampleAt(text: string, start: number, end: number): boolean {
   return EXAMPLE_LENGTHS.has(end - start) && isKnownExample(text.slice(start, end));
 }

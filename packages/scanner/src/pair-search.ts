@@ -35,10 +35,27 @@ function lowerBound(a: Int32Array, x: number): number {
   return lo;
 }
 
+/**
+ * {@link lowerBound} starting from `hint` (the answer of the previous, smaller query): the IDs of a
+ * text come in order, so the answer is usually at `hint` or a step after it (O(1) instead of a
+ * binary search per ID); anywhere else, a binary search.
+ */
+function lowerBoundFrom(a: Int32Array, x: number, hint: number): number {
+  if (hint <= a.length && (hint === 0 || a[hint - 1]! < x)) {
+    for (let k = hint, steps = 0; steps < 4; k++, steps++) if (k === a.length || a[k]! >= x) return k;
+  }
+  return lowerBound(a, x);
+}
+
 export class PairSearch {
   private newlines: Int32Array | undefined;
   /** Per spec: sorted starts of the runs of exactly `spec.length` code units of its alphabet. */
   private readonly runs = new Map<PairSpec, Int32Array>();
+  /**
+   * The last answer of the after-search's {@link lowerBoundFrom} (IDs are looked up in text order);
+   * shared by the specs: a hint that does not hold for a spec's runs only costs the binary search.
+   */
+  private afterHint = 0;
 
   /** `verdicts`: the validators' verdicts in `text` (engine/match.ts), shared with the other rules' matches. */
   constructor(
@@ -70,7 +87,7 @@ export class PairSearch {
   /** Start of the secret after the ID ending at `idEnd`, or undefined. */
   private secretAfter(spec: PairSpec, idEnd: number): number | undefined {
     const runs = this.runsOf(spec);
-    const k = lowerBound(runs, idEnd);
+    const k = (this.afterHint = lowerBoundFrom(runs, idEnd, this.afterHint));
     if (k === runs.length) return undefined;
     const s = runs[k]!;
     const nl = this.lines();

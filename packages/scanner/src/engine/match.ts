@@ -39,8 +39,8 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number, ver
     cr.preCheck.lastIndex = prefixStart;
     const m0 = cr.preCheck.exec(text);
     if (m0 === null) return undefined;
-    const secret = m0.groups?.["secret"];
-    const checked = (cr.hasBodyGroup ? m0.groups?.["body"] : undefined) ?? secret;
+    const secret = cr.preCheckSecret > 0 ? m0[cr.preCheckSecret] : m0.groups?.["secret"];
+    const checked = (cr.hasBodyGroup ? (cr.preCheckBody > 0 ? m0[cr.preCheckBody] : m0.groups?.["body"]) : undefined) ?? secret;
     if (secret !== undefined && checked !== undefined && !m0[0].endsWith(secret) && !validates(cr, checked, verdicts)) return undefined;
   }
   cr.re.lastIndex = prefixStart;
@@ -91,23 +91,42 @@ export function validates(cr: CompiledRule, checked: string, verdicts?: Verdicts
 }
 
 /**
- * The validators' verdicts in one searched text, per rule and checked string: a text repeating one
- * value (a placeholder URL, a key ID) thousands of times validates it once (entropy, placeholder
- * words: ~1 µs a value). Validators are pure functions of the string, so a remembered verdict is
- * the one a new call would give. At most {@link Verdicts.MAX_PER_RULE} strings are remembered per
- * rule (memory stays bounded on a text of distinct values; those are checked each time).
+ * The validators' recent verdicts in one searched text, per rule: the last
+ * {@link Verdicts.PER_RULE} distinct strings checked and their verdicts. A text repeating one value
+ * (a placeholder URL, a key ID) thousands of times validates it once (entropy, placeholder words:
+ * ~1 µs a value). Validators are pure functions of the string, so a remembered verdict is the one a
+ * new call would give. Strings are compared code unit by code unit, stopping at the first
+ * difference, not hashed: hashing each fresh match cost more than the cheaper validators.
  */
 export class Verdicts {
-  static readonly MAX_PER_RULE = 1024;
-  private readonly byRule = new Map<CompiledRule, Map<string, boolean>>();
+  static readonly PER_RULE = 4;
+  /** Slot `rule index × PER_RULE + k`: a string checked and its verdict. */
+  private readonly checked: (string | undefined)[] = [];
+  private readonly verdicts: boolean[] = [];
+  /** Per rule index: the slot the next string goes to (0 to PER_RULE - 1). */
+  private readonly next: number[] = [];
 
   get(cr: CompiledRule, checked: string): boolean | undefined {
-    return this.byRule.get(cr)?.get(checked);
+    const base = cr.index * Verdicts.PER_RULE;
+    for (let k = base; k < base + Verdicts.PER_RULE; k++) {
+      const known = this.checked[k];
+      if (known === undefined) return undefined;
+      if (sameString(known, checked)) return this.verdicts[k];
+    }
+    return undefined;
   }
 
   set(cr: CompiledRule, checked: string, verdict: boolean): void {
-    let known = this.byRule.get(cr);
-    if (known === undefined) this.byRule.set(cr, (known = new Map()));
-    if (known.size < Verdicts.MAX_PER_RULE) known.set(checked, verdict);
+    const k = this.next[cr.index] ?? 0;
+    this.checked[cr.index * Verdicts.PER_RULE + k] = checked;
+    this.verdicts[cr.index * Verdicts.PER_RULE + k] = verdict;
+    this.next[cr.index] = (k + 1) % Verdicts.PER_RULE;
   }
+}
+
+/** `a === b`, code unit by code unit (no hash computed for a fresh substring). */
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
 }

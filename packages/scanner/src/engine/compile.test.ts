@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { RULES } from "../rules/index.js";
+import { compileRules, numberGroups } from "./compile.js";
+
+describe("numberGroups", () => {
+  it("writes named groups as numbered ones and keeps escapes, classes and lookarounds", () => {
+    expect(numberGroups(String.raw`(?<=(?<lead>a|\(b))x[(?<no>)](?<body>(c)(?<secret>d))\)(?:e)(?<!f)`)).toEqual({
+      source: String.raw`(?<=(a|\(b))x[(?<no>)]((c)(d))\)(?:e)(?<!f)`,
+      numbers: new Map([["lead", 1], ["body", 2], ["secret", 4]]),
+    });
+    expect(numberGroups(String.raw`(?<q>['"])x\k<q>`)).toBeUndefined();
+  });
+
+  it("gives every catalog rule's pre-check the named groups' values", () => {
+    const catalog = compileRules(RULES);
+    let checked = 0;
+    for (const cr of catalog.rules) {
+      if (cr.preCheck === undefined) continue;
+      expect(cr.preCheckSecret, cr.rule.id).toBeGreaterThan(0);
+      const named = new RegExp(cr.rule.pattern.source, cr.rule.pattern.flags.replace(/[gyd]/g, ""));
+      const unanchored = new RegExp(cr.preCheck.source, cr.preCheck.flags.replace("y", ""));
+      for (const text of cr.rule.examples().positive) {
+        const a = named.exec(text);
+        const b = unanchored.exec(text);
+        expect(b?.[0], cr.rule.id).toBe(a?.[0]);
+        if (a === null || b === null) continue;
+        expect(b[cr.preCheckSecret], cr.rule.id).toBe(a.groups?.["secret"]);
+        if (cr.hasBodyGroup) expect(b[cr.preCheckBody], cr.rule.id).toBe(a.groups?.["body"]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+});
