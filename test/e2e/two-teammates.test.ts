@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { openDatabase, type Database } from "@teammem/server";
-import { createPostgresDatabase, dumpAllRows } from "@teammem/server/testing";
+import { createPostgresDatabase, dumpAllRows, seedPgliteDataDir } from "@teammem/server/testing";
 import { CLIENT_CLI, SERVER_CLI, runCli, startServer } from "../../scripts/lib/processes.mjs";
 
 type Setup = { serverArgs: { dataDir?: string; databaseUrl?: string }; openDb: () => Promise<Database>; cleanup: () => Promise<void> };
@@ -24,6 +24,7 @@ afterEach(async () => {
 async function embedded(): Promise<Setup> {
   const dataDir = join(mkdtempSync(join(tmpdir(), "teammem-e2e-data-")), "db");
   work.push(dataDir);
+  await seedPgliteDataDir(dataDir); // no initdb: the subject is the sync, not a new folder
   return {
     serverArgs: { dataDir },
     openDb: () => openDatabase({ kind: "pglite", dataDir }),

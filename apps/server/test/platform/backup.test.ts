@@ -124,7 +124,7 @@ const lines = (text: string) => text.split("\n").filter((l) => l !== "");
 
 describe("teammem-server export and import", () => {
   it("moves PGlite → PostgreSQL → PGlite with every table equal, the audit log kept, tokens valid, a new epoch under the same server id", async () => {
-    const source = await cliDatabase("pglite", postgresUrl());
+    const source = await cliDatabase("pglite", postgresUrl(), { seeded: true });
     const tokens = await populate(source);
     const before = await tableDump(source);
     // Every table the database has is in the backup, and the population filled every one of them.
@@ -158,7 +158,7 @@ describe("teammem-server export and import", () => {
     expect(again.status, again.stderr).toBe(0);
     const file2 = join(await tempDir(), "backup2.jsonl");
     await writeFile(file2, again.stdout);
-    const back = await cliDatabase("pglite", postgresUrl());
+    const back = await cliDatabase("pglite", postgresUrl(), { seeded: true });
     expect((await cli(["import", file2, ...back.args], back.env)).status).toBe(0);
     expect(await tableDump(back)).toEqual(before);
 
@@ -260,7 +260,7 @@ describe("teammem-server export and import", () => {
       ["postgres", null],
       ["pglite", ["truncated (the end line missing)", "a duplicate row (refused by the database)"]],
     ] as const)("on %s", async (kind, only) => {
-      const target = await cliDatabase(kind, postgresUrl());
+      const target = await cliDatabase(kind, postgresUrl(), { seeded: true });
       for (const [what, text, message] of cases().filter(([what]) => !only || (only as readonly string[]).includes(what))) {
         const result = await importText(text, target);
         expect([what, result.status, result.stderr]).toEqual([what, 1, expect.stringMatching(message)]);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { run } from "../../src/cli/run.js";
-import { createPostgresDatabase, type DatabaseKind } from "../../src/testing.js";
+import { createPostgresDatabase, seedPgliteDataDir, type DatabaseKind } from "../../src/testing.js";
 
 export interface CliResult {
   status: number;
@@ -69,14 +69,25 @@ export async function tempDir(prefix = "teammem-cli-"): Promise<string> {
   return dir;
 }
 
+/**
+ * A data folder (in a fresh temporary folder) already holding the migrated PGlite template, so its
+ * first open skips initdb: for tests whose subject is not a new folder.
+ */
+export async function seededDataDir(): Promise<string> {
+  const dir = join(await tempDir(), "data");
+  await seedPgliteDataDir(dir);
+  return dir;
+}
+
 /** Where the CLI keeps its data: arguments and environment naming a fresh database of `kind`, dropped or removed after the test. */
 export interface CliDatabase {
   args: string[];
   env: Record<string, string>;
 }
 
-export async function cliDatabase(kind: DatabaseKind, postgresServerUrl: string): Promise<CliDatabase> {
-  if (kind === "pglite") return { args: ["--data-dir", join(await tempDir(), "data")], env: {} };
+/** `seeded`: a PGlite data folder starts from the migrated template (no initdb; see {@link seededDataDir}). */
+export async function cliDatabase(kind: DatabaseKind, postgresServerUrl: string, { seeded = false } = {}): Promise<CliDatabase> {
+  if (kind === "pglite") return { args: ["--data-dir", seeded ? await seededDataDir() : join(await tempDir(), "data")], env: {} };
   const db = await createPostgresDatabase(postgresServerUrl);
   onTestFinished(() => db.drop());
   return { args: [], env: { DATABASE_URL: db.url } };

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { DATABASE_KINDS } from "../../src/testing.js";
-import { cli, cliDatabase, firstAdminToken, members, startCli, tempDir } from "./cli-harness.js";
+import { cli, cliDatabase, firstAdminToken, members, seededDataDir, startCli, tempDir } from "./cli-harness.js";
 
 describe("teammem-server usage errors", () => {
   it.each([
@@ -55,18 +55,18 @@ describe("teammem-server usage errors", () => {
 
   it("warns at start on a port fetch never connects to (no client or browser could reach it), and not on another", { timeout: 120_000 }, async () => {
     const warning = /Warning: port (\d+) is one fetch never connects to \(a WHATWG "bad port"\)/;
-    const bad = await startCli(["--data-dir", join(await tempDir(), "data"), "--port", "10080"]);
+    const bad = await startCli(["--data-dir", await seededDataDir(), "--port", "10080"]);
     expect(bad.url).toBe("http://127.0.0.1:10080");
     expect(warning.exec(bad.stdout())?.[1]).toBe("10080");
     expect(await bad.stop()).toBe(0);
-    const fine = await startCli(["--data-dir", join(await tempDir(), "data")]);
+    const fine = await startCli(["--data-dir", await seededDataDir()]);
     expect(fine.stdout()).not.toMatch(warning);
   });
 });
 
 describe.each(DATABASE_KINDS)("teammem-server on %s", (kind) => {
   it("creates a token before the first start, prints an admin token and the client command on the first start only", { timeout: 120_000 }, async () => {
-    const { args, env } = await cliDatabase(kind, inject("postgresUrl"));
+    const { args, env } = await cliDatabase(kind, inject("postgresUrl"), { seeded: true });
     const early = await cli(["token", "create", "--team", "default", "--user", "alice", "--role", "member", ...args], env);
     expect(early.status).toBe(0);
     const alice = early.stdout.trim();
@@ -90,7 +90,7 @@ describe.each(DATABASE_KINDS)("teammem-server on %s", (kind) => {
   });
 
   it("creates a team with its own admin token, refuses it twice, and revokes tokens by id", { timeout: 120_000 }, async () => {
-    const { args, env } = await cliDatabase(kind, inject("postgresUrl"));
+    const { args, env } = await cliDatabase(kind, inject("postgresUrl"), { seeded: true });
     const team = await cli(["team", "create", "acme", "--admin", "ada", ...args], env);
     expect(team.status).toBe(0);
     expect(team.stderr).toMatch(/^created team "acme" with admin "ada" \(token id [0-9a-f-]{36}\)\n$/);
@@ -110,7 +110,7 @@ describe.each(DATABASE_KINDS)("teammem-server on %s", (kind) => {
   });
 
   it("shows the identity and epoch; rotate starts a new epoch (same identity) that the next start answers", { timeout: 120_000 }, async () => {
-    const { args, env } = await cliDatabase(kind, inject("postgresUrl"));
+    const { args, env } = await cliDatabase(kind, inject("postgresUrl"), { seeded: true });
     const shown = await cli(["epoch", "show", ...args], env);
     expect(shown.status).toBe(0);
     const [, id, epoch] = /^server ([0-9a-f-]{36}) epoch ([0-9a-f-]{36}) \(since \S+: first start\)\n$/.exec(shown.stdout)!;
@@ -139,7 +139,7 @@ describe.each(DATABASE_KINDS)("teammem-server on %s", (kind) => {
 
 describe("teammem-server on an embedded data folder held in this process", () => {
   it("refuses an admin command while a server started by run() holds the folder: exit 3 naming this pid and the URL", { timeout: 120_000 }, async () => {
-    const dataDir = join(await tempDir(), "data");
+    const dataDir = await seededDataDir();
     const server = await startCli(["--data-dir", dataDir]);
     const create = await cli(["token", "create", "--team", "default", "--user", "bob", "--role", "member", "--data-dir", dataDir]);
     expect(create).toMatchObject({ status: 3, stdout: "" });

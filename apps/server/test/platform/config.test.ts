@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvError, parseServerEnv, SERVER_ENV_NAMES } from "../../src/config/server-env.js";
 import { openStore, readServerEnv } from "../../src/server.js";
+import { seedPgliteDataDir } from "../../src/testing.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const ENV_EXAMPLE = fileURLToPath(new URL("../../../../.env.example", import.meta.url));
@@ -148,7 +149,7 @@ describe("embedded database folder", () => {
 
   it("makes an existing folder left world-readable by an older version owner-only at the next open", async () => {
     const dataDir = join(tempDir("teammem-modes-"), "data");
-    await (await openStore(readServerEnv({}), dataDir, "test")).close();
+    await seedPgliteDataDir(dataDir); // a folder written with the process's umask, no initdb: the subject is the next open
     chmodSync(dataDir, 0o755);
     chmodSync(join(dataDir, "postgresql.conf"), 0o666);
     chmodSync(join(dataDir, "base"), 0o777);
