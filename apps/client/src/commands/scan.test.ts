@@ -6,14 +6,14 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
 import { run } from "../program.js";
 
-async function teammem(argv: string[], stdin?: string | Buffer, env: Record<string, string> = {}) {
+async function teammem(argv: string[], stdin?: string | Buffer, env: Record<string, string> = {}, cwd = tmpdir()) {
   const out = { code: 0, stdout: "", stderr: "" };
   const io = {
     stdout: (t: string) => void (out.stdout += t),
     stderr: (t: string) => void (out.stderr += t),
     ...(stdin === undefined ? {} : { readStdin: async (max: number) => Buffer.from(stdin).subarray(0, max + 1) }),
   };
-  out.code = await run(argv, env, io, tmpdir());
+  out.code = await run(argv, env, io, cwd);
   return out;
 }
 
@@ -118,6 +118,24 @@ describe("teammem scan --stdin --path", () => {
 });
 
 describe("teammem scan PATH", () => {
+  it("finds the memory folder from .teammem upwards: a team file named from inside team/ or absolutely from elsewhere is checked (issue 10, U1)", async () => {
+    const parent = await memoryFolder(); // a plain folder holding the memory folder "mem"
+    const mem = join(parent, "mem");
+    await mkdir(join(mem, "team", "sub"), { recursive: true });
+    await mkdir(join(mem, ".teammem"));
+    await writeFile(join(mem, "team", "ci.md"), `x\nSLACK=${fakeGithubPat()}\n`);
+    await writeFile(join(mem, "notes.md"), "private\n");
+    const line = "team/ci.md:2:github-pat (GitHub personal access token (classic))\n";
+    expect(await teammem(["scan", "ci.md"], undefined, {}, join(mem, "team"))).toMatchObject({ code: 1, stdout: line });
+    expect(await teammem(["scan", "../ci.md"], undefined, {}, join(mem, "team", "sub"))).toMatchObject({ code: 1, stdout: line });
+    expect(await teammem(["scan", join(mem, "team", "ci.md")], undefined, {}, parent)).toMatchObject({ code: 1, stdout: line });
+    expect(await teammem(["scan", "team/ci.md"], undefined, {}, mem)).toMatchObject({ code: 1, stdout: line });
+    expect(await teammem(["scan", "--dir", "mem", "team/ci.md"], undefined, {}, parent)).toMatchObject({ code: 1, stdout: line });
+    expect(await teammem(["scan", "--stdin", "--path", "new.md"], `t=${fakeGithubPat()}\n`, {}, join(mem, "team"))).toMatchObject({ code: 1, stdout: expect.stringContaining("team/new.md:1:github-pat") });
+    // A private file named from inside the folder is still private.
+    expect(await teammem(["scan", "../notes.md"], undefined, {}, join(mem, "team"))).toMatchObject({ code: 0, stdout: expect.stringContaining("notes.md: private") });
+  });
+
   it("scans team files on disk and reports each", async () => {
     const dir = await memoryFolder();
     await writeFile(join(dir, "team", "ok.md"), "fine\n");

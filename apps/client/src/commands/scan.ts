@@ -6,9 +6,14 @@
  * stdout (never the value) and exits 1; exits 0 when clean, or when the path is private (outside
  * `team/`: it never leaves the machine, so it is not checked); 2 on usage errors (no input, a path
  * outside the memory folder or invalid, input over 8 MiB or not UTF-8).
+ * Without `--dir`/`--agent`/`--repo` the memory folder is the nearest folder holding `.teammem` at or
+ * above the current folder, else at or above the first absolute path given, else the current folder.
+ * A relative path is relative to the current folder when that lies inside the memory folder
+ * (`cd team && teammem scan ci.md`), else to the memory folder (`--dir mem team/ci.md`).
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { decodeUtf16WithBom } from "@teammem/scanner";
 import { UsageError } from "../errors.js";
 import { MAX_LOCAL_FILE_BYTES } from "../local/team-files.js";
@@ -18,6 +23,7 @@ import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 import { scanTeamFile, type TeamFileScan } from "../sync/scan-team-file.js";
 import { preWriteHook } from "../hooks/pre-write.js";
+import { layoutOf } from "../state/layout.js";
 import { hookAgent, layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "scan";
@@ -90,6 +96,31 @@ export function findingLines(r: ScanResult): string[] {
   ];
 }
 
+/** The nearest folder at or above `from` that holds `.teammem` (a set-up memory folder), if any. */
+function setUpFolderAbove(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".teammem"))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The memory folder of a scan (see the module comment). */
+async function scanLayout(paths: readonly string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<Layout> {
+  if (options.dir !== undefined || options.agent !== undefined || options.repo !== undefined) return layoutFor(options, ctx);
+  const cwd = resolve(ctx.cwd);
+  const firstAbsolute = [...paths, ...(options.path !== undefined ? [options.path] : [])].find((p) => isAbsolute(p));
+  const found = setUpFolderAbove(cwd) ?? (firstAbsolute !== undefined ? setUpFolderAbove(dirname(resolve(firstAbsolute))) : undefined);
+  return found !== undefined ? layoutOf(found) : layoutFor(options, ctx);
+}
+
+/** `raw` as teamPathOf reads it: a relative path made absolute against the current folder when that lies inside the memory folder. */
+function fromCwd(layout: Layout, raw: string, cwd: string): string {
+  if (isAbsolute(raw)) return raw;
+  const rel = relative(layout.root, resolve(cwd));
+  const cwdInside = rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return cwdInside && rel !== "" ? resolve(cwd, raw) : raw;
+}
+
 async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const { hook, ...rest } = options;
   if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return preWriteHook(ctx);
@@ -97,7 +128,9 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   if (options.stdin && options.path === undefined) throw new UsageError("--stdin needs --path: where the content will be written, e.g. team/x.md");
   if (!options.stdin && options.path !== undefined) throw new UsageError("--path goes with --stdin (to scan a file on disk, name it: teammem scan team/x.md)");
   if (!options.stdin && paths.length === 0) throw new UsageError("nothing to scan: give file paths, or --stdin --path team/x.md");
-  const layout = await layoutFor(options, ctx);
+  const layout = await scanLayout(paths, options, ctx);
+  paths = paths.map((p) => fromCwd(layout, p, ctx.cwd));
+  const stdinPath = options.path === undefined ? undefined : fromCwd(layout, options.path, ctx.cwd);
   // The folder's key when it is set up (the team's, once fetched), as its sync scans; else the scanner's default.
   const config = await loadConfig(layout).catch(() => undefined);
   const scanKey = config ? scanKeyOf(config, await loadScanPolicy(layout).catch(() => undefined)) : undefined;
@@ -107,7 +140,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   if (options.stdin) {
     if (!ctx.io.readStdin) throw new UsageError("--stdin: there is no standard input to read");
     const content = decodeTeamContent(await ctx.io.readStdin(MAX_SCAN_BYTES), "standard input");
-    results.push(scanAt(layout, options.path!, content, fingerprintKey, allowed));
+    results.push(scanAt(layout, stdinPath!, content, fingerprintKey, allowed));
   } else {
     for (const raw of paths) {
       const where = teamPathOf(layout, raw);
