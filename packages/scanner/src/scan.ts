@@ -159,25 +159,58 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
  * from, appended to `out` (a loop, not a spread: a text can hold more matches than a call has
  * arguments). The decoded runs are scanned together, joined by LF (one scan however many runs: a text of
  * many short runs costs no per-run scan); a match across two runs is dropped. A match of an escape
- * word that covers no escape sequence is left out (the plain scan has it).
+ * word that covers no escape sequence is left out when the matches of `text` itself (`out` as
+ * given) hold a match of the same rule overlapping it; without one it is kept: an escape right before the token
+ * (`%3Aghp_…`, `\u003cghp_…`) makes the plain text refuse its start (the escape's hex digit touches
+ * it), while the decoded text (`:ghp_…`, `<ghp_…`) shows the real neighbour.
  */
 function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[], out: RawMatch[]): void {
   const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits);
   if (runs.count === 0) return;
+  const plainCount = out.length;
   const joined = runs.joined();
   const innerGates = gatesFor(catalog);
   const inner = matchText(joined, catalog, depth < MAX_DECODE_DEPTH ? innerGates : undefined);
   if (depth < MAX_DECODE_DEPTH) matchDecoded(joined, catalog, depth + 1, budget, innerGates, inner);
+  let seen: ((rule: number, start: number, end: number) => boolean) | undefined;
   for (const m of inner) {
     const i = runs.runAt(m.start);
     const base = runs.base(i);
     if (m.end - base > runs.length(i)) continue; // crosses into the next run
     const [start, end] = runs.toOriginal(i, m.start - base, m.end - base);
-    if (end - start === m.end - m.start && m.encoding === undefined) continue;
+    if (end - start === m.end - m.start && m.encoding === undefined && (seen ??= overlapTest(out, plainCount))(m.rule, start, end)) continue;
     const encoding = runs.encoding(i);
     // A literal, not a spread of `m`: one shape, no property copy loop (~50 000 matches per MB).
     out.push({ start, end, rule: m.rule, value: m.value, prefix: m.prefix, encoding: m.encoding === undefined ? encoding : `${encoding}/${m.encoding}` });
   }
+}
+
+/**
+ * A test of whether the first `count` of `matches` hold a match of rule `rule` overlapping
+ * [start, end). Built in O(m log m) for m matches, each test O(log m).
+ */
+function overlapTest(matches: readonly RawMatch[], count: number): (rule: number, start: number, end: number) => boolean {
+  const byRule = new Map<number, { starts: number[]; maxEnds: number[] }>();
+  for (const m of matches.slice(0, count).sort((a, b) => a.start - b.start)) {
+    let r = byRule.get(m.rule);
+    if (!r) byRule.set(m.rule, (r = { starts: [], maxEnds: [] }));
+    r.maxEnds.push(Math.max(m.end, r.maxEnds[r.maxEnds.length - 1] ?? -1));
+    r.starts.push(m.start);
+  }
+  return (rule, start, end) => {
+    const r = byRule.get(rule);
+    if (!r) return false;
+    // The last match starting before `end`; the furthest end among it and those before it.
+    let lo = 0;
+    let hi = r.starts.length - 1;
+    if (r.starts[0]! >= end) return false;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (r.starts[mid]! < end) lo = mid;
+      else hi = mid - 1;
+    }
+    return r.maxEnds[lo]! > start;
+  };
 }
 
 /** An empty list for a scan's gate hits, or `[-1]` (search every run) when the catalog has no gates. */

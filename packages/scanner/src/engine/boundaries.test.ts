@@ -67,6 +67,29 @@ describe("startsToken / endsToken", () => {
     expect(startsToken(aws, "MIIB+AKIAABCD", 5)).toBe(false); // + glues a base64-looking prefix
   });
 
+  it("reads an escape sequence before a token as the character it stands for, not as its hex digits", () => {
+    const b64 = tokenBoundary(/EAAA[A-Za-z0-9+/]{4}={0,2}/y, ["EAAA"])!;
+    for (const pre of ["%3A", "%20", "\\u003c", "\\x3c", "&#60;", "&lt;"]) expect(startsToken(b64, `${pre}EAAAabcd`, pre.length), pre).toBe(true);
+    expect(startsToken(b64, "%41EAAAabcd", 3)).toBe(false); // %41 is a letter: glued
+    expect(startsToken(b64, "\\\\u003cEAAAabcd", 7)).toBe(false); // an escaped backslash, then the word u003c
+  });
+
+  it("takes a + as a form-encoded space after words that start a form value, not inside base64 data", () => {
+    const b64 = tokenBoundary(/EAAA[A-Za-z0-9+/]{4}={0,2}/y, ["EAAA"])!;
+    expect(startsToken(b64, "authorization=Bearer+EAAAabcd", 21)).toBe(true);
+    expect(startsToken(b64, "?q=my+key+EAAAabcd", 10)).toBe(true);
+    expect(startsToken(b64, "cert=MIIB+EAAAabcd", 10)).toBe(false); // capitals only: base64 of DER data
+    expect(startsToken(b64, "abc/Bearer+EAAAabcd", 11)).toBe(false); // no form value start
+  });
+
+  it("starts a token with a distinctive prefix after / or + even when its alphabet holds them", () => {
+    const whsec = tokenBoundary(/whsec_[A-Za-z0-9+/]{4}/y, ["whsec_"])!;
+    expect(startsToken(whsec, "https://vault.internal/ui/whsec_abcd", 26)).toBe(true);
+    expect(startsToken(whsec, "x+whsec_abcd", 2)).toBe(true);
+    const short = tokenBoundary(/EAAA[A-Za-z0-9+/]{4}/y, ["EAAA"])!;
+    expect(startsToken(short, "MIIB/EAAAabcd", 5)).toBe(false); // a short base64-text prefix inside base64 data
+  });
+
   it("never glues a token that opens with punctuation", () => {
     const url = tokenBoundary(/:\/\/[a-z]{3}/y, ["://"])!;
     expect(startsToken(url, "https://abc", 5)).toBe(true);

@@ -321,6 +321,12 @@ export function tokenAlphabet(pattern: RegExp, cache?: AtomCache): Uint8Array | 
 const BASE64_TEXT = /^[A-Za-z0-9+/]+$/;
 
 /**
+ * Shortest literal prefix that is distinctive although it is base64 text itself: random base64 data
+ * holds a given 8-character string once in 64^8 (2.8e14) positions.
+ */
+const DISTINCTIVE_BASE64_PREFIX = 8;
+
+/**
  * Boundary tables of a rule (see module doc) from its pattern's alphabet and its literal prefixes;
  * `undefined` when the pattern has no token alphabet.
  */
@@ -328,11 +334,16 @@ export function tokenBoundary(pattern: RegExp, prefixes: readonly string[], cach
   const { start, end } = boundaryAlphabets(pattern, cache);
   if (!start && !end) return undefined;
   const base64Prefix = prefixes.some((p) => BASE64_TEXT.test(p));
+  // A token that starts with a distinctive literal prefix (not base64 text, or a long one) starts
+  // after `/` or `+` even when its body's alphabet holds them: a path segment (`…/ui/whsec_…`) or a
+  // form-encoded space (`Bearer+whsec_…`). Not for a `lead` rule: its token starts before the prefix.
+  const distinctive = !pattern.source.startsWith("(?<=(?<lead>") && prefixes.every((p) => !BASE64_TEXT.test(p) || p.length >= DISTINCTIVE_BASE64_PREFIX);
   const table = (runAlphabet: Uint8Array | undefined, side: "before" | "after"): Uint8Array | undefined => {
     if (!runAlphabet) return undefined;
     const alphabet = Uint8Array.from(runAlphabet);
     if (base64Prefix) alphabet[43] = 1; // +
     if (side === "before") alphabet[46] = 1; // . makes a dotted name
+    if (side === "before" && distinctive) alphabet[43] = alphabet[47] = 0; // + /
     const t = new Uint8Array(128);
     for (let c = 0; c < 128; c++) {
       t[c] = isWordCode(c) ? WORD : alphabet[c] && !(side === "before" && c === 61) /* = */ ? PUNCT : SEPARATOR;
@@ -348,18 +359,118 @@ function isEscapeLetter(text: string, i: number): boolean {
   return (c === 110 || c === 114 || c === 116) && text.charCodeAt(i - 1) === 92;
 }
 
+const hexValue = (c: number): number => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
+
+/** Value of the `count` hex digits ending at `last` (inclusive), or −1. */
+function hexBefore(text: string, last: number, count: number): number {
+  let v = 0;
+  for (let k = last - count + 1; k <= last; k++) {
+    const h = k >= 0 ? hexValue(text.charCodeAt(k)) : -1;
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+/** Is the backslash at `i` an escape (preceded by an even number of backslashes)? */
+function isEscapingBackslash(text: string, i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && text.charCodeAt(k) === 92) k--;
+  return (i - k) % 2 === 1;
+}
+
+/**
+ * The escape sequence ending at `i` (its last hex digit): percent-encoding `%XX`, a JSON or
+ * JavaScript `\uXXXX`, a `\xXX`, as [code it stands for, offset of its first character]; undefined
+ * when `text[i]` ends none. (HTML character references end in `;`, a separator already.)
+ */
+function escapeEndingAt(text: string, i: number): [number, number] | undefined {
+  if (text.charCodeAt(i - 2) === 37 /* % */) {
+    const v = hexBefore(text, i, 2);
+    if (v >= 0) return [v, i - 2];
+  }
+  if (text.charCodeAt(i - 5) === 92 && text.charCodeAt(i - 4) === 117 /* \u */ && isEscapingBackslash(text, i - 5)) {
+    const v = hexBefore(text, i, 4);
+    if (v >= 0) return [v, i - 5];
+  }
+  if (text.charCodeAt(i - 3) === 92 && text.charCodeAt(i - 2) === 120 /* \x */ && isEscapingBackslash(text, i - 3)) {
+    const v = hexBefore(text, i, 2);
+    if (v >= 0) return [v, i - 3];
+  }
+  return undefined;
+}
+
+/** Most words joined by `+` read back by {@link isFormSpace}, and their longest. */
+const MAX_FORM_WORDS = 4;
+const MAX_FORM_WORD = 24;
+
+/**
+ * Is the `+` at `plus` a space of application/x-www-form-urlencoded text (`authorization=Bearer+…`,
+ * `q=my+key+…`)? It is when the words of letters before it (each with a lowercase letter), joined
+ * by `+`, start a form value (after `=`, `?` or `&`). Base64 data holds `+` too, but `=` only as padding at its end, and its `+` is
+ * seldom preceded by a run of letters only that follows `=`. Reads at most ~100 code units.
+ */
+function isFormSpace(text: string, plus: number): boolean {
+  let i = plus - 1;
+  for (let words = 0; words < MAX_FORM_WORDS; words++) {
+    const end = i;
+    let lower = false;
+    while (i >= 0 && end - i < MAX_FORM_WORD) {
+      const c = text.charCodeAt(i);
+      if (c >= 97 && c <= 122) lower = true;
+      else if (c < 65 || c > 90) break;
+      i--;
+    }
+    if (!lower) return false; // no word, or capitals only (`MIIB`, base64 of DER data)
+    const c = text.charCodeAt(i);
+    if (c === 61 || c === 63 || c === 38) return true; // = ? &
+    if (c !== 43) return false;
+    i--;
+  }
+  return false;
+}
+
+/**
+ * Where a token whose `lead` group matched `text[from, to)` starts: past the letter of a `\n`, `\r`
+ * or `\t` escape and past the hex digits of an escape sequence (`%3C`, `\u003c`) that the lead,
+ * read leftwards as far as its alphabet goes, swallowed (`"a\ncontoso.webhook…`). `from` when
+ * neither is there. Reads O(to − from) code units.
+ */
+export function leadStart(text: string, from: number, to: number): number {
+  let p = from;
+  while (p < to) {
+    if (isEscapeLetter(text, p) && isEscapingBackslash(text, p - 1)) {
+      p++;
+      continue;
+    }
+    // Inside an escape sequence: one ending at p … p + 4 that starts before p.
+    let after = -1;
+    for (let k = 0; k <= 4 && p + k < to && after === -1; k++) {
+      const e = escapeEndingAt(text, p + k);
+      if (e !== undefined && e[1] < p) after = p + k + 1;
+    }
+    if (after === -1) break;
+    p = after;
+  }
+  return p;
+}
+
 /**
  * True when a token starting at `start` in `text` is not glued to what precedes it. Reads at most
- * {@link MAX_PUNCT_RUN} + 2 code units.
+ * {@link MAX_PUNCT_RUN} + 2 code units, or escape sequences: an escape right before the token
+ * (`%3Aghp_…`, `\u003cghp_…`, a URL-encoded JSON value) is read as the character it stands for,
+ * not as its last hex digit touching the token.
  */
 export function startsToken(b: TokenBoundary, text: string, start: number): boolean {
   if (!b.before || !isWordCode(text.charCodeAt(start))) return true;
   let i = start - 1;
   for (let run = 0; i >= 0; i--, run++) {
-    const c = text.charCodeAt(i);
+    let c = text.charCodeAt(i);
+    const escape = c < 128 && b.before[c] === WORD ? escapeEndingAt(text, i) : undefined;
+    if (escape !== undefined) [c, i] = escape;
     const cls = c < 128 ? b.before[c]! : SEPARATOR;
-    if (cls === SEPARATOR) return true;
-    if (cls === WORD) return isEscapeLetter(text, i);
+    if (cls === SEPARATOR || (c === 43 /* + */ && escape === undefined && isFormSpace(text, i))) return true;
+    if (cls === WORD) return escape === undefined && isEscapeLetter(text, i);
     if (run === MAX_PUNCT_RUN) return true; // a long run of punctuation separates
   }
   return true;

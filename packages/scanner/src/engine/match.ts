@@ -10,7 +10,7 @@
  * random part `validate` checks (default: the value).
  */
 import { isKnownExample } from "../examples.js";
-import { endsToken, startsToken, trimmedEnd } from "./boundaries.js";
+import { endsToken, leadStart, startsToken, trimmedEnd } from "./boundaries.js";
 import type { CompiledRule } from "./compile.js";
 
 export interface RuleMatch {
@@ -46,7 +46,18 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number, ver
   cr.re.lastIndex = prefixStart;
   let m = cr.re.exec(text);
   if (m === null) return undefined;
-  const tokenStart = cr.hasLeadGroup && m.indices?.groups?.["lead"] ? m.indices.groups["lead"][0] : m.index;
+  const lead = cr.hasLeadGroup ? m.indices?.groups?.["lead"] : undefined;
+  let tokenStart = lead ? lead[0] : m.index;
+  if (lead && b !== undefined) {
+    // A lead that swallowed an escape's letter or hex digits starts after them, if it still matches there.
+    const from = leadStart(text, lead[0], lead[1]);
+    if (from !== lead[0]) {
+      cr.re.lastIndex = m.index - from;
+      const again = cr.re.exec(text.slice(from));
+      if (again === null || again.indices?.groups?.["lead"]?.[0] !== 0 || again[0].length !== m[0].length) return undefined;
+      tokenStart = from;
+    }
+  }
   const matchEnd = m.index + m[0].length;
   const secretSpan = cr.hasSecretGroup ? m.indices?.groups?.["secret"] : undefined;
   if (b !== undefined) {

@@ -36,6 +36,17 @@ export interface QuietRange {
 /** An ASCII letter or digit other than `n`, `r`, `t` (see the constructor's `notAfterWord`). */
 const gluesBefore = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122 && c !== 110 && c !== 114 && c !== 116);
 
+/**
+ * Could the code units before `at` end an escape sequence (`%XX`, `\xXX`, `\uXXXX`), whose last hex
+ * digit touches the hit but which stands for another character (engine/boundaries.ts reads it)? A
+ * loose test, only when the code unit before is a word character: a hit it lets through is decided
+ * by startsToken. In a chunk buffer, the first 6 code units cannot be read back: true.
+ */
+const mayFollowEscape = (buf: Uint16Array, at: number): boolean =>
+  at < 6 || buf[at - 3] === 37 || (buf[at - 4] === 92 && buf[at - 3] === 120) || (buf[at - 6] === 92 && buf[at - 5] === 117);
+const mayFollowEscapeIn = (text: string, at: number): boolean =>
+  text.charCodeAt(at - 3) === 37 || (text.charCodeAt(at - 4) === 92 && text.charCodeAt(at - 3) === 120) || (text.charCodeAt(at - 6) === 92 && text.charCodeAt(at - 5) === 117);
+
 export class PrefixAutomaton {
   /** The prefixes, by id (= index). */
   readonly prefixes: readonly string[];
@@ -67,7 +78,7 @@ export class PrefixAutomaton {
    * `notAfterWord` (optional, by prefix id, 1 = set): a hit of such a prefix is not reported when
    * the code unit before it is an ASCII letter or digit other than `n`, `r`, `t` (the caller
    * refuses those hits anyway: a token glued to a word, engine/boundaries.ts; `n`, `r`, `t` may end
-   * a `\n` escape, which separates), so a run of one repeated prefix character (a decoded run of
+   * a `\n` escape, which separates; nor a hex digit that may end an escape sequence, `%3A`), so a run of one repeated prefix character (a decoded run of
    * `A`s against a prefix of 20 `A`s) costs no call per code unit. (At the first code unit of a
    * chunk the code unit before is not read: such a hit is reported.)
    * Throws TypeError on an empty prefix. Cost O(total prefix length × distinct code units), the
@@ -230,7 +241,7 @@ export class PrefixAutomaton {
         for (let k = table[s + S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!;
-          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(text.charCodeAt(start - 1))) continue;
+          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(text.charCodeAt(start - 1)) && !mayFollowEscapeIn(text, start)) continue;
           if (quiet !== undefined && id >= quiet.from && start < quiet.until) continue;
           if (onHit(start, id) === true) return true;
         }
@@ -286,7 +297,7 @@ export class PrefixAutomaton {
             for (let k = table[s0 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 1 - lengths[id]!; // in the chunk
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
               if (quiet !== undefined && id >= quiet.from && base + at < quiet.until) continue;
               if (onHit(base + at, id) === true) return true;
             }
@@ -296,7 +307,7 @@ export class PrefixAutomaton {
             for (let k = table[s1 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + q + 1 - lengths[id]!;
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
               l1.push(base + at);
               l1.push(id);
             }
@@ -306,7 +317,7 @@ export class PrefixAutomaton {
             for (let k = table[s2 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 2 * q + 1 - lengths[id]!;
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
               l2.push(base + at);
               l2.push(id);
             }
@@ -316,7 +327,7 @@ export class PrefixAutomaton {
             for (let k = table[s3 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 3 * q + 1 - lengths[id]!;
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
               l3.push(base + at);
               l3.push(id);
             }
@@ -336,7 +347,7 @@ export class PrefixAutomaton {
         for (let k = table[s3 + S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!; // in the chunk
-          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!)) continue;
+          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!) && !mayFollowEscape(buf, start)) continue;
           if (!direct) {
             l3.push(base + start);
             l3.push(id);
