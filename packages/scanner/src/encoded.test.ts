@@ -140,6 +140,17 @@ describe("escapes escaped twice (an escape of %, & or \\ that makes an escape of
     }
   });
 
+  it("maps a token far into a long escaped word back to its escaped characters (surrogate pairs, one-byte and two-byte decoded text)", () => {
+    // Offsets are mapped back by decoding again from a checkpoint every 256 decoded code units.
+    const enc = TOKEN.replace("_", "%5F");
+    for (const filler of ["a%2F", "&#x1F600;", "&#233;", "\\u2014"]) {
+      for (const count of [1, 100, 700]) {
+        const text = `see ${filler.repeat(count)}${enc}&#x1F600;tail here`;
+        expect(found(text).map(([rule, , span]) => [rule, span]), `${filler} x${count}`).toEqual([["github-pat", enc]]);
+      }
+    }
+  });
+
   it("does not find a token escaped three times (depth 3), nor decode escaped introducers followed by anything else", () => {
     for (const enc of [TOKEN.replace("_", "%25255F"), TOKEN.replace("_", "&amp;amp;#95;"), TOKEN.replace("_", "%255Cu005f")]) {
       expect(scan(`?t=${enc} `), enc).toEqual([]);

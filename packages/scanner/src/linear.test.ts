@@ -161,6 +161,8 @@ const cases: [string, (size: number) => string][] = [
   // decode only before an escape of a token character; a block of equal-width lines is one run.
   ["one word of percent-encoded percents (%25%25…)", (n) => repeatTo("%25", n)],
   ["escapes escaped twice, repeated (ghp%255F&amp;#95;\\\\u005f)", (n) => repeatTo("ghp%255F&amp;#95;\\\\u005f", n)],
+  // One escaped word of `&` without `;`: each `&` looked for its `;` to the end of the word (quadratic).
+  ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],
   ["76-character base64 lines of binary, a gate (Z2hwX) in each", (n) => repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, n)],
   // The pair rules (rule-helpers/key-pair.ts): a secret within 5 lines of each key ID, before or

@@ -938,66 +938,158 @@ export class DecodedRuns {
   }
 }
 
-/** Decodes the escape sequences of `text[start, end)`; undefined when none decodes or over budget. One pass, no per-character allocation. */
+/** Decoded code units between two checkpoints of an {@link EscapeRun}'s offset map: a span is mapped back by decoding again from the checkpoint before it. */
+const CHECKPOINT = 256;
+
+/**
+ * The escape sequence at `text[i]` that {@link decodeEscapes} decodes (`%XX`, `\uXXXX`, JSON `\\`,
+ * a character reference) ending by `end`, as one number: code point × 1024 + length × 4 + index of
+ * its kind in {@link ESCAPE_KINDS}; −1 when `text[i]` is a plain character. No allocation: this runs
+ * at every introducer of a run.
+ */
+function escapeAt(text: string, i: number, end: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 37 /* % */) {
+    const h = i + 2 < end ? hexValue(text, i + 1, 2) : -1;
+    return h < 0 ? -1 : h * 1024 + 3 * 4 + 0;
+  }
+  if (c === 92 /* \ */) {
+    const d = text.charCodeAt(i + 1);
+    if (d === 117 /* u */) {
+      const h = i + 6 <= end ? hexValue(text, i + 2, 4) : -1;
+      return h < 0 ? -1 : h * 1024 + 6 * 4 + 1;
+    }
+    return d === 92 && i + 2 <= end ? 92 * 1024 + 2 * 4 + 1 : -1; // JSON's escaped backslash: JSON inside JSON writes \\u005f
+  }
+  if (c === 38 /* & */) {
+    const len = referenceLength(text, i);
+    if (len === 0 || i + len > end) return -1;
+    const cp = referenceCodePoint(text, i, len);
+    return cp < 0 ? -1 : cp * 1024 + len * 4 + 2;
+  }
+  return -1;
+}
+
+/**
+ * An escape word decoded ({@link decodeEscapes}). Offsets are mapped back by decoding again from
+ * the last checkpoint before the span (one per {@link CHECKPOINT} decoded code units): an offset
+ * table per decoded code unit was 4 bytes of fresh memory per character, on a 5 MB word of escapes
+ * as long as the decoding itself.
+ */
+class EscapeRun implements DecodedRun {
+  constructor(
+    private readonly source: string,
+    readonly start: number,
+    readonly end: number,
+    readonly encoding: string,
+    readonly text: string,
+    /** Pairs (decoded offset, offset in `source`), every {@link CHECKPOINT} decoded code units or more, at a source escape's start. */
+    private readonly checkpoints: Int32Array,
+  ) {}
+
+  // From the source of decoded code unit `s` to the end of the source of unit `e − 1` (a character
+  // reference decoded to a surrogate pair gives two code units of one source).
+  toOriginal(s: number, e: number): [number, number] {
+    const cps = this.checkpoints;
+    let lo = 0;
+    let hi = cps.length / 2 - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (cps[2 * mid]! <= s) lo = mid;
+      else hi = mid - 1;
+    }
+    let j = cps[2 * lo]!;
+    let i = cps[2 * lo + 1]!;
+    let from = -1;
+    for (;;) {
+      const c = this.source.charCodeAt(i);
+      const esc = c === 37 || c === 92 || c === 38 ? escapeAt(this.source, i, this.end) : -1;
+      const len = esc < 0 ? 1 : (esc >> 2) & 255;
+      const units = esc >= 0 && esc >> 10 > 0xffff ? 2 : 1;
+      if (from < 0 && j + units > s) from = i;
+      if (j + units >= e) return [from, i + len];
+      j += units;
+      i += len;
+    }
+  }
+}
+
+/**
+ * Decodes the escape sequences of `text[start, end)`; undefined when none decodes or over budget.
+ * One pass; the decoded text is a one-byte string while every code unit is below 256 (half the
+ * memory of a two-byte one).
+ */
 function decodeEscapes(text: string, start: number, end: number, budget: DecodeBudget): DecodedRun | undefined {
   if (end - start > budget.remaining) return undefined;
   // A decoded text is never longer than its source (a character reference to a surrogate pair, 2
   // code units, is at least 8 characters long).
-  const out = new Uint16Array(end - start);
-  // src[j] = offset in `text` of decoded code unit j; src[length] = end.
-  const src = new Int32Array(end - start + 1);
+  const narrow = Buffer.allocUnsafe(end - start);
+  let wide: Uint16Array | undefined;
+  const put = (j: number, unit: number): void => {
+    if (wide === undefined) {
+      if (unit < 256) {
+        narrow[j] = unit;
+        return;
+      }
+      wide = new Uint16Array(end - start);
+      for (let k = 0; k < j; k++) wide[k] = narrow[k]!;
+    }
+    wide[j] = unit;
+  };
+  const checkpoints: number[] = [];
+  let nextCheckpoint = 0;
   let kinds = 0; // bit set over ESCAPE_KINDS
   let j = 0;
   let i = start;
   while (i < end) {
-    const c = text.charCodeAt(i);
-    let cp = -1;
-    let len = 0;
-    let kind = 0;
-    if (c === 37 /* % */ && i + 2 < end) {
-      const h = hexValue(text, i + 1, 2);
-      if (h >= 0) [cp, len, kind] = [h, 3, 1];
-    } else if (c === 92 /* \ */ && text.charCodeAt(i + 1) === 117 /* u */ && i + 6 <= end) {
-      const h = hexValue(text, i + 2, 4);
-      if (h >= 0) [cp, len, kind] = [h, 6, 2];
-    } else if (c === 92 /* \ */ && text.charCodeAt(i + 1) === 92 && i + 2 <= end) {
-      [cp, len, kind] = [92, 2, 2]; // JSON's escaped backslash: JSON inside JSON writes \u005f
-    } else if (c === 38 /* & */) {
-      [cp, len] = characterReference(text, i, end);
-      kind = 4;
+    if (j >= nextCheckpoint) {
+      checkpoints.push(j, i);
+      nextCheckpoint = j + CHECKPOINT;
     }
-    if (cp < 0) {
-      out[j] = c;
-      src[j++] = i++;
+    const c = text.charCodeAt(i);
+    const esc = c === 37 || c === 92 || c === 38 ? escapeAt(text, i, end) : -1;
+    if (esc < 0) {
+      put(j++, c);
+      i++;
       continue;
     }
-    kinds |= kind;
+    kinds |= 1 << (esc & 3);
+    let cp = esc >> 10;
     if (cp > 0xffff) {
-      out[j] = 0xd800 + ((cp - 0x10000) >> 10);
-      src[j++] = i;
+      put(j++, 0xd800 + ((cp - 0x10000) >> 10));
       cp = 0xdc00 + ((cp - 0x10000) & 0x3ff);
     }
-    out[j] = cp;
-    src[j++] = i;
-    i += len;
+    put(j++, cp);
+    i += (esc >> 2) & 255;
   }
   if (kinds === 0) return undefined;
-  src[j] = end;
-  const decoded = Buffer.from(out.buffer, 0, j * 2).toString("utf16le");
+  const decoded = wide === undefined ? narrow.toString("latin1", 0, j) : Buffer.from(wide.buffer, 0, j * 2).toString("utf16le");
   budget.remaining -= decoded.length;
-  return {
-    start,
-    end,
-    encoding: ESCAPE_KINDS.filter((_, k) => kinds & (1 << k)).join("+"),
-    text: decoded,
-    toOriginal: (s, e) => {
-      // The end is where the source of the next decoded code unit starts; a character reference
-      // decoded to a surrogate pair gives two code units of one source.
-      let k = e;
-      while (k < j && src[k] === src[e - 1]) k++;
-      return [src[s]!, src[k]!];
-    },
-  };
+  return new EscapeRun(text, start, end, ESCAPE_KINDS.filter((_, k) => kinds & (1 << k)).join("+"), decoded, Int32Array.from(checkpoints));
+}
+
+/** The code point of the character reference `text[i, i + len)` ({@link referenceLength} long: `&#95;`, `&#x5F;`, `&lowbar;`), or −1 (an unknown name, a surrogate, above U+10FFFF). */
+function referenceCodePoint(text: string, i: number, len: number): number {
+  let cp: number;
+  if (text.charCodeAt(i + 1) === 35 /* # */) {
+    const x = text.charCodeAt(i + 2);
+    cp = x === 120 || x === 88 /* x X */ ? hexValue(text, i + 3, len - 4) : decimalValue(text, i + 2, len - 3);
+  } else {
+    const s = NAMED_ENTITIES.get(text.slice(i + 1, i + len - 1));
+    cp = s === undefined ? -1 : s.charCodeAt(0);
+  }
+  return cp >= 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? cp : -1;
+}
+
+/** Value of the `n` decimal digits at `from`, or −1. */
+function decimalValue(text: string, from: number, n: number): number {
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const d = text.charCodeAt(from + k) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
 }
 
 /**
@@ -1022,7 +1114,7 @@ function tokenEscapeAt(text: string, q: number): number {
     if (d !== 35 /* # */ && !isAsciiLetter(d)) return 0;
     len = referenceLength(text, q);
     if (len === 0) return 0;
-    cp = characterReference(text, q, q + len)[0];
+    cp = referenceCodePoint(text, q, len);
   }
   return cp >= 0 && (isTokenCodePoint(cp) || introducesTokenEscape(cp, text, q + len)) ? len : 0;
 }
@@ -1068,8 +1160,8 @@ function introducesTokenEscape(cp: number, text: string, after: number): boolean
   if (cp !== 38 /* & */) return false;
   const c = text.charCodeAt(after);
   if (c !== 35 /* # */ && !((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
-  const rest = "&" + text.slice(after, after + 33);
-  return isTokenCodePoint(characterReference(rest, 0, rest.length)[0]);
+  const len = referenceLength(text, after - 1); // reads from `after` on: the `&` is the escape before it
+  return len > 0 && isTokenCodePoint(referenceCodePoint(text, after - 1, len));
 }
 
 const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity"];
@@ -1086,18 +1178,4 @@ function hexValue(text: string, from: number, n: number): number {
   return v;
 }
 
-/** The HTML character reference at `i` (`&#95;`, `&#x5F;`, `&lowbar;`) before `end`: [code point, length], or [−1, 0]. */
-function characterReference(text: string, i: number, end: number): [number, number] {
-  const semi = text.indexOf(";", i + 2);
-  if (semi === -1 || semi >= end || semi - i > 33) return [-1, 0];
-  const name = text.slice(i + 1, semi);
-  let cp = -1;
-  if (/^#[0-9]{1,7}$/.test(name)) cp = parseInt(name.slice(1), 10);
-  else if (/^#[xX][0-9A-Fa-f]{1,6}$/.test(name)) cp = parseInt(name.slice(2), 16);
-  else {
-    const s = NAMED_ENTITIES.get(name);
-    if (s !== undefined) cp = s.charCodeAt(0);
-  }
-  return cp >= 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? [cp, semi + 1 - i] : [-1, 0];
-}
 
