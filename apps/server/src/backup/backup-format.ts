@@ -201,8 +201,25 @@ function describe(table: PgTable): BackupTable {
     columns: config.columns.map((c) => c.name),
     primaryKey,
     serialColumns: config.columns.filter((c) => c.columnType === "PgBigSerial53").map((c) => c.name),
-    row: withContentHash(z.strictObject(shape), config.columns.map((c) => c.name)) as unknown as z.ZodType<Record<string, unknown>>,
+    row: withSettingRules(config.name, withContentHash(z.strictObject(shape), config.columns.map((c) => c.name))) as unknown as z.ZodType<Record<string, unknown>>,
   };
+}
+
+/** Shortest JWT signing key a backup may carry: the JWT_SECRET rule (32 characters). */
+export const MIN_JWT_SECRET_LENGTH = 32;
+
+/**
+ * For `server_settings`: a `jwt_secret` row shorter than {@link MIN_JWT_SECRET_LENGTH} characters is
+ * refused (an edited or foreign backup would otherwise install a guessable signing key).
+ */
+function withSettingRules(table: string, row: z.ZodType): z.ZodType {
+  if (table !== "server_settings") return row;
+  return row.superRefine((r, ctx) => {
+    const { key, value } = r as { key?: unknown; value?: unknown };
+    if (key === "jwt_secret" && typeof value === "string" && value.length < MIN_JWT_SECRET_LENGTH) {
+      ctx.addIssue({ code: "custom", path: ["value"], message: `jwt_secret must be at least ${MIN_JWT_SECRET_LENGTH} characters (the JWT_SECRET rule)` });
+    }
+  });
 }
 
 /**

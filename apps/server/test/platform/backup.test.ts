@@ -239,6 +239,11 @@ describe("teammem-server export and import", () => {
           join_([...good.slice(0, auditLine), JSON.stringify({ table: "versions", row: negativeVersion }), ...good.slice(auditLine)]),
           new RegExp(`line ${auditLine + 1}: invalid versions row: version: .*>=1 \\(backup_invalid_line\\)`),
         ],
+        [
+          "a weak jwt_secret (shorter than the JWT_SECRET rule)",
+          join_(good.map((l) => (l.startsWith('{"table":"server_settings"') && l.includes('"key":"jwt_secret"') ? l.replace(/"value":"[^"]*"/, '"value":"short"') : l))),
+          /line \d+: invalid server_settings row: value: jwt_secret must be at least 32 characters.*\(backup_invalid_line\)/,
+        ],
         ["an unknown table", join_([...good.slice(0, -1), '{"table":"secrets","row":{}}', good.at(-1)!]), new RegExp(`line ${good.length}: unknown table "secrets" \\(backup_invalid_line\\)`)],
         [
           "a duplicate row (refused by the database)",
