@@ -9,7 +9,9 @@
  * strip unknown keys), an optional property that is `undefined` is left out, union members are
  * picked by validating against each (fast-json-stringify's ajv), and a value missing a required
  * property or matching no union member throws, which the error handler answers with 500
- * `internal_error`, as a zod serialization failure was. Unlike zod, refinements (patterns,
+ * `internal_error`, as a zod serialization failure was. Unlike zod, a present value of the wrong
+ * type is coerced, not refused: null in a non-nullable string field is written "", in a number
+ * field 0; a number in a string field as its digits. Unlike zod too, refinements (patterns,
  * lengths, bounds) are not re-checked on the way out: the handlers build replies from stored,
  * validated values. A schema zod cannot express as JSON Schema, or fast-json-stringify cannot
  * compile, keeps fastify-type-provider-zod's zod serializer.

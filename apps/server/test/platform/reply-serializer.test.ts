@@ -73,6 +73,13 @@ describe("reply serializer", () => {
     expect(JSON.parse(out)).toEqual({ code: "not_found", message: "gone" });
   });
 
+  it("coerces a present value of the wrong type instead of refusing it, unlike zod (as its module comment says)", () => {
+    const route = { schema: WriteResponse, method: "GET", url: "/x", httpStatus: "200" };
+    const value = { path: null, version: null, deleted: false, sha256: null, cursor: "7", server };
+    expect(JSON.parse(createReplySerializerCompiler()(route)(value))).toEqual({ path: "", version: 0, deleted: false, sha256: null, cursor: 7, server });
+    expect(() => createSerializerCompiler()(route)(value)).toThrow();
+  });
+
   it("answers a reply missing a required property with 500 internal_error", async () => {
     const app = Fastify().withTypeProvider();
     app.setValidatorCompiler(validatorCompiler);
