@@ -98,6 +98,9 @@ export async function openStore(env: ServerEnv, dataDir: string, purpose: string
   }
 }
 
+/** Default of TEAMMEM_REQUEST_TIMEOUT_MS: a request (headers and body) must arrive within 2 minutes. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
 export interface StartOptions {
   host: string;
   port: number;
@@ -142,6 +145,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       logger: { level: opts.env.LOG_LEVEL, stream: opts.log },
       ...(opts.env.TEAMMEM_ALLOWED_ORIGINS ? { live: { allowedOrigins: opts.env.TEAMMEM_ALLOWED_ORIGINS } } : {}),
       processMetrics: true,
+      httpTimeouts: { requestMs: opts.env.TEAMMEM_REQUEST_TIMEOUT_MS ?? DEFAULT_REQUEST_TIMEOUT_MS },
     });
     let address: string;
     // Bind first, bootstrap after: a start that cannot listen (port busy) must not create the

@@ -59,6 +59,11 @@ export const ServerEnv = z.object({
   ),
   /** After SIGTERM/SIGINT: how long in-flight requests may take before the process exits anyway, ms (default 10000). */
   TEAMMEM_SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000, " (milliseconds)"),
+  /**
+   * Most time to receive one whole request (headers and body) before it is answered 408
+   * request_timeout and its connection closed, ms (default 120000; 0: no limit). Bounds slow bodies.
+   */
+  TEAMMEM_REQUEST_TIMEOUT_MS: wholeNumber(0, 3_600_000, " (milliseconds)"),
   TEAMMEM_MAX_ENTRY_BYTES: wholeNumber(1, 2 ** 31),
   TEAMMEM_MAX_ENTRIES_PER_NAMESPACE: wholeNumber(1, 2 ** 31),
   TEAMMEM_MAX_BODY_BYTES: wholeNumber(1, 2 ** 31),

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,8 +49,8 @@ interface Started {
 }
 
 /** Starts `teammem-server start --port 0 <args>` as a process and resolves once it printed its URL. */
-async function startBin(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, "start", "--port", "0", ...args], { env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+async function startBin(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [BIN, "start", "--port", "0", ...args], { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let errOut = "";
   child.stdout!.on("data", (b) => (out += b));
@@ -91,6 +92,29 @@ describe("the teammem-server bin", () => {
     expect(server.stderr()).toContain("teammem-server: shutting down");
     expect(existsSync(join(dataDir, "teammem-server.lock"))).toBe(false);
     expect(existsSync(join(dataDir, "teammem-server.lock.json"))).toBe(false);
+  });
+
+  it("answers a request that never finishes arriving with 408 request_timeout after TEAMMEM_REQUEST_TIMEOUT_MS and closes it", { timeout: 120_000 }, async () => {
+    const dataDir = join(await tempDir(), "data");
+    await seedPgliteDataDir(dataDir);
+    const server = await startBin(["--data-dir", dataDir], { TEAMMEM_REQUEST_TIMEOUT_MS: "1500" });
+    const { port } = new URL(server.url);
+    const started = Date.now();
+    const reply = await new Promise<string>((resolve, reject) => {
+      // Headers sent a line at a time and never finished: held forever without the timeout
+      // (Fastify's default requestTimeout is 0). Node checks open requests every 30 s.
+      const socket = connect(Number(port), "127.0.0.1", () => socket.write("POST /v1/namespaces/acme%2Fweb/batch HTTP/1.1\r\nHost: x\r\n"));
+      const drip = setInterval(() => socket.write("X-Slow: 1\r\n"), 500);
+      let got = "";
+      socket.on("data", (b) => (got += b));
+      socket.on("close", () => (clearInterval(drip), resolve(got)));
+      socket.on("error", (err) => (clearInterval(drip), reject(err)));
+      setTimeout(() => reject(new Error(`no close within 60 s: ${got.slice(0, 300)}`)), 60_000).unref();
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    expect(reply).toContain('"code":"request_timeout"');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(await server.stop()).toBe(0);
   });
 
   it("prints its usage errors to stderr with exit 2", () => {
