@@ -4,7 +4,8 @@
  *
  * - UTF-16 with a byte order mark (`FF FE` little-endian, `FE FF` big-endian; Windows tools such as
  *   PowerShell's `Out-File` and Notepad write these) is decoded, without the mark.
- * - Other input is UTF-8 (a UTF-8 byte order mark is removed by the scan's normalisation).
+ * - Other input is UTF-8; a UTF-8 byte order mark (`EF BB BF`) is removed, as UTF-16's is, so it
+ *   counts as no column (editors show none).
  * - A NUL byte in the first 8 KiB (git's heuristic) without a UTF-16 mark: binary, not text. So is
  *   UTF-16 with an odd number of bytes, and a file with a UTF-16 mark whose first 8 KiB decode to a
  *   NUL character: UTF-32 (its little-endian mark `FF FE 00 00` starts like UTF-16's) or binary data
@@ -54,5 +55,6 @@ export function fileText(bytes: Uint8Array): FileText {
         : "UTF-16 byte order mark but a NUL character in the first 8 KiB: UTF-32 or binary";
     return { kind: "not-text", reason };
   }
-  return { kind: "text", text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), encoding: "utf-8" };
+  const mark = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return { kind: "text", text: Buffer.from(bytes.buffer, bytes.byteOffset + mark, bytes.length - mark).toString("utf8"), encoding: "utf-8" };
 }
