@@ -14,6 +14,9 @@ export interface ServerSecrets {
 
 const KEYS: Record<keyof ServerSecrets, string> = { jwtSecret: "jwt_secret" };
 
+/** Shortest HS256 key accepted, in characters: JWT_SECRET's rule, also for a stored or imported key. */
+export const MIN_JWT_SECRET_LENGTH = 32;
+
 /** Reads setting `key`, creating it with `make()` if absent; safe when several processes race. */
 async function getOrCreate(db: Db, key: string, make: () => string): Promise<string> {
   await db.insert(serverSettings).values({ key, value: make() }).onConflictDoNothing();
@@ -25,10 +28,18 @@ async function getOrCreate(db: Db, key: string, make: () => string): Promise<str
  * The server's secrets: one given (from env or options) wins; otherwise it is generated once
  * (32 random bytes, base64url) and kept in the `server_settings` table, so CLI commands and every
  * server process on the same database agree. The database must be migrated.
+ * @throws Error when no key is given and the stored one is shorter than
+ *   {@link MIN_JWT_SECRET_LENGTH} characters (written by hand or by an older import): tokens
+ *   signed with it could be brute-forced, so nothing starts with it.
  */
 export async function loadServerSecrets(db: Db, given: Partial<ServerSecrets> = {}): Promise<ServerSecrets> {
   const random = () => randomBytes(32).toString("base64url");
-  return {
-    jwtSecret: given.jwtSecret ?? (await getOrCreate(db, KEYS.jwtSecret, random)),
-  };
+  const jwtSecret = given.jwtSecret ?? (await getOrCreate(db, KEYS.jwtSecret, random));
+  if (jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
+    throw new Error(
+      `the JWT signing key stored in the database (server_settings jwt_secret) is ${jwtSecret.length} characters, shorter than ${MIN_JWT_SECRET_LENGTH}: ` +
+        `set JWT_SECRET (at least ${MIN_JWT_SECRET_LENGTH} characters; tokens issued before must then be issued again), or restore a backup with a good key`,
+    );
+  }
+  return { jwtSecret };
 }

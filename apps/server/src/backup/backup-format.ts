@@ -14,6 +14,7 @@ import { getTableConfig, type PgColumn, type PgTable } from "drizzle-orm/pg-core
 import { z } from "zod";
 import { AUDIT_EVENT_KINDS, AuditFinding, BypassPolicy, BypassReason, BypassStatus, ConflictStatus, OperationResult, RoleName, sha256Hex } from "@teammem/protocol";
 import * as schema from "../db/schema.js";
+import { MIN_JWT_SECRET_LENGTH } from "../settings.js";
 
 export const BACKUP_FORMAT = "teammem-backup";
 export const BACKUP_FORMAT_VERSION = 1;
@@ -205,8 +206,6 @@ function describe(table: PgTable): BackupTable {
   };
 }
 
-/** Shortest JWT signing key a backup may carry: the JWT_SECRET rule (32 characters). */
-export const MIN_JWT_SECRET_LENGTH = 32;
 
 /**
  * For `server_settings`: a `jwt_secret` row shorter than {@link MIN_JWT_SECRET_LENGTH} characters is
