@@ -120,11 +120,20 @@ async function nonEmptyTables(tx: Tx): Promise<string[]> {
   return found;
 }
 
+/** JSON.parse reviver refusing a `__proto__` key: copied into a record it would set a prototype instead of failing the strict column check. */
+function refuseProtoKey(line: Line) {
+  return (key: string, value: unknown): unknown => {
+    if (key === "__proto__") throw new BackupError("backup_invalid_line", "a forbidden key __proto__", line.number);
+    return value;
+  };
+}
+
 function parseJson(line: Line): unknown {
   if (line.text === null) throw new BackupError("backup_invalid_line", "not valid UTF-8", line.number);
   try {
-    return JSON.parse(line.text);
-  } catch {
+    return line.text.includes('"__proto__"') ? JSON.parse(line.text, refuseProtoKey(line)) : JSON.parse(line.text);
+  } catch (err) {
+    if (err instanceof BackupError) throw err;
     if (line.unterminated) throw new BackupError("backup_truncated", "the last line is cut short (not complete JSON, no newline): the file was truncated", line.number);
     throw new BackupError("backup_invalid_line", line.text.trim() === "" ? "an empty line" : "not JSON", line.number);
   }

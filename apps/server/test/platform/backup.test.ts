@@ -240,6 +240,11 @@ describe("teammem-server export and import", () => {
           new RegExp(`line ${auditLine + 1}: invalid versions row: version: .*>=1 \\(backup_invalid_line\\)`),
         ],
         [
+          "an extra __proto__ column (would set a prototype, not fail the column check)",
+          join_(good.map((l) => (l.startsWith('{"table":"principals"') ? l.replace('"row":{', '"row":{"__proto__":{"x":1},') : l))),
+          /line \d+: a forbidden key __proto__ \(backup_invalid_line\)/,
+        ],
+        [
           "a weak jwt_secret (shorter than the JWT_SECRET rule)",
           join_(good.map((l) => (l.startsWith('{"table":"server_settings"') && l.includes('"key":"jwt_secret"') ? l.replace(/"value":"[^"]*"/, '"value":"short"') : l))),
           /line \d+: invalid server_settings row: value: jwt_secret must be at least 32 characters.*\(backup_invalid_line\)/,
