@@ -31,6 +31,11 @@ export interface ImportOptions {
   source: string;
   /** Rows per INSERT, default 500 (a batch is also cut at 4 MB of JSON). */
   batchRows?: number;
+  /**
+   * Largest version content accepted, in UTF-8 bytes: the importing server's TEAMMEM_MAX_ENTRY_BYTES,
+   * so an import cannot store what the server would refuse to take. Unset: no check.
+   */
+  maxEntryBytes?: number;
 }
 
 export interface ImportSummary {
@@ -235,6 +240,14 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
         const table = backupTables[index]!;
         const row = table.row.safeParse(outer.data.row);
         if (!row.success) throw new BackupError("backup_invalid_line", `invalid ${table.name} row: ${describeIssues(row.error)}`, line.number);
+        const size = table.name === "versions" ? Number(row.data["size_bytes"]) : 0;
+        if (options.maxEntryBytes !== undefined && size > options.maxEntryBytes) {
+          throw new BackupError(
+            "backup_invalid_line",
+            `a version of ${size} bytes, over this server's entry limit of ${options.maxEntryBytes} bytes (TEAMMEM_MAX_ENTRY_BYTES): set it at least that high for the import and for the server`,
+            line.number,
+          );
+        }
         if (table.name === "server_settings" && (LOCAL_SETTINGS as readonly string[]).includes(String(row.data["key"]))) {
           throw new BackupError("backup_invalid_line", `server setting ${String(row.data["key"])} belongs to one database and is never imported`, line.number);
         }

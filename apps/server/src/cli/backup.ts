@@ -9,6 +9,8 @@ import { BackupError } from "../backup/backup-format.js";
 import { exportBackup } from "../backup/export-backup.js";
 import { importBackup } from "../backup/import-backup.js";
 import { readLines } from "../backup/read-lines.js";
+import { DEFAULT_LIMITS } from "../limits.js";
+import { readServerEnv } from "../server.js";
 import { CliError, dataDirOption, err, EXIT, withStore, writeData, type CliContext } from "./context.js";
 
 const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0);
@@ -58,7 +60,10 @@ export function register(program: Command, ctx: CliContext): void {
       }
       await withStore(ctx, { dataDir: o.dataDir, purpose: "import" }, async (store) => {
         try {
-          const summary = await importBackup(store.database.db, readLines(source), { source: file === "-" ? "stdin" : file });
+          const summary = await importBackup(store.database.db, readLines(source), {
+            source: file === "-" ? "stdin" : file,
+            maxEntryBytes: readServerEnv(ctx.env).TEAMMEM_MAX_ENTRY_BYTES ?? DEFAULT_LIMITS.maxEntryBytes,
+          });
           err(ctx, `imported ${total(summary.rows)} rows (${counts(summary.rows)}) into ${store.description}`);
           err(
             ctx,

@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { scan } from "@teammem/scanner";
 import { fakeGithubPat } from "@teammem/scanner/testing";
+import { sha256Hex } from "@teammem/protocol";
 import { backupTables } from "../../src/backup/backup-format.js";
 import { exportBackup } from "../../src/backup/export-backup.js";
 import { run } from "../../src/cli/run.js";
@@ -238,6 +239,18 @@ describe("teammem-server export and import", () => {
           "a negative version",
           join_([...good.slice(0, auditLine), JSON.stringify({ table: "versions", row: negativeVersion }), ...good.slice(auditLine)]),
           new RegExp(`line ${auditLine + 1}: invalid versions row: version: .*>=1 \\(backup_invalid_line\\)`),
+        ],
+        [
+          "a version over the server's TEAMMEM_MAX_ENTRY_BYTES (content, sha256 and size consistent)",
+          join_([
+            ...good.slice(0, auditLine),
+            JSON.stringify({
+              table: "versions",
+              row: { ...negativeVersion, version: 1, kind: "edit", deleted: false, content: "x".repeat(300_000), sha256: sha256Hex("x".repeat(300_000)), size_bytes: 300_000 },
+            }),
+            ...good.slice(auditLine),
+          ]),
+          /line \d+: a version of 300000 bytes, over this server's entry limit of 262144 bytes \(TEAMMEM_MAX_ENTRY_BYTES\).*\(backup_invalid_line\)/,
         ],
         [
           "an extra __proto__ column (would set a prototype, not fail the column check)",
