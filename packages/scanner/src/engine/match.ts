@@ -12,6 +12,7 @@
 import { isKnownExample } from "../examples.js";
 import { endsToken, leadStart, startsToken, trimmedEnd } from "./boundaries.js";
 import type { CompiledRule } from "./compile.js";
+import { sameString } from "./same-string.js";
 
 export interface RuleMatch {
   /** The finding's span in the searched text (end exclusive) and its text. */
@@ -135,9 +136,3 @@ export class Verdicts {
   }
 }
 
-/** `a === b`, code unit by code unit (no hash computed for a fresh substring). */
-function sameString(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
-  return true;
-}
