@@ -348,7 +348,7 @@ describe("teammem-scan usage guards", () => {
     expect(existsSync(join(dir, "home-empty", ".config", "teammem", "fingerprint-key"))).toBe(true);
   });
 
-  it("refuses a key file it may not read with key_file_unreadable (run as user nobody when root, else a 000 file)", () => {
+  it("refuses a key file it may not read with key_file_unreadable (run as user nobody when root, else a 000 file)", (ctx) => {
     const open = mkdtempSync(join(tmpdir(), "teammem-scan-key-"));
     chmodSync(open, 0o755);
     writeFileSync(join(open, "f.md"), "clean\n", { mode: 0o644 });
@@ -356,11 +356,16 @@ describe("teammem-scan usage guards", () => {
     const root = process.getuid?.() === 0;
     if (!root) chmodSync(join(open, "key"), 0o000);
     const launcher = fileURLToPath(new URL("../../bin/teammem-scan.js", import.meta.url));
-    const r = spawnSync(process.execPath, [launcher, "f.md"], {
+    // As root the check runs as nobody, who needs a node it may execute: CI's Node 24 lives under
+    // /root (0700), so the machine's node runs the same launcher there.
+    const asNobody = { uid: 65534, gid: 65534 };
+    const node = root ? [process.execPath, "/usr/bin/node"].find((n) => spawnSync(n, ["-e", ""], asNobody).status === 0) : process.execPath;
+    if (!node) return ctx.skip("no node binary the user nobody may execute");
+    const r = spawnSync(node, [launcher, "f.md"], {
       cwd: open,
       encoding: "utf8",
       env: { PATH: process.env["PATH"], TEAMMEM_SCAN_KEY_FILE: join(open, "key") },
-      ...(root && { uid: 65534, gid: 65534 }),
+      ...(root && asNobody),
     });
     expect({ status: r.status, stderr: r.stderr }).toEqual({
       status: 2,
