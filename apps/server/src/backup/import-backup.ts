@@ -36,6 +36,12 @@ export interface ImportOptions {
    * so an import cannot store what the server would refuse to take. Unset: no check.
    */
   maxEntryBytes?: number;
+  /**
+   * Most live (non-deleted) entries a namespace may hold: the importing server's
+   * TEAMMEM_MAX_ENTRIES_PER_NAMESPACE, so an import cannot fill a namespace past what the server
+   * would let it grow to (its writes would then refuse every new entry). Unset: no check.
+   */
+  maxEntriesPerNamespace?: number;
 }
 
 export interface ImportSummary {
@@ -245,6 +251,16 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
           throw new BackupError(
             "backup_invalid_line",
             `a version of ${size} bytes, over this server's entry limit of ${options.maxEntryBytes} bytes (TEAMMEM_MAX_ENTRY_BYTES): set it at least that high for the import and for the server`,
+            line.number,
+          );
+        }
+        // A namespaces row's live_entries is checked against its entries by checkConsistency, so
+        // checking the count here bounds the entries the import stores.
+        const live = table.name === "namespaces" ? Number(row.data["live_entries"]) : 0;
+        if (options.maxEntriesPerNamespace !== undefined && live > options.maxEntriesPerNamespace) {
+          throw new BackupError(
+            "backup_invalid_line",
+            `namespace ${JSON.stringify(row.data["name"])} holds ${live} live entries, over this server's limit of ${options.maxEntriesPerNamespace} entries per namespace (TEAMMEM_MAX_ENTRIES_PER_NAMESPACE): set it at least that high for the import and for the server`,
             line.number,
           );
         }

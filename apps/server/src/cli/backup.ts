@@ -59,10 +59,12 @@ export function register(program: Command, ctx: CliContext): void {
         source = handle.createReadStream({ highWaterMark: 256 * 1024 });
       }
       await withStore(ctx, { dataDir: o.dataDir, purpose: "import" }, async (store) => {
+        const env = readServerEnv(ctx.env);
         try {
           const summary = await importBackup(store.database.db, readLines(source), {
             source: file === "-" ? "stdin" : file,
-            maxEntryBytes: readServerEnv(ctx.env).TEAMMEM_MAX_ENTRY_BYTES ?? DEFAULT_LIMITS.maxEntryBytes,
+            maxEntryBytes: env.TEAMMEM_MAX_ENTRY_BYTES ?? DEFAULT_LIMITS.maxEntryBytes,
+            maxEntriesPerNamespace: env.TEAMMEM_MAX_ENTRIES_PER_NAMESPACE ?? DEFAULT_LIMITS.maxEntriesPerNamespace,
           });
           err(ctx, `imported ${total(summary.rows)} rows (${counts(summary.rows)}) into ${store.description}`);
           err(

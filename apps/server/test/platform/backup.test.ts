@@ -326,6 +326,51 @@ describe("teammem-server export and import", () => {
     expect([noStdin.status, noStdin.stderr]).toEqual([2, expect.stringContaining("no standard input to read here")]);
   });
 
+  it("refuses a backup whose namespace holds more live entries than this server's TEAMMEM_MAX_ENTRIES_PER_NAMESPACE, the target left empty (issue 12)", async () => {
+    const source = await cliDatabase("postgres", postgresUrl());
+    const server = await startCli([], source.env);
+    const admin = firstAdminToken(server.stdout())!;
+    const post = async (token: string, path: string, body: unknown) =>
+      (await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json())) as Record<string, unknown>;
+    const alice = (await post(admin, "/v1/admin/tokens", { user: "alice", role: "member" }))["token"] as string;
+    const batch = async (operations: unknown[]) =>
+      ((await post(alice, "/v1/namespaces/acme-web/batch", { operations }))["results"] as { status: string }[]).map((r) => r.status);
+    const op = (n: number) => `limit-op-${n}-${Date.now()}`;
+    expect(await batch(["a.md", "b.md", "c.md", "d.md"].map((path, i) => ({ opId: op(i), path, baseVersion: 0, content: `${path}\n` })))).toEqual(["applied", "applied", "applied", "applied"]);
+    // A tombstone is no live entry: the namespace holds 3.
+    expect(await batch([{ opId: op(9), path: "d.md", baseVersion: 1, delete: true }])).toEqual(["applied"]);
+    expect(await server.stop()).toBe(0);
+    const exported = await cli(["export"], source.env);
+    expect(exported.status).toBe(0);
+    const file = join(await tempDir(), "backup.jsonl");
+    await writeFile(file, exported.stdout);
+    const namespaceLine = exported.stdout.split("\n").findIndex((l) => l.startsWith('{"table":"namespaces"')) + 1;
+
+    const target = await cliDatabase("postgres", postgresUrl());
+    const refused = await cli(["import", file], { ...target.env, TEAMMEM_MAX_ENTRIES_PER_NAMESPACE: "2" });
+    expect([refused.status, refused.stderr]).toEqual([
+      1,
+      `teammem-server: import refused, nothing was imported: line ${namespaceLine}: namespace "acme-web" holds 3 live entries, over this server's limit of 2 entries per namespace (TEAMMEM_MAX_ENTRIES_PER_NAMESPACE): set it at least that high for the import and for the server (backup_invalid_line)\n`,
+    ]);
+    const database = await openDatabase({ kind: "postgres", url: target.env["DATABASE_URL"]! });
+    try {
+      const counts = await rowsOf<{ teams: number; namespaces: number; entries: number }>(
+        database,
+        sql`SELECT (SELECT count(*)::int FROM teams) AS teams, (SELECT count(*)::int FROM namespaces) AS namespaces, (SELECT count(*)::int FROM entries) AS entries`,
+      );
+      expect(counts).toEqual([{ teams: 0, namespaces: 0, entries: 0 }]);
+    } finally {
+      await database.close();
+    }
+    // At the limit exactly (the server itself lets a namespace hold that many), it is imported.
+    const atLimit = await cli(["import", file], { ...target.env, TEAMMEM_MAX_ENTRIES_PER_NAMESPACE: "3" });
+    expect([atLimit.status, atLimit.stderr]).toEqual([0, expect.stringMatching(/^imported \d+ rows/)]);
+  });
+
   it("streams a large namespace: 20,000 versions leave in cursor batches, each written before the next is read", async () => {
     const target = await cliDatabase("postgres", postgresUrl());
     const database = await open(target);
