@@ -10,6 +10,7 @@ import { buildApp } from "./app.js";
 import { prepareDataDir } from "./db/data-dir.js";
 import { acquireDataDirLock, type DataDirLock } from "./db/data-dir-lock.js";
 import { openDatabase, type Database } from "./db/database.js";
+import { DEFAULT_DB_CONNECT_TIMEOUT_MS, waitForDatabase } from "./db/wait-for-database.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { loadServerSecrets, type ServerSecrets } from "./settings.js";
 
@@ -50,14 +51,19 @@ export interface OpenedStore {
 /**
  * Opens the database the environment names: PostgreSQL when DATABASE_URL is set, else PGlite in
  * `dataDir` (created if missing, locked for this process as `purpose`). Applies migrations and
- * loads (or creates) the server secrets.
+ * loads (or creates) the server secrets. PostgreSQL not reachable yet (down, starting up) is waited
+ * for up to TEAMMEM_DB_CONNECT_TIMEOUT_MS (default 30 s), one `notice` line per failed attempt.
+ * @param notice receives one-line progress notices (no newline); stderr in the CLI
  * @throws DataDirLockedError when another live process holds the embedded data folder.
+ * @throws DatabaseUnreachableError when PostgreSQL stayed unreachable for the whole wait.
  */
-export async function openStore(env: ServerEnv, dataDir: string, purpose: string): Promise<OpenedStore> {
+export async function openStore(env: ServerEnv, dataDir: string, purpose: string, notice: (line: string) => void = () => undefined): Promise<OpenedStore> {
   let lock: DataDirLock | null = null;
   let database: Database;
   let description: string;
   if (env.DATABASE_URL) {
+    const timeoutMs = env.TEAMMEM_DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_CONNECT_TIMEOUT_MS;
+    if (timeoutMs > 0) await waitForDatabase(env.DATABASE_URL, { timeoutMs, notice });
     database = await openDatabase({
       kind: "postgres",
       url: env.DATABASE_URL,
@@ -110,6 +116,8 @@ export interface StartOptions {
   print: (line: string) => void;
   /** Receives the server log (pino's JSON lines, each ending in a newline); stderr in the CLI. */
   log: { write(line: string): void };
+  /** Receives one-line notices before the server log starts (waiting for PostgreSQL; no newline); stderr in the CLI. */
+  notice?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -134,7 +142,7 @@ export interface RunningServer {
  * only once the server listens, so a start that fails to bind leaves no unseen token behind.
  */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
-  const store = await openStore(opts.env, opts.dataDir, "server");
+  const store = await openStore(opts.env, opts.dataDir, "server", opts.notice);
   try {
     const app = await buildApp({
       db: store.database.db,

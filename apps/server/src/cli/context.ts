@@ -137,7 +137,7 @@ export async function withStore<T>(ctx: CliContext, request: StoreRequest, fn: (
   let store: OpenedStore | undefined;
   for (const deadline = Date.now() + 15_000; !store; ) {
     try {
-      store = await openStore(env, request.dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR, request.purpose);
+      store = await openStore(env, request.dataDir ?? env.TEAMMEM_DATA_DIR ?? DEFAULT_DATA_DIR, request.purpose, (line) => err(ctx, line));
     } catch (e) {
       if (!(e instanceof DataDirLockedError)) throw e;
       if (e.holder?.purpose === "server" || Date.now() > deadline) throw new CliError(lockedAdvice(e, request.apiExample ?? null), EXIT.locked);

@@ -40,6 +40,8 @@ export function describeFailure(err: unknown): string {
   const chain = causeChain(err);
   const top = chain[0];
   if (!top) return maskUrlPasswords(String(err));
+  // The wait for the database at start (db/wait-for-database.ts) already wrote the whole explanation.
+  if (top.code === "TEAMMEM_DB_UNREACHABLE") return maskUrlPasswords(top.message ?? "cannot reach the database");
   if (top.code === "EADDRINUSE") {
     return maskUrlPasswords(
       `the address is already in use (${top.message ?? "EADDRINUSE"}); stop the process using it or choose another port with --port <port> (--port 0: any free port)`,

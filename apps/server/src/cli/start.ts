@@ -27,6 +27,7 @@ export function register(program: Command, ctx: CliContext): void {
         env,
         print: (text) => ctx.io.stdout(text + "\n"),
         log: { write: (text) => ctx.io.stderr(text) },
+        notice: (line) => err(ctx, line),
       });
       const stop = stopRequested(ctx.signal);
       const lost = await Promise.race([stop.requested.then(() => null), running.lockLost]);

@@ -42,6 +42,11 @@ export const ServerEnv = z.object({
   TEAMMEM_DB_LOCK_TIMEOUT_MS: wholeNumber(1, 600_000, " (milliseconds)"),
   /** Longest statement before it is cancelled and the request is answered 503 database_busy, ms (default 30000). */
   TEAMMEM_DB_STATEMENT_TIMEOUT_MS: wholeNumber(1, 3_600_000, " (milliseconds)"),
+  /**
+   * How long a start (and every admin command) waits for PostgreSQL to accept a connection,
+   * retrying with backoff while it is unreachable or starting up, ms (default 30000; 0: no wait).
+   */
+  TEAMMEM_DB_CONNECT_TIMEOUT_MS: wholeNumber(0, 3_600_000, " (milliseconds)"),
   /** Data folder of the embedded database; `--data-dir` wins. */
   TEAMMEM_DATA_DIR: text,
   /** HS256 key (≥ 32 chars); unset: generated once and kept in the database. */
