@@ -77,7 +77,8 @@ describe("teammem-server against an unusable PostgreSQL", () => {
   });
 
   it("shows a refused connection as such, never the password", async () => {
-    const r = await cli(["migrate"], { DATABASE_URL: withPassword(server || "postgres://postgres@127.0.0.1:5432/postgres", "127.0.0.1:1", "x") });
+    // A short wait for the database (TEAMMEM_DB_CONNECT_TIMEOUT_MS, default 30 s): the final message is the subject.
+    const r = await cli(["migrate"], { DATABASE_URL: withPassword(server || "postgres://postgres@127.0.0.1:5432/postgres", "127.0.0.1:1", "x"), TEAMMEM_DB_CONNECT_TIMEOUT_MS: "500" });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("ECONNREFUSED");
     expect(r.stderr).toContain("DATABASE_URL");
