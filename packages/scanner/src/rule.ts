@@ -18,6 +18,9 @@ export interface Rule {
    * the token's boundaries from the pattern's alphabet (engine/boundaries.ts). Named groups:
    * - `lead`, inside a leading lookbehind `(?<=(?<lead>…))`: the token starts there, before its
    *   literal prefix (a prefix that sits inside the token, e.g. Azure's `…7Q~…`);
+   * - `glue`, optional and literal, before `lead` in that lookbehind, `(?<=(?<glue>bot)?(?<lead>…))`:
+   *   text the format's documentation glues to the token (Telegram's `/bot<token>/`); not part of the
+   *   finding, and the start boundary is checked before it when it is there;
    * - `secret`: the value, when the match holds context that is not part of it (`AccountKey=`,
    *   `://user:password@`, a PEM header); the finding (positions, redaction, fingerprint) is then
    *   this group instead of the whole token;

@@ -16,6 +16,10 @@ describe("boundaryAlphabets", () => {
     expect(chars(start)).toBe("0123456789");
     expect(chars(end)).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ");
   });
+  it("leaves a glue group before the lead out of the token's alphabet", () => {
+    const { start } = boundaryAlphabets(/(?<=(?<glue>bot)?(?<lead>[0-9]{6,12})):AA(?<secret>[A-Z]{4})/y);
+    expect(chars(start)).toBe("0123456789");
+  });
   it("derives nothing on a side that is structure (whitespace, negated classes)", () => {
     expect(boundaryAlphabets(/-----BEGIN KEY-----\n(?<secret>[A-Za-z0-9+/=\n]{64})/y)).toEqual({ start: expect.any(Uint8Array), end: undefined });
     expect(chars(boundaryAlphabets(/-----BEGIN KEY-----\n[A-Z]{4}/y).start)).toBe("-BEGIN");
@@ -51,6 +55,12 @@ describe("startsToken / endsToken", () => {
     ["a letter after", `${tok}x`, { start: true, end: false }],
     ["a name joined by _ after", `${tok}_more`, { start: true, end: false }],
   ])("refuses a token glued to %s", (_name, text, expected) => expect(at(text)).toEqual(expected));
+
+  it("lets : start another field after a token that holds one (issue 10, M2)", () => {
+    const tg = tokenBoundary(/(?<=(?<lead>\d{6,12})):AA[A-Za-z0-9_-]{4}/y, [":AA"])!;
+    expect(endsToken(tg, "123456:AAab_d:x", 13)).toBe(true);
+    expect(endsToken(tg, "123456:AAab_d-x", 13)).toBe(false); // its own punctuation, then a word
+  });
 
   it("lets = assign before a token but not glue after a base64 one", () => {
     const b64 = tokenBoundary(/EAAA[A-Za-z0-9+/]{4}={0,2}/y, ["EAAA"])!;

@@ -20,7 +20,9 @@
  *   character: `-glpat-…` at the start of a diff line, `_ghp_…_` in Markdown and `hvs.….` at the
  *   end of a sentence are tokens, `my-glpat-…` and `hvs.….more` are not. `=` never glues before a
  *   token: in a token it is only base64 padding at the end, and before one it assigns
- *   (`KEY=token`). When a literal prefix of the rule could be base64 text itself (`EAAA`, `AKIA`,
+ *   (`KEY=token`). `:` never glues after a token: in a token it only separates fixed fields
+ *   (Telegram's `<bot id>:<secret>`, Sidekiq's `user:password`), and after one it starts the next
+ *   field (`<token>:x`, `host:port`, a `KEY:value` list). When a literal prefix of the rule could be base64 text itself (`EAAA`, `AKIA`,
  *   `eyJ`: only `[A-Za-z0-9+/]`), `+` is punctuation too, so base64 data that happens to contain the
  *   prefix (`…MIIB+EAAA…`, a certificate) is not a token while `+EAAA…` at the start of a diff line
  *   still is (`/` is not: it separates path segments, and a token in a path, `team/AKIA…/notes.md`,
@@ -29,7 +31,10 @@
  *   backslash escape `\n`, `\r` or `\t` (as inside a JSON string) is a separator too, although its
  *   letter is a word character.
  * A token that opens with a character other than a letter or digit (`://…`, `:_authToken=`,
- * `-----BEGIN`) delimits itself: nothing before it glues.
+ * `-----BEGIN`) delimits itself: nothing before it glues. A `lead` lookbehind may start with an
+ * optional literal `glue` group, `(?<=(?<glue>bot)?(?<lead>\d{6,12}))`: text documented to touch
+ * the token (Telegram's `https://api.telegram.org/bot<token>/`), not part of it; when it is there the
+ * start boundary is checked before it instead (`/bot…` is a token, `robot…` is not).
  */
 
 /** Longest run of the alphabet's punctuation that is looked through to decide whether it glues. */
@@ -69,6 +74,16 @@ interface Parsed {
 }
 
 const WHITESPACE = [9, 10, 11, 12, 13, 32];
+
+/**
+ * The optional `glue` group a leading lookbehind may hold before its `lead` group: literal text
+ * (no group, class or quantifier inside) that may touch the token's start without gluing it to a
+ * longer word, e.g. `(?<=(?<glue>bot)?(?<lead>\d{6,12}))` for Telegram's `/bot<token>/` URLs.
+ */
+const LEAD_GLUE = /^\(\?<glue>[A-Za-z0-9_-]{1,32}\)\?(?=\(\?<lead>)/;
+
+/** A pattern that opens with a `lead` lookbehind (optionally after a `glue` group: {@link LEAD_GLUE}). */
+const LEAD_LOOKBEHIND = /^\(\?<=(?:\(\?<glue>[A-Za-z0-9_-]{1,32}\)\?)?\(\?<lead>/;
 
 /** What a top-level parse of one branch returns (its items went to the caller's list). */
 const EMPTY_PART: Readonly<Part> = { alphabet: new Uint8Array(128), structural: false };
@@ -239,6 +254,8 @@ export function parseParts(pattern: RegExp, cache?: AtomCache): Parsed {
       i += head[0].length;
       const name = head[1];
       const lookaround = !name && /[=!]$/.test(head[0]);
+      const glue = lookaround && first && head[0] === "(?<=" ? LEAD_GLUE.exec(source.slice(i, i + 64)) : null;
+      if (glue !== null) i += glue[0].length; // glued text is not part of the token
       if (lookaround && first && source.startsWith("(?<lead>", i)) {
         i += "(?<lead>".length;
         parsed.lead = parseAlternation(undefined);
@@ -337,7 +354,7 @@ export function tokenBoundary(pattern: RegExp, prefixes: readonly string[], cach
   // A token that starts with a distinctive literal prefix (not base64 text, or a long one) starts
   // after `/` or `+` even when its body's alphabet holds them: a path segment (`…/ui/whsec_…`) or a
   // form-encoded space (`Bearer+whsec_…`). Not for a `lead` rule: its token starts before the prefix.
-  const distinctive = !pattern.source.startsWith("(?<=(?<lead>") && prefixes.every((p) => !BASE64_TEXT.test(p) || p.length >= DISTINCTIVE_BASE64_PREFIX);
+  const distinctive = !LEAD_LOOKBEHIND.test(pattern.source) && prefixes.every((p) => !BASE64_TEXT.test(p) || p.length >= DISTINCTIVE_BASE64_PREFIX);
   const table = (runAlphabet: Uint8Array | undefined, side: "before" | "after"): Uint8Array | undefined => {
     if (!runAlphabet) return undefined;
     const alphabet = Uint8Array.from(runAlphabet);
@@ -346,7 +363,8 @@ export function tokenBoundary(pattern: RegExp, prefixes: readonly string[], cach
     if (side === "before" && distinctive) alphabet[43] = alphabet[47] = 0; // + /
     const t = new Uint8Array(128);
     for (let c = 0; c < 128; c++) {
-      t[c] = isWordCode(c) ? WORD : alphabet[c] && !(side === "before" && c === 61) /* = */ ? PUNCT : SEPARATOR;
+      const separates = (side === "before" && c === 61) /* = */ || (side === "after" && c === 58); /* : */
+      t[c] = isWordCode(c) ? WORD : alphabet[c] && !separates ? PUNCT : SEPARATOR;
     }
     return t;
   };

@@ -1144,9 +1144,13 @@ function referenceLength(text: string, q: number): number {
   return text.charCodeAt(i) === 59 /* ; */ ? i + 1 - q : 0;
 }
 
-/** ASCII letters, digits and the punctuation tokens hold (`_-.+/=~`): an escape of anything else cannot hide a token. */
-const isTokenCodePoint = (cp: number): boolean =>
-  (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95 || cp === 45 || cp === 46 || cp === 43 || cp === 47 || cp === 61 || cp === 126;
+/**
+ * ASCII letters, digits and the punctuation tokens hold (`_-.+/=~`, and the field separators `:` of
+ * Telegram's `<bot id>:<secret>` and `$` of Braintree's `access_token$production$…`): an escape of
+ * anything else cannot hide a token. A URL-encoded query value (`token=123456789%3AAA…`) is decoded.
+ */
+const TOKEN_PUNCTUATION = byteSet("_-.+/=~:$");
+const isTokenCodePoint = (cp: number): boolean => (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || TOKEN_PUNCTUATION[cp] === 1;
 
 /**
  * Does the escape that decodes to `cp`, followed by `text` from `after`, decode to an escape of a

@@ -5,7 +5,8 @@
  * (engine/safety.ts), plus at most one more on a shorter slice when trailing punctuation is dropped.
  *
  * Named groups: `lead` (inside a leading lookbehind) is where the token starts when its literal
- * prefix sits inside it; `secret` is the value when the match holds context that is not part of it
+ * prefix sits inside it; `glue` (optional, before `lead` in that lookbehind) is documented text that
+ * may touch the token's start, checked for the start boundary in its place; `secret` is the value when the match holds context that is not part of it
  * (`AccountKey=`, `://user:password@`, a PEM header): the finding then covers only it; `body` is the
  * random part `validate` checks (default: the value).
  */
@@ -59,10 +60,13 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number, ver
       tokenStart = from;
     }
   }
+  // Documented text glued to the lead (`bot` of `/bot<token>/`): the start boundary lies before it.
+  const glue = lead ? m.indices?.groups?.["glue"] : undefined;
+  const boundaryStart = glue !== undefined && glue[1] === tokenStart ? glue[0] : tokenStart;
   const matchEnd = m.index + m[0].length;
   const secretSpan = cr.hasSecretGroup ? m.indices?.groups?.["secret"] : undefined;
   if (b !== undefined) {
-    if ((cr.hasLeadGroup && !startsToken(b, text, tokenStart)) || !endsToken(b, text, secretSpan ? secretSpan[1] : matchEnd)) return undefined;
+    if ((cr.hasLeadGroup && !startsToken(b, text, boundaryStart)) || !endsToken(b, text, secretSpan ? secretSpan[1] : matchEnd)) return undefined;
     // Trailing punctuation swallowed by a variable-length body (`__token__`, `token.`): keep the
     // shorter match when the pattern still matches it exactly.
     if (!secretSpan || secretSpan[1] === matchEnd) {

@@ -51,8 +51,6 @@ const CONTEXTS: readonly { name: string; pre: string; post: string; encode?: (s:
     encode: encodeURIComponent,
     skip: {
       "twitter-bearer-token": "its alphabet holds %: the escape after it is part of the token",
-      "paypal-braintree-access-token": "its $ is escaped inside the token (%24), not a token character the decode layer reads",
-      "telegram-bot-api-token": "its : is escaped inside the token (%3A), not a token character the decode layer reads",
     },
   },
   { name: "a form-encoded space (Bearer+)", pre: "authorization=Bearer+", post: "&x=1" },
