@@ -91,8 +91,9 @@ describe("waiting for PostgreSQL at start (issue 12)", () => {
     const target = new URL(db.url);
     const port = await freePort();
     const server = spawnCli(["start", "--port", "0"], { DATABASE_URL: via(db.url, port), TEAMMEM_DB_CONNECT_TIMEOUT_MS: "20000" });
-    // PostgreSQL "comes up" once the server has failed at least twice.
-    for (const deadline = Date.now() + 10_000; (server.stderr().match(/database not reachable/g) ?? []).length < 2; ) {
+    // PostgreSQL "comes up" once the server has failed at least twice (the process's own start
+    // takes seconds on a loaded machine, hence the generous deadline).
+    for (const deadline = Date.now() + 40_000; (server.stderr().match(/database not reachable/g) ?? []).length < 2; ) {
       if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`no retries seen\n${server.stderr()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -123,7 +124,7 @@ describe("waiting for PostgreSQL at start (issue 12)", () => {
 
     server.child.kill("SIGTERM");
     expect((await server.exited).code).toBe(0);
-  }, 60_000);
+  }, 90_000);
 
   it("migrate gives up after TEAMMEM_DB_CONNECT_TIMEOUT_MS with one clear message and exit 1", async () => {
     const port = await freePort();
@@ -146,7 +147,7 @@ describe("waiting for PostgreSQL at start (issue 12)", () => {
     // Waited the setting, not much longer: the last attempt starts before the deadline, and ends at once (refused).
     const waitedMs = Number(/after (\d+) ms/.exec(lines.at(-1)!)![1]);
     expect(waitedMs).toBeGreaterThanOrEqual(1200);
-    expect(waitedMs).toBeLessThan(1200 + 2000);
+    expect(waitedMs).toBeLessThan(1200 + 3000);
   }, 60_000);
 
   it("a database that does not exist fails at once with PostgreSQL's message, without retrying", async () => {
