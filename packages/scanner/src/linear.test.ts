@@ -165,6 +165,9 @@ const cases: [string, (size: number) => string][] = [
   ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],
   ["76-character base64 lines of binary, a gate (Z2hwX) in each", (n) => repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, n)],
+  // A block's lines are checked to end right after their base64: each 60-character run looked for
+  // the next LF, to the end of the line (with a CR LF first, every run is searched for: quadratic).
+  ["one line of 60-character base64 runs apart by spaces, after a CR LF", (n) => "\r\n" + repeatTo(`${"QUFB".repeat(15)} `, n - 2)],
   // The pair rules (rule-helpers/key-pair.ts): a secret within 5 lines of each key ID, before or
   // after it. A line of repeated IDs made every ID read its whole window (~40x Markdown per byte).
   // The AWS IDs end in EXAMPLE, so aws-access-token refuses them: a valid ID is a finding of its own

@@ -9,7 +9,7 @@ import { atomCache, tokenAlphabet, tokenBoundary, type AtomCache, type TokenBoun
 import { checkPatternSafety } from "./safety.js";
 import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
-import { base64Gates, canGate, SHORT_HEAD } from "./decode.js";
+import { base64Gates, canGate, SHORT_HEAD, type SeamGates } from "./decode.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -97,6 +97,12 @@ export interface CompiledCatalog {
   readonly gateFrom: number;
   /** False when the catalog has no gates (a one-byte prefix: every base64 run is decoded). */
   readonly hasGates: boolean;
+  /**
+   * The gates of {@link CompiledCatalog.gatedAutomaton} looked for across a line break (the decode
+   * layer's wrapped base64, engine/decode.ts `SeamGates`); undefined while that automaton is not
+   * built, and when the catalog has no gates.
+   */
+  readonly seamGates: () => SeamGates | undefined;
 }
 
 const memo = new WeakMap<readonly Rule[], CompiledCatalog>();
@@ -153,6 +159,7 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   );
   const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES], notAfterWord);
   let gated: PrefixAutomaton | undefined;
+  let seams: SeamGates | undefined;
   const catalog: CompiledCatalog = {
     rules: compiled,
     automaton,
@@ -166,6 +173,14 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     normalizeFrom: prefixIds.size,
     gateFrom: automaton.prefixes.length,
     hasGates,
+    seamGates: () => {
+      if (seams !== undefined || !hasGates || gated === undefined) return seams;
+      const g = gated;
+      const from = automaton.prefixes.length;
+      let longest = 0;
+      for (let id = from; id < g.prefixes.length; id++) longest = Math.max(longest, g.prefixes[id]!.length);
+      return (seams = { longest, across: (text, a, e, s, t) => g.occursAcross(text, a, e, s, t, from) });
+    },
   };
   memo.set(rules, catalog);
   return catalog;

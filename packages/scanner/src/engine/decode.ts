@@ -326,16 +326,18 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  * `base64Hits`: the start offsets of the occurrences of {@link base64Gates} in `text`, in order of
  * their end (the scan's prefix automaton finds them in its one pass); then only the base64 runs
  * holding one are decoded, and no run is searched for. Without it every run of at least
- * {@link MIN_BASE64_RUN} characters is searched for and tried.
+ * {@link MIN_BASE64_RUN} characters is searched for and tried. `seams` (with `base64Hits`): the
+ * gates looked for across the line breaks of wrapped base64 ({@link nextCutLine}), so a block
+ * whose only gate is cut by a line break is decoded too.
  */
-export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[]): DecodedRuns {
+export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[], seams?: SeamGates): DecodedRuns {
   const runs = new DecodedRuns(text.length);
   const n = text.length;
   const pool = runs.pool;
   // Line-wrapped base64: without gate hits, all blocks first (their lines' runs are then skipped
-  // below, `blockEnd`); with gate hits, the block around each hit's line (a pass over the whole
-  // text cost ~10 % of a Markdown scan, file by file). So a block is then decoded when one of its
-  // lines holds a gate: a block whose only gate is cut by a line break is missed.
+  // below, `blockEnd`); with gate hits, the block around each hit's line, and around each line
+  // after a line break that cuts a gate (`seams`: one search for lines of at least MIN_WRAP_WIDTH
+  // base64 characters, ~10 % of a Markdown scan's CPU time; bench/README.md).
   const blocks = base64Hits === undefined ? wrappedBlocks(text, budget, runs) : [];
   let nextBlock = 0;
   /** End of the decoded block holding `p` (its lines are read), or −1. Calls come in increasing `p`. */
@@ -359,8 +361,26 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   if (base64Hits !== undefined) {
     // Only the runs holding a gate: each run is read once (a hit inside a run already read is
     // skipped; hits come in order of their end, so a later hit never starts before such a run).
+    // Lines after a line break that cuts a gate (`seams`), merged with the hits by position. The
+    // search for them goes no further than the next hit, and goes on from the end of what the
+    // hits' blocks and runs have read (`done`): a block read is not searched through again. (A hit
+    // starting a few code units before an earlier-ending one may be read in either order: each
+    // path skips what is done.)
+    const search: CutSearch = { from: seams === undefined ? n : 0 };
+    let cut = -1;
     let done = 0;
-    for (const p of base64Hits) {
+    for (let h = 0; ; ) {
+      const hit = h < base64Hits.length ? base64Hits[h]! : n;
+      if (cut < done) {
+        search.from = Math.max(search.from, done);
+        cut = search.from < hit ? nextCutLine(text, search, hit, seams!) : -1;
+      }
+      let p: number;
+      if (cut !== -1 && cut < hit) {
+        p = search.from = cut;
+        cut = -1;
+      } else if (h < base64Hits.length) p = base64Hits[h++]!;
+      else break;
       if (p < done || !isB64(text, p)) continue;
       let start = p;
       while (start > done && isB64(text, start - 1)) start--;
@@ -514,6 +534,60 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
 
 const isIndent = (c: number): boolean => c === 32 || c === 9;
 
+/**
+ * The decode layer's gates ({@link base64Gates}) looked for across a line break: the scan's gated
+ * prefix automaton (engine/prefix-automaton.ts, `occursAcross`).
+ */
+export interface SeamGates {
+  /** Length of the longest gate, in code units. */
+  readonly longest: number;
+  /** Does a gate start in `text[a, e)` and end in `text[s, t)`, the two read as one string? */
+  across(text: string, a: number, e: number, s: number, t: number): boolean;
+}
+
+/** Where {@link nextCutLine} goes on: the lines before `from` have been looked at (updated by it). */
+interface CutSearch {
+  from: number;
+}
+
+/**
+ * Start (first base64 character) of the first line of `text` that follows a line break cutting a
+ * gate of `seams` in two, looking at the lines before the breaks whose base64 starts at or after
+ * `search.from` and before `until`; −1 when there is none (then `search.from` is where to go on:
+ * the first such run at or after `until`, or the text's length). The line before the break is
+ * nothing but at least {@link MIN_WRAP_WIDTH} base64 characters after its indentation, the line
+ * after has the same indentation, then base64; a gate starts in the last `longest − 1` characters
+ * before the break and ends in the first `longest − 1` after it. The scan's gate hits only see a
+ * gate whole on one line; the caller reads the block around the line returned ({@link
+ * blockAround}), which decides whether it is a wrapped block. Lines are searched for like {@link
+ * wrappedBlocks} does (the last character of each window first, so prose is mostly skipped); each
+ * character is read at most twice, plus 2 × (`longest` − 1) per line break: O(length searched).
+ * `search.from` must be 0, a line's first base64 character or a non-base64 character.
+ */
+function nextCutLine(text: string, search: CutSearch, until: number, seams: SeamGates): number {
+  const n = text.length;
+  const reach = seams.longest - 1;
+  let start = nextRunStart(text, search.from, MIN_WRAP_WIDTH);
+  for (; start !== -1 && start < until; start = nextRunStart(text, search.from, MIN_WRAP_WIDTH)) {
+    const charsEnd = base64RunEnd(text, start + MIN_WRAP_WIDTH);
+    search.from = charsEnd + 1;
+    const next = lineEndOf(text, charsEnd)[1];
+    let lineStart = start;
+    while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
+    if (next === -1 || next >= n || (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10)) continue;
+    const indent = start - lineStart;
+    let s = next;
+    while (s < n && s - next < indent && isIndent(text.charCodeAt(s))) s++;
+    if (s - next !== indent || !isB64(text, s)) continue;
+    search.from = s; // the next line may be one of these lines too
+    let t = s + 1;
+    while (t < n && t - s < reach && isB64(text, t)) t++;
+    if (seams.across(text, charsEnd - reach, charsEnd, s, t)) return s;
+  }
+  search.from = start === -1 ? n : start;
+  return -1;
+}
+
 /** `charsEnd` (the end of a run's base64 characters) after up to two `=` of padding. */
 function paddingEnd(text: string, charsEnd: number): number {
   let end = charsEnd;
@@ -521,11 +595,17 @@ function paddingEnd(text: string, charsEnd: number): number {
   return end;
 }
 
-/** End of the line holding offset `from` (before CR LF / LF), and the next line's start (n + 1 at the end). */
+/**
+ * Does the line end at `from` (LF, CR LF or the text's end)? Then `[from, the next line's start]`
+ * (n + 1 at the text's end), else `[-1, -1]`. O(1): searching for the line's end from a run that
+ * ends elsewhere (an LF search) read on to the end of a long line at every run of it (one line of
+ * 60-character runs apart by spaces: 4x the input cost 6x).
+ */
 function lineEndOf(text: string, from: number): [number, number] {
-  let nl = text.indexOf("\n", from);
-  if (nl === -1) nl = text.length;
-  return [nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl, nl + 1];
+  if (from >= text.length) return [from, from + 1];
+  const c = text.charCodeAt(from);
+  if (c === 10) return [from, from + 1];
+  return c === 13 && text.charCodeAt(from + 1) === 10 ? [from, from + 2] : [-1, -1];
 }
 
 /**

@@ -138,3 +138,23 @@ describe("PrefixAutomaton hits left out", () => {
   });
 });
 
+
+describe("PrefixAutomaton.occursAcross", () => {
+  it("is true when a prefix of an id from fromId starts in the first piece and ends in the second, and only then", () => {
+    const ac = new PrefixAutomaton(["gh", "Z2hwX", "docF"]);
+    const text = "..xxZ2h|wXdo|cFzz..";
+    const a = (from: number, e: number, s: number, t: number, fromId = 1) => ac.occursAcross(text, from, e, s, t, fromId);
+    const bar1 = text.indexOf("|");
+    const bar2 = text.indexOf("|", bar1 + 1);
+    expect(a(bar1 - 4, bar1, bar1 + 1, bar1 + 5)).toBe(true); // Z2h | wX
+    expect(a(bar1 - 1, bar1, bar1 + 1, bar1 + 5)).toBe(false); // the piece before holds only `h`
+    expect(a(bar2 - 4, bar2, bar2 + 1, bar2 + 5)).toBe(true); // do | cF (docF)
+    expect(a(bar2 - 4, bar2, bar2 + 1, bar2 + 2)).toBe(false); // do | c: not the whole gate
+    expect(a(bar2 - 4, bar2, bar2 + 1, bar2 + 5, 3)).toBe(false); // docF's id (2) is below fromId
+    // Whole in one piece: not across.
+    expect(ac.occursAcross("Z2hwX|zz", 0, 5, 6, 8, 1)).toBe(false);
+    expect(ac.occursAcross("zz|Z2hwX", 0, 2, 3, 8, 1)).toBe(false);
+    expect(ac.occursAcross("xgh|zz", 0, 3, 4, 6, 0)).toBe(false);
+    expect(ac.occursAcross("xg|hz", 0, 2, 3, 5, 0)).toBe(true);
+  });
+});

@@ -189,6 +189,32 @@ export class PrefixAutomaton {
     this.table = table.length === n * W ? table : table.slice(0, n * W);
   }
 
+  /**
+   * Does a prefix with an id from `fromId` on occur in `text[a, e)` followed by `text[s, t)` read
+   * as one string, starting in the first piece and ending in the second (across the join)? One DFA
+   * walk from the root over the (e − a) + (t − s) code units, no allocation; prefixes inside one
+   * piece are not looked for. The decode layer asks it across the line breaks of wrapped base64
+   * (engine/decode.ts, `SeamGates`), with pieces shorter than the longest prefix.
+   */
+  occursAcross(text: string, a: number, e: number, s: number, t: number, fromId: number): boolean {
+    const { symbolOf, table, outList, lengths } = this;
+    const S = this.symbolCount;
+    let st = 0;
+    for (let i = a; i < e; i++) {
+      st = table[st + symbolOf[text.charCodeAt(i)]!]!;
+      if (st < 0) st = ~st;
+    }
+    for (let i = s; i < t; i++) {
+      st = table[st + symbolOf[text.charCodeAt(i)]!]!;
+      if (st < 0) {
+        st = ~st;
+        // From the root at `a`, every output fits in what was read: longer than the part after the join = across it.
+        for (let k = table[st + S]!; outList[k] !== -1; k++) if (outList[k]! >= fromId && lengths[outList[k]!]! > i + 1 - s) return true;
+      }
+    }
+    return false;
+  }
+
   /** Number of DFA states (for diagnostics). */
   get stateCount(): number {
     return this.states;
