@@ -110,7 +110,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
 
     const content = await resolution(take, layout, path, local, records, api, config.clientId);
     if (content !== null) {
-      const findings = scan(content, { fingerprintKey: config.fingerprintKey });
+      const findings = scan(content, { fingerprintKey: config.fingerprintKey, allowMarker: false });
       if (findings.length > 0)
         throw new ClientError(
           `not resolved: the resolution holds a credential (${findings.map((f) => `${shown}:${f.line} ${f.ruleId}`).join(", ")}); remove it first`,

@@ -64,10 +64,10 @@ describe("teammem scan --stdin --path", () => {
     expect([r.code, r.stdout]).toEqual([0, "notes/private.md: private (outside team/), never leaves this machine; not checked\n"]);
   });
 
-  it("honours a teammem:allow marker as a sync does", async () => {
+  it("does not honour a teammem:allow marker, as a sync does not (only an approved bypass lets a credential through)", async () => {
     const dir = await memoryFolder();
     const r = await teammem(["scan", "--dir", dir, "--stdin", "--path", "team/x.md"], `t=${fakeGithubPat()} # teammem:allow\n`);
-    expect(r.code).toBe(0);
+    expect([r.code, r.stdout]).toEqual([1, "team/x.md:1:github-pat (GitHub personal access token (classic))\n"]);
   });
 
   it("prints JSON with --json", async () => {

@@ -116,7 +116,7 @@ export function refuseCredentialInRequest(server: string, url: string, body?: un
   } catch {
     // Malformed percent-encoding: scan the raw text (it leaves as is).
   }
-  const urlRules = new Set([...scan(decoded), ...scan(rest)].map((f) => f.ruleId));
+  const urlRules = new Set([...scan(decoded, { allowMarker: false }), ...scan(rest, { allowMarker: false })].map((f) => f.ruleId));
   if (urlRules.size > 0)
     throw new ClientError(
       `not sent: the request to ${server} would carry a credential (${[...urlRules].join(", ")}) in its namespace or path; fix the namespace (.teammem/config.json, teammem init) or the path`,
@@ -127,7 +127,7 @@ export function refuseCredentialInRequest(server: string, url: string, body?: un
   for (const field of IDENTITY_FIELDS) {
     const value = (body as Record<string, unknown>)[field];
     if (typeof value !== "string") continue;
-    const rules = [...new Set(scan(value).map((f) => f.ruleId))];
+    const rules = [...new Set(scan(value, { allowMarker: false }).map((f) => f.ruleId))];
     if (rules.length > 0)
       throw new ClientError(
         `not sent: the request to ${server} would carry a credential (${rules.join(", ")}) in its ${field === "clientId" ? "client id (.teammem/config.json: give it a new random id)" : "operation id"}`,

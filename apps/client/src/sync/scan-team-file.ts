@@ -32,10 +32,12 @@ export interface TeamFileScan {
 /**
  * Scans the entry path `entryPath` (relative to `team/`) and `content` with the folder's fingerprint
  * key. `allowFingerprints` (the team's approved bypasses) are let through in the content only: the
- * server never accepts a credential in a path.
+ * server never accepts a credential in a path. A `teammem:allow` marker on a line is NOT honoured:
+ * anyone can type it, so it would let a credential reach every teammate; letting one through is
+ * the team's decision, an approved bypass (`teammem bypass`), which the server checks too.
  */
 export function scanTeamFile(entryPath: string, content: string, fingerprintKey: string | undefined, allowFingerprints: readonly string[] = []): TeamFileScan {
-  const options = fingerprintKey === undefined ? {} : { fingerprintKey };
+  const options = { allowMarker: false, ...(fingerprintKey === undefined ? {} : { fingerprintKey }) };
   return {
     findings: scan(content, { ...options, allowFingerprints }).map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
     pathFindings: scan(entryPath, options).map((f) => ({ ruleId: f.ruleId, label: f.label, column: f.column, fingerprint: f.fingerprint })),

@@ -35,7 +35,7 @@ export const RULE_SET: string = createHash("sha256")
 
 /** The rule ids of the findings in `text` (none: []); no values. */
 function rulesIn(text: string): string[] {
-  return scan(text).map((f) => f.ruleId);
+  return scan(text, { allowMarker: false }).map((f) => f.ruleId);
 }
 
 /**

@@ -277,6 +277,6 @@ export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: str
   if (!outcome.clean) return conflict(head, headAuthor);
   if (outcome.content === head.content) return keepHead();
   const tooLarge = Buffer.byteLength(outcome.content, "utf8") > ctx.limits.maxEntryBytes;
-  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints }).length > 0) return conflict(head, headAuthor);
+  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints, allowMarker: false }).length > 0) return conflict(head, headAuthor);
   return merged(outcome.content, headAuthor);
 }

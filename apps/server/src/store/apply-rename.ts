@@ -42,7 +42,7 @@ function refusedOn(opId: string, path: string, refusal: Refusal): Decision {
 
 /** Whether a merge result may be stored: within the entry limit and free of credentials. */
 function storable(ctx: WriteContext, content: string): boolean {
-  return Buffer.byteLength(content, "utf8") <= ctx.limits.maxEntryBytes && scan(content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints }).length === 0;
+  return Buffer.byteLength(content, "utf8") <= ctx.limits.maxEntryBytes && scan(content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints, allowMarker: false }).length === 0;
 }
 
 /** The new path a rename moved version `version` (its tombstone) of `path` to, or null. */

@@ -53,7 +53,7 @@ export function checkContent(ctx: WriteContext, content: string): Refusal | null
       value: bytes,
     });
   }
-  const found = scan(content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints });
+  const found = scan(content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints, allowMarker: false });
   if (found.length === 0) return null;
   const rules = [...new Set(found.map((f) => f.ruleId))].join(", ");
   return new SecretRefusal(

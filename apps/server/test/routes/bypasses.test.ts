@@ -42,6 +42,15 @@ describe.each(DATABASE_KINDS)("bypasses on %s", (kind) => {
   const push = (content: string, path: string) =>
     h.call("POST", "/v1/namespaces/acme%2Fweb/batch", h.tokens.member, { operations: [{ opId: opId("p"), path, baseVersion: 0, content }] });
 
+  it("does not take a teammem:allow marker on the line for a bypass: anyone can type it, so the write is refused", async () => {
+    const secret = fakeGithubPat(12);
+    for (const line of [`key=${secret} # teammem:allow`, `<!-- teammem:allow --> ${secret}`]) {
+      const res = await push(`notes\n${line}\n`, "marked.md");
+      expect(res.json().results[0]).toMatchObject({ status: "rejected", code: "secret_detected" });
+    }
+    expect((await dumpAllRows({ db: h.db })).includes(secret)).toBe(false);
+  });
+
   it("leaves a request pending under the default approval policy; the secret stays refused until an admin approves it", async () => {
     expect((await h.call("GET", "/v1/admin/policy", h.tokens.admin)).json()).toEqual({ bypassPolicy: "approval" });
     const { content, request, secret } = await heldBack(11);
