@@ -35,7 +35,20 @@ describe("loadConfig", () => {
     writeFileSync(join(dir, "ok.json"), JSON.stringify({ allowFingerprints: ["ABCDEF0123456789"] }));
     expect(loadConfig(join(dir, "ok.json")).allowFingerprints).toEqual(["abcdef0123456789"]);
     writeFileSync(join(dir, "bad.json"), "{nope");
-    expect(() => loadConfig(join(dir, "bad.json"))).toThrow(/bad\.json: not valid JSON/);
-    expect(() => loadConfig(join(dir, "missing.json"))).toThrow(/missing\.json: cannot read config \(ENOENT\)/);
+    expect(() => loadConfig(join(dir, "bad.json"))).toThrow(/bad\.json: not valid JSON \(config_invalid\)/);
+    expect(() => loadConfig(join(dir, "missing.json"))).toThrow(/missing\.json: cannot read config: no such file \(config_missing\)/);
+  });
+  it("gives each failure a stable code", () => {
+    const dir = mkdtempSync(join(tmpdir(), "teammem-cfg-"));
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ allowFingerprints: ["x"] }));
+    const codeOf = (path: string) => {
+      try {
+        loadConfig(path);
+      } catch (e) {
+        return (e as ConfigError).code;
+      }
+      return "loaded";
+    };
+    expect([join(dir, "missing.json"), dir, join(dir, "bad.json")].map(codeOf)).toEqual(["config_missing", "config_not_a_file", "config_invalid"]);
   });
 });

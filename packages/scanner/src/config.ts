@@ -10,14 +10,38 @@
  * one literal prefix, every prefix at least 3 characters, a `pattern` that compiles and passes
  * {@link checkPatternSafety} without problems or warnings, and `flags` among `i`, `m`, `s`, `u`. Errors name the bad field
  * (e.g. `customRules[0].prefixes[1]: ...`) and never quote file contents beyond the field path.
+ * Every error carries a stable {@link ConfigErrorCode}.
  */
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Rule } from "./rule.js";
 import { checkPatternSafety } from "./engine/safety.js";
+import { readSmallFile } from "./small-file.js";
 
+/** A config file is read up to this size; a larger one is refused (`config_too_large`). */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/** Stable codes of {@link ConfigError}; a code never changes meaning, messages may be reworded. */
+export type ConfigErrorCode =
+  /** No file at the path. */
+  | "config_missing"
+  /** The path is a folder (or a part of it is a file). */
+  | "config_not_a_file"
+  /** The file cannot be read (EACCES, ...). */
+  | "config_unreadable"
+  /** Larger than {@link MAX_CONFIG_FILE_BYTES}. */
+  | "config_too_large"
+  /** Not a valid config: binary, not UTF-8, not JSON, or a field is wrong (each named). */
+  | "config_invalid";
+
+/** A config that cannot be used: `code` is stable; the message names the file and, for a bad field, each field. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
+  constructor(
+    message: string,
+    readonly code: ConfigErrorCode = "config_invalid",
+  ) {
+    super(message);
+  }
 }
 
 const customRuleSchema = z
@@ -67,11 +91,11 @@ export function parseConfig(data: unknown, source = "config"): ScanConfig {
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
-    throw new ConfigError(`${source}: invalid scanner config\n  ${lines.join("\n  ")}`);
+    throw new ConfigError(`${source}: invalid scanner config (config_invalid)\n  ${lines.join("\n  ")}`);
   }
   const ids = new Set<string>();
   for (const [k, r] of parsed.data.customRules.entries()) {
-    if (ids.has(r.id)) throw new ConfigError(`${source}: invalid scanner config\n  customRules[${k}].id: duplicate id ${r.id}`);
+    if (ids.has(r.id)) throw new ConfigError(`${source}: invalid scanner config (config_invalid)\n  customRules[${k}].id: duplicate id ${r.id}`);
     ids.add(r.id);
   }
   return {
@@ -88,22 +112,44 @@ export function parseConfig(data: unknown, source = "config"): ScanConfig {
   };
 }
 
+/** The {@link ConfigError} for an I/O error `e` on config file `path`. */
+function configIoError(path: string, e: unknown): ConfigError {
+  const code = (e as NodeJS.ErrnoException).code ?? "error";
+  if (code === "ENOENT") return new ConfigError(`${path}: cannot read config: no such file (config_missing)`, "config_missing");
+  if (code === "EISDIR" || code === "ENOTDIR") {
+    const what = code === "EISDIR" ? "a folder, not a config file" : "a part of the path is a file, not a folder";
+    return new ConfigError(`${path}: cannot read config: ${what} (config_not_a_file)`, "config_not_a_file");
+  }
+  return new ConfigError(`${path}: cannot read config (${code}) (config_unreadable)`, "config_unreadable");
+}
+
 /**
- * Reads and validates the JSON config file at `path`. Throws ConfigError naming `path` when it
- * cannot be read, is not JSON, or is invalid (see {@link parseConfig}).
+ * Reads and validates the JSON config file at `path` (UTF-8, at most {@link MAX_CONFIG_FILE_BYTES}).
+ * @throws ConfigError naming `path`, with its code: `config_missing`, `config_not_a_file`,
+ *   `config_unreadable`, `config_too_large`, or `config_invalid` (binary, not UTF-8, not JSON, or
+ *   invalid: see {@link parseConfig}).
  */
 export function loadConfig(path: string): ScanConfig {
+  let bytes;
+  try {
+    bytes = readSmallFile(path, MAX_CONFIG_FILE_BYTES);
+  } catch (e) {
+    throw configIoError(path, e);
+  }
+  if (bytes === "too-large") throw new ConfigError(`${path}: larger than ${MAX_CONFIG_FILE_BYTES} bytes, not a scanner config (config_too_large)`, "config_too_large");
   let raw: string;
   try {
-    raw = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new ConfigError(`${path}: cannot read config (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConfigError(`${path}: binary, not a scanner config: not UTF-8 text (config_invalid)`);
   }
+  if (raw.includes("\0")) throw new ConfigError(`${path}: binary, not a scanner config: a NUL byte (config_invalid)`);
+  if (raw.trim() === "") throw new ConfigError(`${path}: empty, not a scanner config (a JSON object, {} at least) (config_invalid)`);
   let data: unknown;
   try {
     data = JSON.parse(raw);
   } catch {
-    throw new ConfigError(`${path}: not valid JSON`);
+    throw new ConfigError(`${path}: not valid JSON (config_invalid)`);
   }
   return parseConfig(data, path);
 }

@@ -335,7 +335,7 @@ describe("teammem-scan usage guards", () => {
     writeFileSync(join(dir, "notakey"), "hello\n");
     const c = io();
     expect(await run(["--key-file", "notakey", "clean.md"], {}, c.io, dir)).toBe(2);
-    expect(c.err()).toContain(`fingerprint key ${join(dir, "notakey")}: not a fingerprint key (expected 64 hex characters) (key_file_invalid)`);
+    expect(c.err()).toContain(`fingerprint key ${join(dir, "notakey")}: not a fingerprint key: a character other than 0-9, a-f (expected 64 hex characters, or a teammem scan-policy.json) (key_file_invalid)`);
     // Under a file, not a folder: the key cannot be created there.
     const d = io();
     expect(await run(["clean.md"], { TEAMMEM_SCAN_KEY_FILE: join(dir, "clean.md", "key") }, d.io, dir)).toBe(2);

@@ -11,11 +11,14 @@
  *
  * Options: `--format text|json|sarif` (default text: `path:line:column ruleId label`), `--redact`
  * (print the inputs with findings replaced by `[REDACTED:<ruleId>]`), `--config <file>` (JSON, see
- * config.ts; default `.teammem-scan.json` in `cwd` when present), `--key-file <file>` (fingerprint
- * key, must exist; default `$TEAMMEM_SCAN_KEY_FILE` or `~/.config/teammem/fingerprint-key`, created
- * on first use), `--help`, `--version`.
+ * config.ts; default `.teammem-scan.json` in `cwd` when present, named on stderr with what it
+ * allowlists and adds), `--no-config` (ignore `.teammem-scan.json`), `--key-file <file>`
+ * (fingerprint key, must exist: 64 hex characters, e.g. the team's key, or a teammem client's
+ * `.teammem/scan-policy.json`; default `$TEAMMEM_SCAN_KEY_FILE` or `~/.config/teammem/fingerprint-key`,
+ * created on first use), `--help`, `--version`. An option that takes a value may be given once.
  * Start-up stays light: zod (config validation) is only imported when a config file is used.
- * Secret values are never printed: findings carry positions, fingerprint and masked preview only.
+ * Secret values are never printed: findings carry positions, fingerprint and masked preview only;
+ * every message on stderr has its credentials redacted (a path, a mistyped argument).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -24,15 +27,19 @@ import { parseArgs } from "node:util";
 import type { Rule } from "../rule.js";
 import { RULES } from "../rules/index.js";
 import { redact, scan, type ScanOptions } from "../scan.js";
-import { loadFingerprintKey } from "../fingerprint.js";
+import { FingerprintKeyError, loadFingerprintKey } from "../fingerprint.js";
 import { collectInputs } from "./inputs.js";
 import { toSarif, type PathFinding } from "./sarif.js";
 
-const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--config FILE] [--key-file FILE] <paths...|->
+const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--config FILE | --no-config] [--key-file FILE] <paths...|->
        teammem-scan --version | --help
   Scans files, folders (recursive; skips .git and node_modules) or stdin (-) for credentials.
   UTF-8 and UTF-16 with a byte order mark are read; binary files and files over 64 MiB are not scanned.
-  Exit status: 0 clean, 1 findings, 2 usage or I/O error (an unreadable path),
+  --config FILE: allowlisted fingerprints and custom rules (default: .teammem-scan.json in the
+  current folder when present, named on stderr; --no-config ignores it).
+  --key-file FILE: the fingerprint key: 64 hex characters (your team's key, so fingerprints match
+  the audit log and teammem status), or a teammem memory folder's .teammem/scan-policy.json.
+  Exit status: 0 clean, 1 findings, 2 usage, config, key or I/O error (an unreadable path),
   3 no findings but an input was not scanned (binary, too large, a symbolic link or
   special file in a folder; each named on stderr). A credential in a path is a finding;
   paths are printed with credentials redacted.`;
@@ -73,24 +80,41 @@ interface Values {
   format?: string;
   redact?: boolean;
   config?: string;
+  "no-config"?: boolean;
   "key-file"?: string;
   help?: boolean;
   version?: boolean;
 }
 
+/** Where the config file came from, for the notice on stderr. */
+const CONFIG_FOUND = "found in the current folder; --no-config ignores it";
+
+/**
+ * Parses `argv`. @throws the parser's error (unknown option, missing value) or UsageError for an
+ * option that takes a value given twice (`--format json --format text`: which one was meant?).
+ */
 function parse(argv: readonly string[]): { values: Values; positionals: string[] } {
-  return parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args: [...argv],
     allowPositionals: true,
+    tokens: true,
     options: {
       format: { type: "string", short: "f" },
       redact: { type: "boolean" },
       config: { type: "string", short: "c" },
+      "no-config": { type: "boolean" },
       "key-file": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "V" },
     },
   });
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== "option" || t.value === undefined) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} given more than once: give it once`);
+    seen.add(t.name);
+  }
+  return { values, positionals };
 }
 
 /**
@@ -105,7 +129,7 @@ export async function run(argv: readonly string[], env: Env = process.env, io: I
   try {
     ({ values, positionals } = parse(argv));
   } catch (e) {
-    io.stderr(`teammem-scan: ${(e as Error).message}\n${USAGE}\n`);
+    io.stderr(`teammem-scan: ${redact((e as Error).message)}\n${USAGE}\n`);
     return 2;
   }
   if (values.help) {
@@ -120,7 +144,7 @@ export async function run(argv: readonly string[], env: Env = process.env, io: I
     return await scanPaths(values, positionals, env, io, cwd);
   } catch (e) {
     const usage = e instanceof UsageError;
-    io.stderr(`teammem-scan: ${(e as Error).message}\n${usage ? USAGE + "\n" : ""}`);
+    io.stderr(`teammem-scan: ${redact((e as Error).message)}\n${usage ? USAGE + "\n" : ""}`);
     return 2;
   }
 }
@@ -132,19 +156,24 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
   if (values.redact && values.format !== undefined && format !== "text") {
     throw new UsageError(`--redact prints the redacted text; it cannot be combined with --format ${format}`);
   }
+  if (values["no-config"] && values.config !== undefined) throw new UsageError("--config and --no-config contradict each other: give one");
   const keyFile = values["key-file"];
   if (keyFile !== undefined && !existsSync(resolve(cwd, keyFile))) {
     // Only the default key is created on first use: a mistyped --key-file would silently change
     // every fingerprint and void the allowlist.
-    throw new UsageError(`--key-file ${keyFile}: no such file (omit --key-file to use the default key, created on first use)`);
+    throw new FingerprintKeyError("key_file_missing", resolve(cwd, keyFile), "no such file (only the default key is created on first use)");
   }
 
-  const configPath = values.config ?? (existsSync(join(cwd, ".teammem-scan.json")) ? ".teammem-scan.json" : undefined);
+  const found = !values["no-config"] && values.config === undefined && existsSync(join(cwd, ".teammem-scan.json"));
+  const configPath = values.config ?? (found ? ".teammem-scan.json" : undefined);
   let customRules: readonly Rule[] = [];
   let allowFingerprints: readonly string[] = [];
   if (configPath !== undefined) {
     const { loadConfig } = await import("../config.js");
-    ({ customRules, allowFingerprints } = loadConfig(resolve(cwd, configPath)));
+    const at = resolve(cwd, configPath);
+    ({ customRules, allowFingerprints } = loadConfig(at));
+    // A config in a cloned repository changes what is reported: never silently.
+    io.stderr(`teammem-scan: ${redact(configNotice(at, found ? CONFIG_FOUND : "--config", allowFingerprints.length, customRules.length))}\n`);
   }
   const options: ScanOptions = {
     customRules,
@@ -179,6 +208,12 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
   if (errors.length > 0) return 2;
   if (results.length > 0) return 1;
   return notScanned.length > 0 ? EXIT_NOT_SCANNED : 0;
+}
+
+/** The stderr line naming the config file used, where it came from, and what it changes. */
+function configNotice(path: string, from: string, allowed: number, rules: number): string {
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  return `using config ${path} (${from}): ${plural(allowed, "allowlisted fingerprint")} (never reported), ${plural(rules, "custom rule")} added`;
 }
 
 /** One line of text output: `path:line:column ruleId label`, or `path: path holds ruleId label` for a finding in the path. */
