@@ -6,11 +6,11 @@
  * (exit 3, run.test.ts); key files (key-file.test.ts); config files (config-file.test.ts).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { fakeGithubToken } from "../fakes.js";
 import { run } from "./run.js";
 
@@ -29,6 +29,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "teammem-scan-args-"));
   writeFileSync(join(dir, "clean.md"), "nothing to see\n");
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("teammem-scan bad command lines", () => {
   it.each([
@@ -68,6 +69,7 @@ describe("teammem-scan bad command lines", () => {
 
   it("refuses an input file and a config file it may not read (EACCES; run as user nobody when root, else 000 files)", (ctx) => {
     const open = mkdtempSync(join(tmpdir(), "teammem-scan-eacces-"));
+    onTestFinished(() => rmSync(open, { recursive: true, force: true }));
     chmodSync(open, 0o755);
     writeFileSync(join(open, "key"), "0".repeat(64) + "\n", { mode: 0o644 });
     writeFileSync(join(open, "f.md"), "clean\n", { mode: 0o644 });

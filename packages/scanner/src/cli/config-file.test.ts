@@ -4,10 +4,10 @@
  * names it and what it allowlists and adds, and `--no-config` ignores it. A config that cannot be
  * used is exit 2 with the path and a stable code.
  */
-import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeGithubToken } from "../fakes.js";
 import { MAX_CONFIG_FILE_BYTES } from "../config.js";
 import { run } from "./run.js";
@@ -29,6 +29,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "teammem-scan-config-"));
   writeFileSync(join(dir, "notes.md"), `deploy with ${token}\n`);
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("teammem-scan config file", () => {
   it("names a .teammem-scan.json found in the current folder on stderr, with what it allowlists and adds; --no-config ignores it", async () => {

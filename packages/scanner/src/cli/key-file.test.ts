@@ -6,10 +6,10 @@
  * test/e2e/scan-cli-fingerprints.test.ts checks the same against a real server and client.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeGithubToken } from "../fakes.js";
 import { fingerprint, MAX_KEY_FILE_BYTES } from "../fingerprint.js";
 import { scan } from "../scan.js";
@@ -38,6 +38,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "teammem-scan-key-file-"));
   writeFileSync(join(dir, "notes.md"), `deploy with ${token}\n`);
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("teammem-scan --key-file", () => {
   it("fingerprints with the key file's hex text as the HMAC key: the team's definition (server re-scan, audit log, teammem status)", async () => {
