@@ -36,6 +36,8 @@ import { DEFAULT_LIMITS } from "../limits.js";
 import { currentFingerprintKey } from "../policy/fingerprint-keys.js";
 import { findNamespace } from "../store/namespaces.js";
 import { purgeVersion } from "../store/purge.js";
+import { ChangeNotifier } from "../store/change-notifier.js";
+import { pgPool } from "../store/namespace-transaction.js";
 import { CliError, EXIT, withStore, type CliContext } from "./context.js";
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -165,6 +167,8 @@ function dbBackend(db: Db, teamId: string | null): AdminBackend {
       if (!ns) throw new CliError(`namespace ${name} not found in this team`);
       const key = await currentFingerprintKey(db, team());
       // The command line acts as `cli`: no principal, so no author id.
+      // No server here: the purge's cursor is notified right after its commit, before the command returns.
+      const notifier = new ChangeNotifier(pgPool(db), null);
       const ctx = {
         namespace: ns,
         author: { id: null as unknown as string, name: CLI_ACTOR.name },
@@ -173,8 +177,13 @@ function dbBackend(db: Db, teamId: string | null): AdminBackend {
         fingerprintKey: key.key,
         fingerprintKeyId: key.id,
         allowedFingerprints: [],
+        notifier,
       };
-      return orRefusal(purgeVersion(db, ctx, request));
+      try {
+        return await orRefusal(purgeVersion(db, ctx, request));
+      } finally {
+        await notifier.close();
+      }
     },
   };
 }

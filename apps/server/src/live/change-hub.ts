@@ -3,13 +3,15 @@
  * with subscribers here, and every open {@link StreamConnection}. Subscribing catches a connection
  * up from the change feed, then hands it to its namespace's channel with no gap and no duplicate.
  * One timer sweeps every connection (pings, heartbeats, dead peers, epoch), another re-checks
- * their tokens; both are stopped by {@link ChangeHub.close}.
+ * their tokens, a third reads the cursors of the namespaces with subscribers here and wakes the
+ * channels that are behind (a notification that was never sent: live/README.md); all are stopped
+ * by {@link ChangeHub.close}.
  */
 import type { ServerRef, StreamSubscribe } from "@teammem/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/database.js";
 import type { IdentityCache } from "../identity/identity-cache.js";
-import { namespaceCursor, readChanges } from "../store/changes.js";
+import { namespaceCursor, namespaceCursors, readChanges } from "../store/changes.js";
 import { ChangeListener, type ChangeListenerOptions } from "./change-listener.js";
 import { encodeChange, NamespaceChannel } from "./namespace-channel.js";
 import type { StreamConnection } from "./stream-connection.js";
@@ -32,6 +34,12 @@ export interface LiveOptions extends ChangeListenerOptions {
   closeGraceMs: number;
   /** Allowed `Origin` values of a stream upgrade (e.g. `https://console.example.com`); empty: any. */
   allowedOrigins: readonly string[];
+  /**
+   * How often the cursors of the namespaces with subscribers here are read (one query), so a
+   * change whose notification was never sent (its instance ended between commit and NOTIFY)
+   * still reaches them within this time (ms). Default 5000.
+   */
+  catchUpMs: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
@@ -43,6 +51,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
   tokenCheckMs: 2000,
   closeGraceMs: 5000,
   allowedOrigins: [],
+  catchUpMs: 5000,
   probeMs: 5000,
   minBackoffMs: 100,
   maxBackoffMs: 5000,
@@ -71,6 +80,8 @@ export class ChangeHub {
   #lastSweepAt = Date.now();
   #tokenTimer: NodeJS.Timeout | null = null;
   #checkingTokens = false;
+  #cursorTimer: NodeJS.Timeout | null = null;
+  #readingCursors = false;
   #closing = false;
 
   constructor(db: Db, identity: IdentityCache, options: LiveOptions, log: FastifyBaseLogger) {
@@ -98,6 +109,8 @@ export class ChangeHub {
     this.#sweepTimer.unref();
     this.#tokenTimer = setInterval(() => void this.#checkTokens(), this.options.tokenCheckMs);
     this.#tokenTimer.unref();
+    this.#cursorTimer = setInterval(() => void this.#readCursors(), this.options.catchUpMs);
+    this.#cursorTimer.unref();
   }
 
   /** Open connections on this instance. */
@@ -303,6 +316,24 @@ export class ChangeHub {
   }
 
   /**
+   * Reads the cursor of every namespace with a channel here (one query) and hands it to the
+   * channel, which reads the feed if it is behind. Notifications are sent after the commit
+   * (store/change-notifier.ts), so one can be lost: this bounds how late its change arrives.
+   */
+  async #readCursors(): Promise<void> {
+    if (this.#readingCursors || this.#channels.size === 0) return;
+    this.#readingCursors = true;
+    try {
+      const cursors = await namespaceCursors(this.#db, [...this.#channels.keys()]);
+      for (const [namespaceId, cursor] of cursors) this.#channels.get(namespaceId)?.notify(cursor);
+    } catch (err) {
+      this.#log.warn({ err: { message: (err as Error).message } }, "change stream: reading the namespaces' cursors failed");
+    } finally {
+      this.#readingCursors = false;
+    }
+  }
+
+  /**
    * Graceful shutdown: closes every connection with 1001 `server_shutting_down` and waits until
    * their close handshakes finish, at most `closeGraceMs`; stragglers are dropped.
    */
@@ -320,6 +351,7 @@ export class ChangeHub {
     this.#closing = true;
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
     if (this.#tokenTimer) clearInterval(this.#tokenTimer);
+    if (this.#cursorTimer) clearInterval(this.#cursorTimer);
     for (const channel of this.#channels.values()) channel.close();
     this.#channels.clear();
     await this.listener.close();

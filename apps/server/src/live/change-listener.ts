@@ -1,6 +1,6 @@
 /**
- * One instance's dedicated LISTEN connection on the changes channel: every committed write sends
- * `NOTIFY teammem_changes, '<namespace id>:<cursor>'` (store/namespace-transaction.ts) and this
+ * One instance's dedicated LISTEN connection on the changes channel: every committed write is
+ * announced as `NOTIFY teammem_changes, '<namespace id>:<cursor>'` (store/change-notifier.ts) and this
  * connection hands each to `onChange`. On PostgreSQL it is a `pg.Client` of its own (never one of
  * the pool's), probed every `probeMs` so a silent drop (a PostgreSQL restart, a dead peer) is
  * noticed; it then reconnects with capped exponential backoff and full jitter, LISTENs again and
@@ -12,7 +12,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { FastifyBaseLogger } from "fastify";
 import pg from "pg";
 import type { Db } from "../db/database.js";
-import { CHANGES_CHANNEL } from "../store/namespace-transaction.js";
+import { CHANGES_CHANNEL } from "../store/change-notifier.js";
 
 export interface ChangeListenerOptions {
   /** Sends `SELECT 1` on the connection this often (ms); no answer within as long means it is gone. Default 5000. */

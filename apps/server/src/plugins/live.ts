@@ -1,6 +1,7 @@
 /**
  * The change stream's shared machinery on the app: @fastify/websocket (ws) with the stream's
  * limits, `app.changeHub` (LISTEN connection, channels, connections; see live/change-hub.ts),
+ * `app.changeNotifier` (the NOTIFY of this instance's commits, sent after them; store/change-notifier.ts),
  * the `listen` check of `GET /readyz` (plugins/readiness.ts), and a graceful shutdown that closes every stream
  * with 1001 before the server stops. The route itself is routes/namespaces/stream.ts, under the
  * namespace routes' auth hook.
@@ -10,10 +11,14 @@ import { STREAM_SUBPROTOCOL } from "@teammem/protocol";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { ChangeHub, type LiveOptions } from "../live/change-hub.js";
+import { ChangeNotifier } from "../store/change-notifier.js";
+import { pgPool } from "../store/namespace-transaction.js";
 
 async function live(app: FastifyInstance, opts: LiveOptions): Promise<void> {
   const hub = new ChangeHub(app.db, app.serverIdentity, opts, app.log);
   app.decorate("changeHub", hub);
+  const notifier = new ChangeNotifier(pgPool(app.db), app.log);
+  app.decorate("changeNotifier", notifier);
 
   await app.register(websocket, {
     options: {
@@ -44,13 +49,18 @@ async function live(app: FastifyInstance, opts: LiveOptions): Promise<void> {
   });
 
   await hub.start();
-  app.addHook("onClose", async () => hub.close());
+  app.addHook("onClose", async () => {
+    await notifier.close(); // before the caller closes the pool: what committed is still announced
+    await hub.close();
+  });
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     /** This instance's change stream hub. */
     changeHub: ChangeHub;
+    /** Notifies the cursors this instance's writes commit, after their commit. */
+    changeNotifier: ChangeNotifier;
   }
 }
 

@@ -29,21 +29,40 @@ export interface TeamPolicy {
 /**
  * Decorates `app.teamPolicy`. A rotation or bypass decision made by another process (CLI, another
  * instance) takes effect here within `cacheMs`; one made through this instance at once.
+ * Single-flight: when a team's entry expires, the requests that miss it share one read (two
+ * queries) instead of each reading it (every `cacheMs`, all concurrent writers of a team missed
+ * together). A read started before `invalidate` is not cached and not handed to later callers.
  */
 async function teamPolicy(app: FastifyInstance, opts: TeamPolicyOptions): Promise<void> {
   const keys = new LRUCache<string, TeamScanPolicy>({ max: 10_000, ttl: opts.cacheMs ?? 5000 });
+  /** The read in progress per team (at most one). */
+  const reading = new Map<string, Promise<TeamScanPolicy>>();
+  const read = async (teamId: string): Promise<TeamScanPolicy> => {
+    const key = await currentFingerprintKey(app.db, teamId);
+    return { key, allowedFingerprints: await approvedFingerprints(app.db, teamId, key.id) };
+  };
   const scanPolicy = async (teamId: string): Promise<TeamScanPolicy> => {
     const hit = keys.get(teamId);
     if (hit) return hit;
-    const key = await currentFingerprintKey(app.db, teamId);
-    const policy = { key, allowedFingerprints: await approvedFingerprints(app.db, teamId, key.id) };
-    keys.set(teamId, policy);
-    return policy;
+    const pending = reading.get(teamId);
+    if (pending) return pending;
+    const started = read(teamId);
+    reading.set(teamId, started);
+    try {
+      const policy = await started;
+      if (reading.get(teamId) === started) keys.set(teamId, policy); // not invalidated meanwhile
+      return policy;
+    } finally {
+      if (reading.get(teamId) === started) reading.delete(teamId);
+    }
   };
   app.decorate("teamPolicy", {
     fingerprintKey: async (teamId: string) => (await scanPolicy(teamId)).key,
     scanPolicy,
-    invalidate: (teamId: string) => void keys.delete(teamId),
+    invalidate: (teamId: string) => {
+      keys.delete(teamId);
+      reading.delete(teamId);
+    },
   } satisfies TeamPolicy);
 }
 

@@ -194,7 +194,7 @@ export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operatio
   const run = runnablePrefix(ctx, ops, checks);
   if (run.length < 2) return [];
   const nsId = ctx.namespace.id;
-  return inNamespaceTransaction(db, nsId, async (tx, lockedCursor) => {
+  return inNamespaceTransaction(db, ctx, async (tx, lockedCursor) => {
     const { stored, heads, live: liveAtStart } = await readRun(tx, nsId, run);
     const candidates = run
       .map((c, ord) => ({ ord, path: c.path, foldKey: c.foldKey, head: heads[ord] ?? null, c }))

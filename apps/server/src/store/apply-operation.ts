@@ -86,7 +86,7 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
     if (fast) return fast;
   }
   try {
-    return await inWriteTransaction(db, nsId, op.opId, path, async (tx, cursor, { stored, head }) => {
+    return await inWriteTransaction(db, ctx, op.opId, path, async (tx, cursor, { stored, head }) => {
       if (stored) return replayResult(stored, op.opId, op.path, hash);
       const decision =
         source.from !== null && "renameFrom" in op

@@ -1,6 +1,6 @@
 /** The change feed: the latest state of each entry changed after a cursor, in cursor order. */
 import type { ChangesResponse, PurgeNotice } from "@teammem/protocol";
-import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/database.js";
 import { entries, namespaces, renames, versions } from "../db/schema.js";
@@ -42,6 +42,13 @@ function purgeNotice(row: PurgedRow | null): PurgeNotice | undefined {
 export async function namespaceCursor(db: Db, namespaceId: string): Promise<number> {
   const [ns] = await db.select({ cursor: namespaces.cursor }).from(namespaces).where(eq(namespaces.id, namespaceId));
   return ns?.cursor ?? 0;
+}
+
+/** The cursor of each of the namespaces `namespaceIds` that exists, by id (one query). */
+export async function namespaceCursors(db: Db, namespaceIds: readonly string[]): Promise<Map<string, number>> {
+  if (namespaceIds.length === 0) return new Map();
+  const rows = await db.select({ id: namespaces.id, cursor: namespaces.cursor }).from(namespaces).where(inArray(namespaces.id, [...namespaceIds]));
+  return new Map(rows.map((r) => [r.id, r.cursor]));
 }
 
 /**

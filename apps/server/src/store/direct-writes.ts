@@ -95,7 +95,7 @@ export async function writeHead(
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
   const path = await validPath(db, ctx, rawPath);
   if (content !== null) await refuseContent(db, ctx, path, content);
-  return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
+  return inNamespaceTransaction(db, ctx, async (tx, cursor) => {
     const head = await readHead(tx, ctx.namespace.id, path);
     const currentVersion = head?.version ?? 0;
     // A retried write whose effect is already the head (e.g. after a lost response) succeeds again.
@@ -134,7 +134,7 @@ export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, ra
   const hash = requestHash("restore", [path, version]);
   const prior = await replayed(db, ctx, opId, hash);
   if (prior) return prior;
-  return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
+  return inNamespaceTransaction(db, ctx, async (tx, cursor) => {
     const twin = await replayed(tx, ctx, opId, hash);
     if (twin) return twin;
     const [target] = await tx
@@ -185,7 +185,7 @@ export async function resolveConflict(
     .where(and(eq(conflicts.namespaceId, ctx.namespace.id), eq(conflicts.id, conflictId)));
   if (!record) throw new Refusal("not_found", "no such conflict record in this namespace");
   if (content !== null) await refuseContent(db, ctx, record.path, content);
-  return inNamespaceTransaction(db, ctx.namespace.id, async (tx, cursor) => {
+  return inNamespaceTransaction(db, ctx, async (tx, cursor) => {
     const twin = await replayed(tx, ctx, opId, hash);
     if (twin) return twin;
     const [state] = await tx.select({ status: conflicts.status, resolvedVersion: conflicts.resolvedVersion }).from(conflicts).where(eq(conflicts.id, conflictId));

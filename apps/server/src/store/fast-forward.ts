@@ -1,14 +1,15 @@
 /**
  * The common single write — an edit or a delete of a live entry from its head version (a
  * fast-forward) — in ONE round trip on PostgreSQL: one call of the function `teammem_fast_forward`
- * (migration 0011) as a named prepared statement in autocommit, its plans cached per connection.
+ * (migration 0011; 0012 took its NOTIFY out) as a named prepared statement in autocommit, its plans
+ * cached per connection.
  * The function locks the namespace row, then (a statement of its own, so a snapshot of its own:
  * see store/README.md) reads the stored result of the opId and the path's head; only when no
  * result is stored and the head is live at exactly `baseVersion` with other content does it append
- * the version, move the head, take the next cursor, store the result, move the live-entry counter
- * and notify the new cursor: the effects and the result of `decide`'s fast-forward in
- * apply-operation.ts. Otherwise it writes nothing: a replay gets its stored result from what the
- * function read; anything else (the head moved, a tombstone, the same content) returns null and
+ * the version, move the head, take the next cursor, store the result and move the live-entry
+ * counter: the effects and the result of `decide`'s fast-forward in apply-operation.ts; the new
+ * cursor is notified after the commit, by `ctx.notifier` (store/change-notifier.ts). Otherwise it
+ * writes nothing: a replay gets its stored result from what the function read; anything else (the head moved, a tombstone, the same content) returns null and
  * the caller takes the general protocol (apply-operation.ts), which reads again under the lock.
  */
 import { sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
@@ -75,7 +76,11 @@ export async function applyFastForward(db: Db, ctx: WriteContext, op: Operation,
   const row = rows[0];
   if (!row) return null;
   const [storedRequestSha256, storedResult, writtenCursor] = row;
-  if (writtenCursor !== null) return { ...applied, cursor: Number(writtenCursor) };
+  if (writtenCursor !== null) {
+    const cursor = Number(writtenCursor);
+    ctx.notifier.committed(ctx.namespace.id, cursor);
+    return { ...applied, cursor };
+  }
   if (storedRequestSha256 !== null) {
     return replayResult({ requestSha256: storedRequestSha256, result: storedResult as OperationResult }, op.opId, op.path, hash);
   }

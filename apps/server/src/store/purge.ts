@@ -36,7 +36,7 @@ export interface PurgeInput {
 export async function purgeVersion(db: Db, ctx: WriteContext, input: PurgeInput): Promise<PurgeResponse> {
   if (redactSecrets(input.reason) !== input.reason) throw new Refusal("secret_detected", "reason holds a credential; describe it without the value", { field: "reason" });
   const ns = ctx.namespace.id;
-  return inNamespaceTransaction(db, ns, async (tx, cursor) => {
+  return inNamespaceTransaction(db, ctx, async (tx, cursor) => {
     const [target] = await tx
       .select({ sha256: versions.sha256, deleted: versions.deleted, purgedAt: versions.purgedAt })
       .from(versions)

@@ -1,4 +1,5 @@
 import type { Limits } from "../limits.js";
+import type { ChangeNotifier } from "./change-notifier.js";
 import type { NamespaceRow } from "./namespaces.js";
 
 /** Who writes where, and under which limits; built by the route from `request.auth` and the app. */
@@ -13,4 +14,6 @@ export interface WriteContext {
   readonly fingerprintKeyId: number;
   /** Fingerprints of the team's approved bypasses: the re-scan lets them through. */
   readonly allowedFingerprints: readonly string[];
+  /** Notifies the cursors this instance's writes commit (store/change-notifier.ts). */
+  readonly notifier: ChangeNotifier;
 }

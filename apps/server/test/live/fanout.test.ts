@@ -2,9 +2,10 @@
  * Fan-out across instances (issue 9): two servers on one PostgreSQL database, each with its own
  * LISTEN connection. A write through one reaches subscribers of the other; a PostgreSQL restart in
  * the middle of a stream of writes (a throwaway cluster, never the shared one) loses and repeats
- * nothing for any subscriber.
+ * nothing for any subscriber. A write whose NOTIFY was never sent (notifications leave after the
+ * commit: store/change-notifier.ts) still reaches every subscriber (live/README.md).
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
@@ -67,6 +68,32 @@ async function listenCheck(app: FastifyInstance, withinMs = 20_000): Promise<str
     const listen = (await app.inject({ url: "/readyz" })).json().checks.listen as string;
     if (listen === "ok" || Date.now() > deadline) return listen;
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Commits an edit of `path` from version `base` straight in the database through the function a
+ * server's fast-forward calls (migration 0012), and never notifies it: the write of an instance
+ * that ended between its commit and its NOTIFY. @returns the cursor it took.
+ */
+async function commitWithoutNotify(databaseUrl: string, path: string, base: number, content: string): Promise<number> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const ns = (await db.query("SELECT id FROM namespaces WHERE name = 'acme/web'")).rows[0] as { id: string };
+    const author = (await db.query("SELECT id, name FROM principals WHERE name = 'ann'")).rows[0] as { id: string; name: string };
+    const op = randomUUID();
+    const sha256 = createHash("sha256").update(content).digest("hex");
+    const result = { opId: op, path, status: "applied", version: base + 1, sha256, deleted: false };
+    const { rows } = await db.query(
+      "SELECT written_cursor FROM teammem_fast_forward($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::uuid, $11, NULL)",
+      [ns.id, op, path, base, content, sha256, Buffer.byteLength(content), sha256, JSON.stringify(result), author.id, author.name],
+    );
+    const cursor = (rows[0] as { written_cursor: string | null }).written_cursor;
+    expect(cursor).not.toBeNull();
+    return Number(cursor);
+  } finally {
+    await db.end();
   }
 }
 
@@ -134,6 +161,41 @@ describe("fan-out across instances", () => {
     await client.until(() => client.cursors().length === 1);
     expect(client.messages.find(isType("change"))!.change.path).toBe("team/while-away.md");
     expect({ listen: await listenCheck(apps[0]!), reconnected: apps[0]!.changeHub.listener.status().reconnects >= 1 }).toEqual({ listen: "ok", reconnected: true });
+  });
+
+  it("delivers a change whose NOTIFY was never sent, by the periodic cursor read, in order and once", async () => {
+    const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 1, { catchUpMs: 300 });
+    const client = openStream(urls[0]!, "acme/web", { token });
+    onTestFinished(() => client.ws.terminate());
+    client.subscribe(0);
+    await client.waitFor(isType("caught_up"));
+    await writeUntilStored(apps[0]!, token, "team/lost.md");
+    await client.until(() => client.cursors().length === 1);
+    // No notification will ever say cursor 2 exists, and nothing else is written.
+    expect(await commitWithoutNotify(databaseUrl, "team/lost.md", 1, "committed, never notified\n")).toBe(2);
+    await client.until(() => client.cursors().length === 2);
+    const change = client.messages.filter(isType("change")).at(-1)!;
+    expect([change.change.path, change.change.version, change.change.content]).toEqual(["team/lost.md", 2, "committed, never notified\n"]);
+    expect(client.cursors()).toEqual([1, 2]);
+  });
+
+  it("delivers a change whose NOTIFY was never sent with the next notified change of its namespace", async () => {
+    // The periodic read is an hour away: only the next notification can bring the lost change.
+    const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 2, { catchUpMs: 3_600_000 });
+    const client = openStream(urls[1]!, "acme/web", { token });
+    onTestFinished(() => client.ws.terminate());
+    client.subscribe(0);
+    await client.waitFor(isType("caught_up"));
+    await writeUntilStored(apps[0]!, token, "team/lost.md");
+    await client.until(() => client.cursors().length === 1);
+    expect(await commitWithoutNotify(databaseUrl, "team/lost.md", 1, "committed, never notified\n")).toBe(2);
+    await writeUntilStored(apps[0]!, token, "team/next.md");
+    await client.until(() => client.cursors().length === 3);
+    expect(client.messages.filter(isType("change")).map((m) => [m.change.path, m.change.cursor])).toEqual([
+      ["team/lost.md", 1],
+      ["team/lost.md", 2],
+      ["team/next.md", 3],
+    ]);
   });
 
   it.skipIf(!postgresBinDir())(

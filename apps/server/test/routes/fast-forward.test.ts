@@ -1,8 +1,9 @@
 /**
  * A single fast-forward write (an edit or delete of a live entry from its head version) takes one
- * round trip on PostgreSQL (store/fast-forward.ts, the function of migration 0011) and must give exactly the results, history,
+ * round trip on PostgreSQL (store/fast-forward.ts, the function of migrations 0011/0012) and must give exactly the results, history,
  * cursors, notifications and stored results of the general protocol; everything else falls back
- * to it. Devices seen fresh by the instance cost no query (store/devices.ts).
+ * to it. Its notification is sent after its commit (store/change-notifier.ts). Devices seen fresh
+ * by the instance cost no query (store/devices.ts).
  */
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -99,8 +100,9 @@ describe("single fast-forward writes on postgres: round trips", () => {
     return sent;
   }
 
-  it("sends an edit and a delete from the head as one query, and notifies the new cursor at commit", async () => {
+  it("sends an edit and a delete from the head as one query, and notifies the new cursor after the commit", async () => {
     await h.batch("ff-trips", [put("a.md", 0, "a\n"), put("b.md", 0, "b\n")], { clientId: "laptop-1" });
+    await h.app.changeNotifier.flush(); // its notification (cursor 2) is sent before the listener starts
     const pool = (h.db as unknown as { $client: pg.Pool }).$client;
     const listener = await pool.connect();
     const notes: string[] = [];
@@ -110,13 +112,34 @@ describe("single fast-forward writes on postgres: round trips", () => {
       let result: OperationResult | undefined;
       const sent = await queriesDuring(async () => {
         [result] = await h.batch("ff-trips", [put("a.md", 1, "a2\n")], { clientId: "laptop-1" });
+        await h.app.changeNotifier.flush();
       });
       expect(result).toMatchObject({ status: "applied", version: 2, cursor: 3 });
-      expect(sent).toHaveLength(1);
+      // The write, then (its own transaction, after the commit) the notification.
+      expect(sent).toHaveLength(2);
       expect(sent[0]).toMatch(/^SELECT .* FROM teammem_fast_forward\(/);
-      expect(await queriesDuring(() => h.batch("ff-trips", [del("b.md", 1)], { clientId: "laptop-1" }))).toHaveLength(1);
+      expect(sent[1]).toMatch(/pg_notify\('teammem_changes', p\) FROM unnest\(/);
+      const deleted = await queriesDuring(async () => {
+        await h.batch("ff-trips", [del("b.md", 1)], { clientId: "laptop-1" });
+        await h.app.changeNotifier.flush();
+      });
+      expect(deleted.filter((q) => !q.includes("pg_notify"))).toHaveLength(1);
+      // The function (migration 0012) sends nothing itself: a NOTIFY in the write's transaction
+      // would serialize concurrent commits.
+      const fn = await pool.query("SELECT prosrc FROM pg_proc WHERE proname = 'teammem_fast_forward'");
+      expect(fn.rows).toHaveLength(1);
+      expect((fn.rows[0] as { prosrc: string }).prosrc).not.toContain("pg_notify");
+      // The general protocol (a creation) notifies after its COMMIT too.
+      const created = await queriesDuring(async () => {
+        await h.batch("ff-trips", [put("c.md", 0, "c\n")], { clientId: "laptop-1" });
+        await h.app.changeNotifier.flush();
+      });
+      const commit = created.findIndex((q) => /COMMIT\s*$/.test(q));
+      expect(commit).toBeGreaterThan(0);
+      expect(created.slice(0, commit + 1).filter((q) => q.includes("pg_notify"))).toEqual([]);
+      expect(created.slice(commit + 1)).toEqual([expect.stringContaining("pg_notify")]);
       const ns = (await pool.query("SELECT id FROM namespaces WHERE name = 'ff-trips'")).rows[0] as { id: string };
-      await vi.waitFor(() => expect(notes).toEqual([`${ns.id}:3`, `${ns.id}:4`]));
+      await vi.waitFor(() => expect(notes).toEqual([`${ns.id}:3`, `${ns.id}:4`, `${ns.id}:5`]));
     } finally {
       await listener.query("UNLISTEN teammem_changes");
       listener.release();

@@ -72,6 +72,7 @@ export async function writeContext(app: FastifyInstance, request: FastifyRequest
     fingerprintKey: key.key,
     fingerprintKeyId: key.id,
     allowedFingerprints,
+    notifier: app.changeNotifier,
   };
 }
 
