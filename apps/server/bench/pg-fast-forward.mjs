@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // PostgreSQL's side of a single fast-forward write (issue 12): the backend CPU per call of the
-// function teammem_fast_forward (migration 0011) against the floor's BEGIN; INSERT; COMMIT, and two
-// experiments on where its NOTIFY is sent. No HTTP, no server: `concurrency` connections of their
+// function teammem_fast_forward (migration 0012) and of its notification against the floor's
+// BEGIN; INSERT; COMMIT, and where the NOTIFY is sent. No HTTP, no server: `concurrency` connections of their
 // own (each updating its own entry in its own namespace, all as one author, as bench.mjs's write
 // row), and the CPU time of their backend processes (/proc/<pid>/stat: PostgreSQL must run on this
 // host) over `ops` calls, per call; and the wall time per call (all connections together).
 // Kinds (alternating, `rounds` times):
-//   ff              teammem_fast_forward as migrated (NOTIFY inside the write transaction);
-//   ff_no_notify    the same function without its pg_notify (an experiment: nothing is notified);
-//   ff_then_notify  ff_no_notify, then a second autocommit call that sends the NOTIFY with
-//                   synchronous_commit off (an experiment: the notification leaves the write's commit);
+//   ff_notify_in_tx teammem_fast_forward as migration 0011 made it (pg_notify inside the write's
+//                   transaction: how the server wrote before migration 0012);
+//   ff              teammem_fast_forward as migrated (0012: no NOTIFY; nothing is notified);
+//   ff_notifier     ff, then the server's ChangeNotifier (store/change-notifier.ts) is handed the
+//                   cursor: what the server does now (the notifier's own connection is counted too);
 //   floor           BEGIN; INSERT one row of the same size; COMMIT (bench.mjs's floor, without HTTP).
 // Why: PostgreSQL serializes the commits of transactions that NOTIFY (a database-wide lock taken in
 // PreCommit_Notify and held until after the commit record is flushed), so concurrent fast-forward
@@ -23,13 +24,14 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { adminQuery, localBenchUrl, machineLine, scratchDatabase } from "../../../scripts/lib/bench.mjs";
 import { buildApp, issueToken, openDatabase } from "../dist/index.js";
+import { ChangeNotifier } from "../dist/store/change-notifier.js";
 import { FLOOR_TABLE_SQL } from "./floor-route.mjs";
 
 const { values } = parseArgs({ options: { concurrency: { type: "string" }, ops: { type: "string" }, rounds: { type: "string" } } });
 const C = Number(values.concurrency ?? 16);
 const OPS = Number(values.ops ?? 3000);
 const ROUNDS = Number(values.rounds ?? 3);
-const KINDS = ["ff", "ff_no_notify", "ff_then_notify", "floor"];
+const KINDS = ["ff_notify_in_tx", "ff", "ff_notifier", "floor"];
 
 const PARAGRAPH = "## Build\n\nRun `npm run build` before `npm test`; the CI uses Node 20 and PostgreSQL 15.\n";
 /** ~1 KB of Markdown, different every call (as load.mjs). */
@@ -41,22 +43,17 @@ const cpuMicros = (pid) => {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 };
 
-/** The experiments' functions, made from migration 0011's text (never part of the product). */
+/** The function as migration 0011 made it, under another name (never part of the product). */
 const fn0011 = readFileSync(new URL("../../../migrations/0011_fast_forward_function.sql", import.meta.url), "utf8");
-const noNotify = fn0011.replace('CREATE FUNCTION "teammem_fast_forward"', 'CREATE FUNCTION "bench_ff_no_notify"').replace(/^\s*PERFORM pg_notify\(.*$/m, "");
-if (noNotify.includes("pg_notify") || !noNotify.includes("bench_ff_no_notify")) throw new Error("migration 0011 changed: update this experiment");
-const asyncNotify = `CREATE FUNCTION bench_notify_async(p_ns uuid, p_cursor bigint) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM set_config('synchronous_commit', 'off', true); -- this transaction only: it writes nothing but the notification
-  PERFORM pg_notify('teammem_changes', p_ns::text || ':' || p_cursor::text);
-END $$`;
+const notifyInTx = fn0011.replace('CREATE FUNCTION "teammem_fast_forward"', 'CREATE FUNCTION "bench_ff_notify_in_tx"');
+if (!notifyInTx.includes("pg_notify") || !notifyInTx.includes("bench_ff_notify_in_tx")) throw new Error("migration 0011 changed: update this experiment");
 
 const scratch = await scratchDatabase(localBenchUrl(), "teammem_bench");
 try {
   const setup = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: 1 });
   await setup.migrate();
   await setup.close();
-  for (const sql of [FLOOR_TABLE_SQL, noNotify, asyncNotify]) await adminQuery(scratch.url, sql);
+  for (const sql of [FLOOR_TABLE_SQL, notifyInTx]) await adminQuery(scratch.url, sql);
   // One entry per connection, written once through the app (namespace, author, version 1).
   const database = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: 2 });
   const secret = randomBytes(32).toString("base64url");
@@ -86,6 +83,10 @@ try {
     clients.push(client);
   }
   const author = (await clients[0].query("SELECT author_id, author_name FROM versions LIMIT 1")).rows[0];
+  // The notifier's pool: one connection, whose backend is counted with the others.
+  const notifierPool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+  const notifierPid = (await notifierPool.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+  const notifier = new ChangeNotifier(notifierPool, null);
   const pgVersion = (await clients[0].query("SHOW server_version")).rows[0].server_version;
 
   /** One call of `kind` by worker `w`. */
@@ -96,7 +97,7 @@ try {
       await client.query("COMMIT");
       return;
     }
-    const fn = kind === "ff" ? "teammem_fast_forward" : "bench_ff_no_notify";
+    const fn = kind === "ff_notify_in_tx" ? "bench_ff_notify_in_tx" : "teammem_fast_forward";
     const text = content(n);
     const opId = randomUUID();
     const hash = sha256(text);
@@ -108,19 +109,19 @@ try {
     });
     if (rows[0]?.written_cursor == null) throw new Error(`${fn} wrote nothing`);
     worker.version += 1;
-    if (kind === "ff_then_notify") {
-      await client.query({ name: "bench_notify_async", text: "SELECT bench_notify_async($1::uuid, $2::bigint)", values: [worker.namespaceId, rows[0].written_cursor] });
-    }
+    if (kind === "ff_notifier") notifier.committed(worker.namespaceId, Number(rows[0].written_cursor));
   };
   /** `ops` calls of `kind` over every connection; @returns backend CPU µs per call, wall µs per call. */
   const run = async (kind, ops) => {
-    const before = clients.map((c) => cpuMicros(c.backendPid));
+    const pids = [...clients.map((c) => c.backendPid), notifierPid];
+    const before = pids.map(cpuMicros);
     const start = performance.now();
     let next = 0;
     await Promise.all(clients.map(async (client, w) => {
       for (let n = next++; n < ops; n = next++) await call(kind, client, workers[w], n);
     }));
-    const cpu = clients.reduce((sum, c, i) => sum + cpuMicros(c.backendPid) - before[i], 0);
+    await notifier.flush();
+    const cpu = pids.reduce((sum, pid, i) => sum + cpuMicros(pid) - before[i], 0);
     return { cpu: cpu / ops, wall: ((performance.now() - start) * 1000) / ops };
   };
 
@@ -128,7 +129,7 @@ try {
   const results = Object.fromEntries(KINDS.map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) for (const kind of KINDS) results[kind].push(await run(kind, OPS));
   console.log(machineLine(pgVersion));
-  console.log(`PostgreSQL backend CPU per call (all ${C} connections' backends), ${OPS} calls per round, ${ROUNDS} rounds; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(`PostgreSQL backend CPU per call (all ${C} connections' backends and the notifier's), ${OPS} calls per round, ${ROUNDS} rounds; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   console.log("| kind | backend CPU µs/call, median (rounds) | wall µs/call, median (rounds) |\n|---|---:|---:|");
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const kind of KINDS) {
@@ -137,6 +138,8 @@ try {
     console.log(`| ${kind} | ${median(cpu).toFixed(0)} (${cpu.map((x) => x.toFixed(0)).join(", ")}) | ${median(wall).toFixed(0)} (${wall.map((x) => x.toFixed(0)).join(", ")}) |`);
   }
   for (const client of clients) await client.end();
+  await notifier.close();
+  await notifierPool.end();
 } finally {
   await scratch.drop();
 }
