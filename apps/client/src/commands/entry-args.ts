@@ -5,6 +5,7 @@
  * `invalid_version`; a version the server does not have becomes `unknown_version` and a path without
  * history `unknown_path` ({@link missingOnServer}).
  */
+import { MAX_INT4 } from "@teammem/protocol";
 import { ServerError, UsageError } from "../errors.js";
 import { teamPathOf } from "../local/team-path.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
@@ -24,9 +25,6 @@ export function teamFileArg(layout: Layout, raw: string): string {
   return where.entryPath;
 }
 
-/** Largest version number accepted (the protocol's versions are positive 32-bit integers). */
-const MAX_VERSION = 2_147_483_647;
-
 /**
  * `raw` (the value of `flag`) as a version number: a whole decimal number, 1 or more (0 with
  * `allowZero`: "before the first version", the empty text).
@@ -35,7 +33,7 @@ const MAX_VERSION = 2_147_483_647;
 export function versionArg(raw: string, flag: string, allowZero = false): number {
   const min = allowZero ? 0 : 1;
   const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > MAX_VERSION)
+  if (!Number.isSafeInteger(value) || value < min || value > MAX_INT4)
     throw new UsageError(`${flag} must be a version number (a whole number from ${min}), got "${raw.slice(0, 40)}"`, "invalid_version");
   return value;
 }

@@ -2,7 +2,8 @@
  * Hostile requests derived from the OpenAPI document the server publishes (`/docs/json`): for one
  * route and one valid sample request, every variant that puts a hostile value into one field
  * (a body property at any depth, a query parameter, a path parameter) and keeps the rest valid.
- * Hostile means: a NUL character, an over-long string, a lone surrogate, an empty string, and every
+ * Hostile means: a NUL character, an over-long string, a lone surrogate, an empty string, integers past the
+ * database's columns (2^31) and past JavaScript's safe integers (2^53), and every
  * JSON type the field does not have. Used by the route walk (route-walk.test.ts).
  */
 
@@ -37,6 +38,8 @@ const BODY_VALUES: [string, unknown][] = [
   ["-1", -1],
   ["1.5", 1.5],
   ["1e300", 1e300],
+  ["2^31 (past a 4-byte integer column)", 2 ** 31],
+  ["2^53 (past a safe JavaScript integer)", 2 ** 53],
   ["true", true],
   ["null", null],
   ["object", {}],
@@ -54,6 +57,9 @@ const PARAM_VALUES: [string, string][] = [
   ["-1", "-1"],
   ["1.5", "1.5"],
   ["1e300", "1e300"],
+  ["2^31 (past a 4-byte integer column)", "2147483648"],
+  ["2^53 (past a safe JavaScript integer)", "9007199254740992"],
+  ["20 digits", "99999999999999999999"],
   ["not a number", "abc"],
   ["dot-dot", "%2E%2E"],
 ];

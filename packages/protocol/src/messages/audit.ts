@@ -147,7 +147,7 @@ export type AuditFilter = z.infer<typeof AuditFilter>;
 export const AuditEventQuery = AuditFilterFields.extend({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** Cursor: only events with an id below it. */
-  before: z.coerce.number().int().positive().optional(),
+  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 }).superRefine(orderedRange);
 export type AuditEventQuery = z.infer<typeof AuditEventQuery>;
 export const AuditEventList = z.object({ events: z.array(AuditEvent), nextBefore: z.number().int().nullable() });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClientId, EntryPath, WireFinding } from "./common.js";
+import { ClientId, EntryPath, MAX_INT4, WireFinding } from "./common.js";
 
 /** A rule id as the scanner names rules: kebab-case, at most 64 characters (catalog or custom rule). */
 export const RuleId = z
@@ -11,7 +11,7 @@ export const RuleId = z
 export const FindingFingerprint = z.string().regex(/^[0-9a-f]{32}$/, "fingerprint: 32 lowercase hex digits");
 
 /** A team fingerprint key's number: 1 for the team's first key, +1 per rotation. */
-export const FingerprintKeyId = z.number().int().positive();
+export const FingerprintKeyId = z.number().int().positive().max(MAX_INT4);
 
 /**
  * POST /v1/namespaces/:namespace/block-reports: a client held a team file back because the scanner

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClientId, EntryPath, NamespaceName } from "./common.js";
+import { ClientId, EntryPath, MAX_INT4, NamespaceName } from "./common.js";
 import { FindingFingerprint, FingerprintKeyId, RuleId } from "./block-report.js";
 
 /** Why a user pushes a held-back file anyway (as GitHub push protection asks). */
@@ -35,8 +35,8 @@ export const BypassRequest = z.strictObject({
   namespace: NamespaceName,
   path: EntryPath,
   ruleId: RuleId,
-  line: z.number().int().positive(),
-  column: z.number().int().positive().optional(),
+  line: z.number().int().positive().max(MAX_INT4),
+  column: z.number().int().positive().max(MAX_INT4).optional(),
   fingerprint: FindingFingerprint,
   fingerprintKeyId: FingerprintKeyId,
   reason: BypassReason,

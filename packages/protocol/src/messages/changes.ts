@@ -4,7 +4,7 @@ import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
 export const ChangesQuery = z.strictObject({
-  since: z.coerce.number().int().nonnegative().default(0),
+  since: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type ChangesQuery = z.infer<typeof ChangesQuery>;

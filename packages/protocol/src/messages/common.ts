@@ -19,18 +19,24 @@ export const ClientId = z
 export const NamespaceName = z.string().regex(NAMESPACE_PATTERN, `namespace: ${NAMESPACE_RULE}`);
 /** Idempotency key of one write operation, chosen by the client (a UUID is recommended). */
 export const OpId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "opId: 8-128 of [A-Za-z0-9._:-]");
-/** Per-entry version number: 1 for the first version of a path; 0 means "the path does not exist for me". */
-export const Version = z.number().int().nonnegative();
-/** Per-namespace change cursor: strictly increasing, assigned by the server's database. */
-export const Cursor = z.number().int().nonnegative();
+/**
+ * Largest value of a PostgreSQL `integer` column (2^31 − 1): versions, line and column numbers,
+ * fingerprint key ids. A request field stored in one is bounded by it, so a larger value is a 400
+ * `invalid_request`, never a database error.
+ */
+export const MAX_INT4 = 2_147_483_647;
+/** Per-entry version number (0 … {@link MAX_INT4}): 1 for the first version of a path; 0 means "the path does not exist for me". */
+export const Version = z.number().int().nonnegative().max(MAX_INT4);
+/** Per-namespace change cursor (0 … 2^53 − 1, a `bigint` column read as a number): strictly increasing, assigned by the server's database. */
+export const Cursor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** A finding as it travels on the wire: position and rule only, never the value. */
 export const WireFinding = z.strictObject({
   ruleId: z.string(),
   label: z.string(),
-  line: z.number().int().positive(),
-  column: z.number().int().positive(),
+  line: z.number().int().positive().max(MAX_INT4),
+  column: z.number().int().positive().max(MAX_INT4),
 });
 export type WireFinding = z.infer<typeof WireFinding>;
 

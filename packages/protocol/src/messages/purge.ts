@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EntryPath, Version } from "./common.js";
+import { EntryPath, MAX_INT4, Version } from "./common.js";
 import { FreeText } from "./bypasses.js";
 
 /**
@@ -12,7 +12,7 @@ import { FreeText } from "./bypasses.js";
  */
 export const PurgeRequest = z.strictObject({
   path: EntryPath,
-  version: z.number().int().positive(),
+  version: z.number().int().positive().max(MAX_INT4),
   reason: FreeText,
   sameContent: z.boolean().default(false),
 });
