@@ -147,6 +147,12 @@ const cases: [string, (size: number) => string][] = [
   // Issue 10, "Measured": single lines of `=`, of `postgres://`, of base64-looking text.
   ["one line of =", (n) => "=".repeat(n)],
   ["one line of postgres:// repeated", (n) => repeatTo("postgres://", n)],
+  // URL user info of any scheme with raw reserved characters (rule-helpers/url-credentials.ts): a
+  // password runs to an @ and may hold `/?#:`, so each `://` reads on until the next `://`.
+  ["one line of x://a: repeated (a URL user and password start at every 6 characters)", (n) => repeatTo("x://a:", n)],
+  ["one line of @", (n) => "@".repeat(n)],
+  ["x://a: then one line of @", (n) => "x://a:" + "@".repeat(n - 6)],
+  ["one line of x://a:b@ and a host run repeated", (n) => repeatTo(`x://a:b@${"h".repeat(300)}`, n)],
   // The decode layer (engine/decode.ts): runs that decode to text, at both depths, and escapes.
   // (QUJD… decodes to ABCABC…, base64 again, refused at depth 2. QUFB… would decode to AAAA…, which
   // measures the rule whose prefix is 20 A's hit at every position, ~5x prose: "every catalog prefix
@@ -185,6 +191,9 @@ const cases: [string, (size: number) => string][] = [
  */
 const denseMatches: [string, (size: number) => string][] = [
   ["one line of postgres://user:password@ repeated (a placeholder URL credential each time)", (n) => repeatTo("postgres://user:password@", n)],
+  // Raw reserved characters in a URL password (rule-helpers/url-credentials.ts): `a:p#/?` at host
+  // `hx:` is a credential, a finding every 12 characters (one value: one fingerprint).
+  ["one line of a URL of user a, password p#/?, host h repeated (a URL credential with raw reserved characters each time)", (n) => repeatTo("x://a:p#/?" + "@h", n)],
   // AWS key IDs (pair rules, rule-helpers/key-pair.ts): every 21 characters two rule attempts
   // (aws-access-token and the pair lookup, pair-search.ts), ~7x generated prose per byte in one
   // process, above 16x at times under load; the IDs end in EXAMPLE so that aws-access-token refuses

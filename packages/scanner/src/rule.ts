@@ -42,6 +42,14 @@ export interface Rule {
    */
   readonly validate?: (value: string) => boolean;
   /**
+   * True for a rule that reports a container of any credential (a URL's user info,
+   * `scheme://user:password@host`) rather than one vendor's format. When a finding of a rule that
+   * is not generic lies inside one of its findings (a GitHub token as the password of
+   * `https://x-access-token:<token>@github.com`), that finding is reported and this one is not:
+   * the vendor rule names the token, its owner and how to revoke it. See scan.ts.
+   */
+  readonly generic?: boolean;
+  /**
    * Examples a test iterates: each `positive` text must give exactly one finding, of this rule;
    * each `negative` text must give none from this rule. A function, so fake tokens are generated at
    * test time (never literal in source) and cost nothing at import.

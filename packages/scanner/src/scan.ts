@@ -2,7 +2,9 @@
  * The scan engine. One pass of a prefix automaton over the normalised text finds every occurrence of
  * every rule's literal prefixes; only there is the rule's sticky pattern run, then its optional
  * `validate`, then the central list of documented example values. Overlapping findings are resolved
- * (a finding contained in another is dropped; ties: longer first, then catalog order), suppressions
+ * (a finding of a generic rule, `Rule.generic`, that contains a finding of another rule is dropped
+ * for it; otherwise a finding contained in another is dropped; ties: longer first, then catalog
+ * order), suppressions
  * are applied (`teammem:allow` on the line, allowlisted fingerprints), and offsets are mapped back to
  * the original text.
  *
@@ -255,9 +257,11 @@ function findSpans<T>(text: string, options: ScanOptions, lines: LineIndex, emit
   // One HMAC per distinct value (~1.3 µs each): a text repeating one credential thousands of times
   // (a log line, a pasted table) pays it once.
   const fingerprints = new Map<string, string>();
+  const yielding = yieldingContainers(found, catalog);
   let maxEnd = -1;
-  for (const m of found) {
-    if (m.end <= maxEnd) continue;
+  for (let i = 0; i < found.length; i++) {
+    const m = found[i]!;
+    if (m.end <= maxEnd || yielding?.[i] === 1) continue;
     maxEnd = m.end;
     const { start, end, value, prefix } = m;
     if (markerLines && (markerLines.has(lines.lineOf(start)) || markerLines.has(lines.lineOf(end)))) continue;
@@ -266,6 +270,29 @@ function findSpans<T>(text: string, options: ScanOptions, lines: LineIndex, emit
     if (allowed?.has(fp)) continue;
     const preview = prefix >= 0 && prefixes[prefix]!.length < value.length ? (previews[prefix] ??= prefixes[prefix] + "****") : "****";
     out.push(emit(start, end, catalog.rules[m.rule]!.rule, fp, preview, m.encoding));
+  }
+  return out;
+}
+
+/**
+ * Flags (1 at index i) of the matches of generic rules (`Rule.generic`: a URL's user info) that
+ * contain a match of a rule that is not generic (a vendor token as the password): the specific
+ * match is reported instead. `found` is ordered by {@link byPosition}, so the matches inside
+ * `found[i]` follow it, except those of the same span, which may precede it. Undefined when none.
+ * Cost: each match is looked at once per generic match starting at or before it and ending after
+ * its start; a generic rule's matches do not overlap each other (a rule's later prefix hits inside
+ * its match are skipped), so that is a few per match.
+ */
+function yieldingContainers(found: readonly RawMatch[], catalog: CompiledCatalog): Uint8Array | undefined {
+  const rules = catalog.rules;
+  let out: Uint8Array | undefined;
+  for (let i = 0; i < found.length; i++) {
+    const g = found[i]!;
+    if (rules[g.rule]!.rule.generic !== true) continue;
+    let inside = false;
+    for (let j = i - 1; !inside && j >= 0 && found[j]!.start === g.start && found[j]!.end === g.end; j--) inside = rules[found[j]!.rule]!.rule.generic !== true;
+    for (let j = i + 1; !inside && j < found.length && found[j]!.start < g.end; j++) inside = found[j]!.end <= g.end && rules[found[j]!.rule]!.rule.generic !== true;
+    if (inside) (out ??= new Uint8Array(found.length))[i] = 1;
   }
   return out;
 }

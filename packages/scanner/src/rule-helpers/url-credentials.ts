@@ -1,20 +1,35 @@
 /**
- * When a `scheme://user:password@host` URL holds a credential (rules `database-url-credentials`,
- * `http-url-credentials`, `url-credentials`). Issue 10: a password with a real host is a
- * credential even when it is a common word (`hunter2`, `changeme`, `Password2024!`); only
- * documentation placeholders are skipped. The rule, exactly (also in the package README):
+ * Credentials in the user info of a URL, `scheme://user:password@host` (rules
+ * `database-url-credentials`, `http-url-credentials`, `url-credentials`): the shared pattern and
+ * the placeholder rule. Issue 10: a password with a real host is a credential even when it is a
+ * common word (`hunter2`, `changeme`, `Password2024!`); only documentation placeholders are
+ * skipped. The rule, exactly (also in the package README):
+ *
+ * Where the user info ends (RFC 3986 §3.2.1, read tolerantly: people paste passwords with raw
+ * `#`, `/`, `?`, `@`, `[`): after `scheme://` (any scheme, `[A-Za-z][A-Za-z0-9+.-]*`, also nested
+ * as in `jdbc:postgresql://`) the user (up to 128 characters, no `:`, `/`, `?`, `#`, `[`) runs to
+ * the first `:`, and the host follows the LAST `@` before the first `/`, `?` or `#` that comes after
+ * an `@` (or before the end of the URL: whitespace, a quote, `<`, `>`, a backslash). So the
+ * password may hold raw `/`, `?`, `#`, `[` before its first raw `@` and up to four raw `@`
+ * (`pa#ss/wo?rd`, `P@ss!w@rd`), not a `/`, `?` or `#` after one (`p@ss/word@host` reads as
+ * password `p`, host `ss`, path `/word@host`), and never `://` (a second URL). A user may hold one
+ * or two raw `@` (an e-mail address as user name); its password then holds no `/`, `?`, `#`. The
+ * host is a run of up to 253 host characters (`A-Z a-z 0-9 _ . % { } $ [ ] : , -`: names, ports,
+ * IPv6 literals, MongoDB seed lists, `${DB_HOST}`).
  *
  * A URL is **not** reported when one of these holds, and is reported otherwise:
- * 1. the password is shorter than 4 characters, or only digits and at most 5 of them (`host:8080@…`
- *    reads as a port);
- * 2. the password is template or variable syntax: it starts with `:`, or with `$`
- *    followed by a letter, `_`, `{` or `(` (a variable; `$3cr3t!` is a password), or contains `${`,
- *    `$(`, `{{`, `%(`, `<` or `>`, or is wrapped in `{…}`, `[…]` or `%…%`, or is `%s`;
- * 3. the password is a stand-in word: `password`, `passwd`, `pass`, `pwd`, `pw`, `secret`, each
- *    optionally after `your`, `my`, `db`, `the`, `user`, `some` or `new` and `_`/`-` (`YOUR_PASSWORD`,
- *    `db-pass`), or contains `placeholder`, `redacted`, `replace` (`REPLACE_ME`,
- *    `REPLACE_WITH_PASSWORD`), `your_pass`/`yourpass`, `...`, `…`, `***` or `xxx`, or is one
- *    repeated character (`xxxx`, `****`);
+ * 1. the password is shorter than 4 characters, or is 1 to 5 digits alone or followed by `/`,
+ *    `?` or `#` (`host:8080@…`, `host:8080/path@v2` read as a port and a path);
+ * 2. the password is a template or variable (password-placeholder.ts): it holds a complete
+ *    `${…}`, `$(…)`, `{{…}}`, `%(…)s` or `<…>` expression, or is as a whole `$NAME`, `%NAME%`,
+ *    `{name}`, `[name]`, `:name` or `%s` (`$3cr3t!` is a password);
+ * 3. the password IS a stand-in as a whole (password-placeholder.ts): only mask characters
+ *    (`xxxx`, `****`, `...`, `XXXX-XXXX`) or one repeated character, or, lower-cased and without
+ *    surrounding mask characters, `password`, `passwd`, `pass`, `pwd`, `pw`, `secret` (optionally
+ *    after `your`, `my`, `db`, `the`, `user`, `some`, `new` and `_`/`-`, optionally followed by
+ *    `here`), `placeholder`, `redacted`, `replace_me`, `replace_with_…`, `insert_…_here`,
+ *    `enter_…_here`, `put_…_here`, `…_goes_here`. A password that merely contains such a word
+ *    (`Xplaceholder9!`, `replace4Me!`, `a1xxx9`) is a credential;
  * 4. the host is a documentation host: `example.com`, `example.org`, `example.net` or a name
  *    under them, a name under the reserved top-level domains `.test`, `.example`, `.invalid`
  *    (RFC 2606, RFC 6761), or one of the words `example`, `host`, `hostname`, `your-host`,
@@ -24,8 +39,44 @@
  *    `hunter2`, … the list below) or equals the user name: `user:pass@localhost`-style examples.
  *    A random-looking password on localhost is still reported (passwords are reused).
  * `<token>:x-oauth-basic` / `x-oauth-token` (GitHub's token-as-user form) is a credential when
- * the user part is at least 20 characters and not a template or one repeated character.
+ * the user part is at least 20 characters and not a template or stand-in (rules 2 and 3).
  */
+
+import { isPlaceholderPassword } from "./password-placeholder.js";
+
+/** Host characters: names, ports, IPv6 literals, MongoDB seed lists, template hosts (`${DB_HOST}`). */
+const HOST_CHARS = String.raw`A-Za-z0-9_.%{}$[\]:,-`;
+/** A whole host: a run of host characters not followed by another host character or an `@`. */
+const HOST = String.raw`[${HOST_CHARS}]{1,253}(?![@${HOST_CHARS}])`;
+/** A user name: no `:`, `/`, `?`, `#`, `@`, `[`. */
+const USER = String.raw`[^\s:/?#@'"<>\\[]`;
+/** A password before its first `@`: raw `/`, `?`, `#`, `[` allowed; never `://` (a second URL). */
+const BEFORE_AT = String.raw`(?:(?!:\/\/)[^\s'"<>\\@]){0,256}`;
+/** A password's part after one of its raw `@`: no `/`, `?`, `#` (they would end the authority). */
+const AFTER_AT = String.raw`[^\s'"<>\\@/?#]{0,128}`;
+/**
+ * `user:password`: a user without `@` and a password with raw `/`, `?`, `#` before its first `@`,
+ * or a user holding one or two `@` (an e-mail address) and a password without them; then up to
+ * four more raw `@` in the password, each part without `/`, `?`, `#`. Greedy: the host follows the
+ * last `@` before the first `/`, `?` or `#` that comes after an `@`.
+ */
+const USERINFO = String.raw`(?:${USER}{0,128}:${BEFORE_AT}|${USER}{0,64}(?:@${USER}{0,64}){1,2}:${AFTER_AT})(?:@${AFTER_AT}){0,4}`;
+
+/** Any URI scheme (RFC 3986 §3.1), up to 64 characters. */
+export const ANY_SCHEME = String.raw`[A-Za-z][A-Za-z0-9+.-]{0,63}`;
+
+/**
+ * The sticky pattern of a URL credential rule whose scheme is `scheme` (regex source, matched
+ * case-insensitively): `lead` is the scheme (in a lookbehind; the rule's prefix is `://`), `secret`
+ * is `user:password` (the finding), `body` is `user:password@host` (what
+ * {@link isPlaceholderUrlCredential} checks). No part can match what the part after it starts
+ * with (`:` ends the user, `@` each part of the password), so an attempt reads the user, the
+ * password and the host once and backs off at most their length: never more than 1 160 code units,
+ * and it stops at the next `://`, whatever follows.
+ */
+export function urlCredentialPattern(scheme: string): RegExp {
+  return new RegExp(String.raw`(?<=(?<lead>${scheme})):\/\/(?<body>(?<secret>${USERINFO})@${HOST})`, "iy");
+}
 
 /** Defaults and common words that, on this machine (rule 5), are a local example rather than a secret. */
 const LOCAL_DEFAULTS = new Set([
@@ -35,9 +86,8 @@ const LOCAL_DEFAULTS = new Set([
   "1234567", "12345678", "123456789", "password1", "password123", "passw0rd", "p@ssw0rd", "s3cret", "secret123",
 ]);
 
-const STAND_IN_WORD = /^(?:(?:your|my|db|the|user|some|new)[_-]?)?(?:password|passwd|pass|pwd|pw|secret)$/i;
-const STAND_IN_PART = /placeholder|redacted|replace|your[_-]?pass|\.\.\.|…|\*{3}|x{3}/i;
-const TEMPLATE = /^\$(?=[A-Za-z_{(])|^:|\$\{|\$\(|\{\{|%\(|[<>]|^\{.*\}$|^\[.*\]$|^%.*%$|^%s$/;
+/** 1 to 5 digits alone or before `/`, `?`, `#`: a port (and a path), not a password. */
+const PORT = /^[0-9]{1,5}(?:[/?#]|$)/;
 const DOC_HOST = /(?:^|\.)example\.(?:com|org|net)$|\.(?:test|example|invalid)$|^(?:example|host|hostname|your[-_]?host|myhost|server|servername|domain)$/;
 const LOOPBACK = /^(?:localhost|.+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/;
 
@@ -65,10 +115,10 @@ export function isPlaceholderUrlCredential(body: string): boolean {
   // The password's checks first: a placeholder password (the common case in documentation) is
   // refused without reading the host. Same verdicts as the rules' order in the module doc.
   if (/^x-oauth-(?:basic|token)$/i.test(password)) {
-    return DOC_HOST.test(hostName(body.slice(at + 1))) || user.length < 20 || /^(.)\1*$/.test(user) || TEMPLATE.test(user);
+    return DOC_HOST.test(hostName(body.slice(at + 1))) || user.length < 20 || isPlaceholderPassword(user);
   }
-  if (password.length < 4 || /^[0-9]{1,5}$/.test(password)) return true;
-  if (TEMPLATE.test(password) || STAND_IN_WORD.test(password) || STAND_IN_PART.test(password) || /^(.)\1*$/.test(password)) return true;
+  if (password.length < 4 || PORT.test(password)) return true;
+  if (isPlaceholderPassword(password)) return true;
   const host = hostName(body.slice(at + 1));
   if (DOC_HOST.test(host)) return true;
   if (LOOPBACK.test(host)) {

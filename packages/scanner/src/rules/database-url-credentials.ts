@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderUrlCredential } from "../rule-helpers/url-credentials.js";
+import { isPlaceholderUrlCredential, urlCredentialPattern } from "../rule-helpers/url-credentials.js";
 
 /**
  * Password in a database or message-broker connection URL: `scheme://user:password@host` for
@@ -21,9 +21,9 @@ const rule: Rule = {
   id: "database-url-credentials",
   label: "Database connection URL with password",
   prefixes: ["://"],
-  pattern:
-    /(?<=(?<lead>(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?)):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/iy,
+  pattern: urlCredentialPattern(String.raw`(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?`),
   validate: (body) => !isPlaceholderUrlCredential(body),
+  generic: true,
   examples: () => ({
     positive: [
       `DATABASE_URL=postgres://app:${password(1)}@db.internal:5432/app`,

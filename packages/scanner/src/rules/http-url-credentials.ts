@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderUrlCredential } from "../rule-helpers/url-credentials.js";
+import { isPlaceholderUrlCredential, urlCredentialPattern } from "../rule-helpers/url-credentials.js";
 
 /**
  * Basic-auth credentials in an HTTP(S) or WebSocket URL: `https://user:password@host`, including
@@ -17,9 +17,9 @@ const rule: Rule = {
   id: "http-url-credentials",
   label: "HTTP URL with user name and password",
   prefixes: ["://"],
-  pattern:
-    /(?<=(?<lead>(?:(?:git|hg|svn|bzr)\+)?(?:https?|wss?))):\/\/(?<body>(?<secret>[^\s:@/?#'"<>\\]{0,128}:[^\s/?#'"<>\\@]{1,128}(?:@[^\s/?#'"<>\\@]{1,64}){0,2})@[A-Za-z0-9_.%{}$[\]:,-]{1,253})/iy,
+  pattern: urlCredentialPattern(String.raw`(?:(?:git|hg|svn|bzr)\+)?(?:https?|wss?)`),
   validate: (body) => !isPlaceholderUrlCredential(body),
+  generic: true,
   examples: () => ({
     positive: [
       `const API = "https://apiuser:${password(1)}@api.acme-corp.io/v2";`,
