@@ -11,11 +11,12 @@
 /**
  * A template or variable: a complete `${…}`, `$(…)`, `{{…}}`, `%(…)s` or `<…>` expression anywhere
  * (the text does not hold the value: `pw_${ENV}` is interpolated), or, as the whole value, a shell
- * variable `$NAME` (`$3cr3t!` is a password), a Windows `%NAME%`, a format field `{name}`, a
- * bracketed `[name]`, a named parameter `:name`, or `%s`.
+ * variable `$NAME` (`$3cr3t!` is a password), wrapped in `%…%` (Windows `%NAME%`), `{…}` (a format
+ * field) or `[…]` (`[password]`, this scanner's own `[REDACTED:<rule>]`), a named parameter
+ * `:name`, or `%s`.
  */
 const TEMPLATE =
-  /\$\{[^{}]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%\([^()]*\)s|<[^<>]*>|^\$[A-Za-z_][A-Za-z0-9_]*$|^%[A-Za-z_][A-Za-z0-9_]*%$|^\{[A-Za-z_][A-Za-z0-9_.-]*\}$|^\[[A-Za-z_][A-Za-z0-9_ .-]*\]$|^:[A-Za-z_][A-Za-z0-9_]*$|^%s$/;
+  /\$\{[^{}]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%\([^()]*\)s|<[^<>]*>|^\$[A-Za-z_][A-Za-z0-9_]*$|^%.*%$|^\{.*\}$|^\[.*\]$|^:[A-Za-z_][A-Za-z0-9_]*$|^%s$/;
 
 /** Characters a masked or elided value is written with (`****`, `xxxx`, `...`, `•••`, `XXXX-XXXX`). */
 const MASK = /^[xX*.…•#_-]+$/;

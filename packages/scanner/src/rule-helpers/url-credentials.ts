@@ -21,8 +21,8 @@
  * 1. the password is shorter than 4 characters, or is 1 to 5 digits alone or followed by `/`,
  *    `?` or `#` (`host:8080@…`, `host:8080/path@v2` read as a port and a path);
  * 2. the password is a template or variable (password-placeholder.ts): it holds a complete
- *    `${…}`, `$(…)`, `{{…}}`, `%(…)s` or `<…>` expression, or is as a whole `$NAME`, `%NAME%`,
- *    `{name}`, `[name]`, `:name` or `%s` (`$3cr3t!` is a password);
+ *    `${…}`, `$(…)`, `{{…}}`, `%(…)s` or `<…>` expression, or is as a whole `$NAME`, `%…%`,
+ *    `{…}`, `[…]` (`[REDACTED:<rule>]`, what `redact` writes), `:name` or `%s` (`$3cr3t!` is a password);
  * 3. the password IS a stand-in as a whole (password-placeholder.ts): only mask characters
  *    (`xxxx`, `****`, `...`, `XXXX-XXXX`) or one repeated character, or, lower-cased and without
  *    surrounding mask characters, `password`, `passwd`, `pass`, `pwd`, `pw`, `secret` (optionally

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { fakeGithubToken, randomChars } from "../fakes.js";
 import { isPlaceholderPassword } from "../rule-helpers/password-placeholder.js";
-import { scan } from "../scan.js";
+import { redact, scan } from "../scan.js";
 import { RULES } from "./index.js";
 
 const pw = randomChars(9, 41) + "7";
@@ -119,7 +119,7 @@ describe("3. a password that merely contains a stand-in word is a credential", (
 
   it.each([
     "<password>", "${DB_PASSWORD}", "pw_${ENV}", "$(PGPASSWORD)", "{{ db_pass }}", "%(password)s", "%s",
-    "$DB_PASSWORD", "%DB_PASSWORD%", "{password}", "[password]", "[REDACTED]", ":password",
+    "$DB_PASSWORD", "%DB_PASSWORD%", "{password}", "[password]", "[REDACTED]", "[REDACTED:url-credentials]", ":password",
     "****", "xxxxxx", "XXXX-XXXX", "...", "•••••", "password", "PASSWORD", "pass", "secret", "pwd",
     "YOUR_PASSWORD", "db-pass", "password_here", "__PASSWORD__", "***REDACTED***", "placeholder", "REDACTED",
     "REPLACE_ME", "replaceme", "REPLACE_WITH_PASSWORD", "INSERT_PASSWORD_HERE", "enter-your-password-here", "PASSWORD_GOES_HERE",
@@ -136,6 +136,14 @@ describe("3. a password that merely contains a stand-in word is a credential", (
     ["the user name as password on localhost", "amqp://guest:guest@127.0.0.1:5672/"],
   ])("not reported: %s", (_name, text) => {
     expect(found(text)).toEqual([]);
+  });
+
+  it("a redacted URL is not reported again", () => {
+    for (const text of [`ftp://ci:${pw}@ftp.acme-corp.io/`, `postgres://app:pa#ss/${pw}@db.acme-corp.io/x`, `https://ci:${pw}@h.acme-corp.io/@s/p`]) {
+      const once = redact(text);
+      expect(once).not.toBe(text);
+      expect(scan(once)).toEqual([]);
+    }
   });
 
   it("a NuGet.Config password that merely contains a stand-in word is reported, a stand-in is not", () => {
