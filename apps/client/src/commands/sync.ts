@@ -16,7 +16,7 @@ import { requireConfig, type Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import type { AllowRequest } from "../sync/bypasses.js";
 import { planSync, type DryRunPlan } from "../sync/dry-run.js";
-import { describeEvent } from "../sync/events.js";
+import { describeEvent, isRoutineEvent, type SyncEvent } from "../sync/events.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
@@ -183,8 +183,24 @@ function toJson(s: SyncSummary, warnings: readonly string[]) {
   };
 }
 
-/** Events printed one per line before the rest are counted (all of them are in --json). */
-const MAX_EVENT_LINES = 50;
+/**
+ * Routine events (sync/events.ts isRoutineEvent: a teammate's create, update, delete or plain rename)
+ * printed one per line before the rest are counted; every other event (purge, conflict, merge,
+ * overridden delete, kept edit...) is always printed. All of them are in --json.
+ */
+const MAX_ROUTINE_EVENT_LINES = 50;
+
+/** The summary's event lines, in arrival order: every event the user must know, routine ones up to the cap, then a count of the rest. */
+export function describeEvents(events: readonly SyncEvent[], maxRoutine = MAX_ROUTINE_EVENT_LINES): string[] {
+  const lines: string[] = [];
+  let routine = 0;
+  for (const e of events) {
+    if (!isRoutineEvent(e)) lines.push(describeEvent(e));
+    else if (++routine <= maxRoutine) lines.push(describeEvent(e));
+  }
+  if (routine > maxRoutine) lines.push(`... and ${routine - maxRoutine} more file change(s) (sync --json lists them all)`);
+  return lines;
+}
 
 function describe(s: SyncSummary): string {
   const lines = [
@@ -197,8 +213,7 @@ function describe(s: SyncSummary): string {
       `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
   ];
   if (s.bypass) lines.unshift(describeBypass(s.bypass));
-  for (const e of s.events.slice(0, MAX_EVENT_LINES)) lines.push(describeEvent(e));
-  if (s.events.length > MAX_EVENT_LINES) lines.push(`... and ${s.events.length - MAX_EVENT_LINES} more file change(s) (sync --json lists them all)`);
+  lines.push(...describeEvents(s.events));
   if (s.unresolved.length)
     lines.push(`not sent, conflict markers still in: ${s.unresolved.map((u) => `${u.path} (line ${u.line})`).join(", ")}; remove them (or teammem resolve)`);
   if (s.heldBack.length) lines.push(`held back (secret found, not sent): ${s.heldBack.map((h) => displayPath(h.path)).join(", ")}`);

@@ -129,6 +129,27 @@ interface Purged {
 
 export type SyncEvent = Purged | Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
 
+/**
+ * Whether `e` is routine news the summary may count instead of printing: a teammate's version of a
+ * file untouched here (created, updated, deleted), a plain rename by a teammate, your own rename
+ * sent. Every other event (purges, merges, conflicts, overridden deletes, edits that keep a deleted
+ * file, reconciliations, stale copies, settled conflicts, renames that met a local edit or delete)
+ * is something the user must know or act on: always printed.
+ */
+export function isRoutineEvent(e: SyncEvent): boolean {
+  switch (e.type) {
+    case "created":
+    case "updated":
+    case "deleted":
+    case "rename-sent":
+      return true;
+    case "renamed":
+      return !e.followed && e.removedHere === undefined;
+    default:
+      return false;
+  }
+}
+
 const who = (author: string) => author || "a teammate";
 const whose = (author: string) => (author ? `${author}'s` : "a teammate's");
 
