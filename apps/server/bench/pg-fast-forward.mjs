@@ -77,6 +77,8 @@ try {
   const clients = [];
   for (const worker of workers) {
     const client = new pg.Client({ connectionString: scratch.url });
+    // The scratch database is dropped (with force) after a failure: report that, not a crash hiding the failure.
+    client.on("error", (err) => console.error(`connection error: ${err.message}`));
     await client.connect();
     client.backendPid = (await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
     worker.namespaceId = (await client.query("SELECT id FROM namespaces WHERE name = $1", [worker.name])).rows[0].id;
