@@ -87,4 +87,40 @@ describe.each(DATABASE_KINDS)("teammem resolve on %s", (kind) => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--take must be one of file, mine, theirs");
   });
+  it("writes --take mine over a teammate's newer version pushed after the conflict (no sync/resolve loop); --take file asks for the sync that merges it", async () => {
+    const clients = await setup(kind);
+    const { a, b, envA, envB } = clients;
+    await conflictOn(clients, "q.md");
+    await conflictOn(clients, "f.md");
+    // A (the teammate) writes both files again after the conflict: v3, newer than B's base v2.
+    await writeFile(join(a, "team", "q.md"), "value: from A, again\n");
+    await writeFile(join(a, "team", "f.md"), "value: from A\nadded by A\n");
+    expect((await sync(a, envA)).code).toBe(0);
+
+    const mine = await teammem(["resolve", "team/q.md", "--take", "mine", "--dir", b], envB);
+    expect(mine).toMatchObject({ code: 0, stderr: "" });
+    expect(mine.stdout).toContain("resolved 1 conflict on team/q.md with mine: server version 4 (written over a teammate's newer v3");
+    expect(await readFile(join(b, "team", "q.md"), "utf8")).toBe("value: from B\n");
+    expect(await openConflicts(clients, "q.md")).toBe(0);
+    expect((await versionsOf(clients.server.database, "q.md")).slice(-2)).toEqual([
+      { version: 3, kind: "write", content: "value: from A, again\n" },
+      { version: 4, kind: "resolve", content: "value: from B\n" },
+    ]);
+    // The next sync neither pulls v3 back over mine nor keeps it as "newer on the server".
+    expect((await sync(b, envB)).code).toBe(0);
+    expect(await readFile(join(b, "team", "q.md"), "utf8")).toBe("value: from B\n");
+    expect(await status(b)).toMatchObject({ modified: [], pending: [] });
+    expect((await status(b)).newerOnServer ?? []).not.toContainEqual(expect.objectContaining({ path: "team/q.md" }));
+    await sync(a, envA);
+    expect(await readFile(join(a, "team", "q.md"), "utf8")).toBe("value: from B\n");
+
+    // --take file with the markers removed by hand: the advice (sync merges v3 in, then resolve) is true.
+    await writeFile(join(b, "team", "f.md"), "value: agreed\n");
+    const file = await teammem(["resolve", "team/f.md", "--dir", b], envB);
+    expect(file.code).toBe(1);
+    expect(file.stderr).toContain("run teammem sync (it merges that version into the file)");
+    expect((await sync(b, envB)).code).toBe(0);
+    expect(await readFile(join(b, "team", "f.md"), "utf8")).toBe("value: agreed\nadded by A\n");
+    expect(await openConflicts(clients, "f.md")).toBe(0); // the sync's push of the merge settled the record
+  });
 });

@@ -9,7 +9,9 @@
  * With server records, the resolution is written on the server as the file's new head version
  * (scanned first like every upload); without, the next sync sends it. The local file ends up equal
  * to the resolution, the local conflict copies are removed and `status` no longer lists the
- * conflict. Exit 1 when the server refuses (e.g. it has a newer version: sync, check, resolve again).
+ * conflict. `mine` is written over the newest head even when a teammate wrote the file
+ * again after the conflict (their version stays in the history; the summary names it). Exit 1 when
+ * the server refuses (for `file`, a newer version on the server: sync merges it in, check, resolve again).
  */
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -35,6 +37,8 @@ export const name = "resolve";
 export const summary = "settle the conflict on a team file: server records and conflict markers (default: the file as it is now wins)";
 
 const SIDES = ["file", "mine", "theirs"] as const;
+/** Attempts at writing `--take mine` over a head that moves meanwhile (a teammate pushing again). */
+const MAX_HEAD_ATTEMPTS = 3;
 type Side = (typeof SIDES)[number];
 
 function parseSide(raw: string): Side {
@@ -118,20 +122,37 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     }
     let baseVersion = take === "theirs" ? (await api.entry(path)).version : (state.bases[path]?.version ?? 0);
     let written: { version: number; sha256: string | null } | undefined;
+    // Versions a teammate wrote after this folder's base that `--take mine` wrote over.
+    const overwritten: number[] = [];
     for (const record of records) {
-      try {
-        const body = content === null ? { opId: randomUUID(), baseVersion, delete: true as const } : { opId: randomUUID(), baseVersion, content };
-        const result = await api.resolveConflict(record.id, { ...body, clientId: config.clientId });
-        written = { version: result.version, sha256: result.deleted ? null : result.sha256 };
-        baseVersion = result.version;
-      } catch (err) {
-        if (err instanceof ServerError && err.code === "already_exists") continue; // resolved meanwhile
-        if (err instanceof ServerError && err.code === "version_conflict")
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const body = content === null ? { opId: randomUUID(), baseVersion, delete: true as const } : { opId: randomUUID(), baseVersion, content };
+          const result = await api.resolveConflict(record.id, { ...body, clientId: config.clientId });
+          written = { version: result.version, sha256: result.deleted ? null : result.sha256 };
+          baseVersion = result.version;
+          break;
+        } catch (err) {
+          if (err instanceof ServerError && err.code === "already_exists") break; // resolved meanwhile
+          if (!(err instanceof ServerError && err.code === "version_conflict")) throw err;
+          // `mine` is an explicit choice of the whole content: it is written over the newest head (a
+          // teammate's later version stays in the history). `file` is the file as it is: the
+          // teammate's version is merged into it by a sync first; `theirs` reads the head again.
+          if (take === "mine" && attempt < MAX_HEAD_ATTEMPTS) {
+            const head = await api.entry(path);
+            if (head.version > baseVersion) overwritten.push(head.version);
+            baseVersion = head.version;
+            continue;
+          }
           throw new ClientError(
             `not resolved: the server has a newer version of ${shown} (v${String(err.details?.["currentVersion"] ?? "?")}) than this folder's (v${baseVersion}); ` +
-              "run teammem sync, check the file, then resolve again",
+              (take === "file"
+                ? "run teammem sync (it merges that version into the file), check the file, then resolve again"
+                : take === "theirs"
+                  ? "resolve again to take that one"
+                  : "it keeps moving (a teammate is writing it); try again"),
           );
-        throw err;
+        }
       }
     }
     if (take !== "file") {
@@ -147,13 +168,15 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     await saveConflicts(layout, reports.conflicts);
     const how = take === "file" ? "the file as it is" : take;
     if (options.json) {
-      const json = { ok: true, path: shown, take, records: records.length, alreadyResolved: false, version: written?.version ?? null, deleted: written ? written.sha256 === null : null };
+      const json = { ok: true, path: shown, take, records: records.length, alreadyResolved: false, version: written?.version ?? null, deleted: written ? written.sha256 === null : null,
+        overwrote: overwritten.length > 0 ? Math.max(...overwritten) : null };
       ctx.io.stdout(JSON.stringify(json, null, 2) + "\n");
     } else
       ctx.io.stdout(
         records.length > 0
           ? `resolved ${records.length} conflict${records.length === 1 ? "" : "s"} on ${shown} with ${how}` +
               (written ? `: server version ${written.version}${written.sha256 === null ? " (deleted)" : ""}` : "") +
+              (overwritten.length > 0 ? ` (written over a teammate's newer v${Math.max(...overwritten)}, kept in the history: teammem history ${shown})` : "") +
               "\n"
           : `resolved the conflict on ${shown} with ${how}; the next sync sends it\n`,
       );
