@@ -71,6 +71,28 @@ describe("teammem usage errors", () => {
     expect(under.stderr).toContain("a parent of it is a file, not a folder");
   });
 
+  it.each([
+    ["sync"],
+    ["status", "--offline"],
+    ["check"],
+    ["push", "team/a.md"],
+    ["doctor"],
+    ["watch"],
+    ["history", "team/a.md"],
+    ["resolve", "team/a.md"],
+  ])("exits 2, not an unexpected error, when --dir of %s is a regular file (or lies under one)", async (command, ...rest) => {
+    const dir = await folder();
+    const file = join(dir, "afile");
+    await writeFile(file, "not a folder\n");
+    const r = await teammem([command, ...rest, "--dir", file], { TEAMMEM_TOKEN: "tm_test" });
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toBe(`teammem: --dir ${file} is a file, not a folder; give the memory folder [usage_error]\n`);
+    const under = await teammem([command, ...rest, "--dir", join(file, "sub")], { TEAMMEM_TOKEN: "tm_test" });
+    expect(under).toMatchObject({ code: 2, stdout: "" });
+    expect(under.stderr).toContain(`--dir ${join(file, "sub")}: a parent of it is a file, not a folder`);
+    expect(await readFile(file, "utf8")).toBe("not a folder\n");
+  });
+
   it.each(["../x", "-dash", "a//b", "/acme/web", "acme/web/", "acme/..", "", "x".repeat(129), "acme\nweb"])(
     "exits 2 on the bad namespace %j, creating nothing",
     async (ns) => {

@@ -1,11 +1,12 @@
 /** What every command shares: its I/O, the `--dir`/`--agent`/`--repo`/`--token` options, finding the memory folder, the token. */
+import { stat } from "node:fs/promises";
 import type { Command } from "@commander-js/extra-typings";
 import { redact } from "@teammem/scanner";
 import { AGENTS } from "../agents/agent-folders.js";
 import { locateFolder } from "../agents/locate-folder.js";
 import { UsageError } from "../errors.js";
 import type { Config } from "../state/config.js";
-import { layoutOf, type Layout } from "../state/layout.js";
+import { displayRelative, layoutOf, type Layout } from "../state/layout.js";
 
 /** stdout carries data, stderr diagnostics; stdin for the commands that read it (`scan --stdin`, hooks). */
 export interface Io {
@@ -70,9 +71,32 @@ export type CommandModule =
       register(command: Command, ctx: CommandContext, exit: (code: number) => void): void;
     };
 
-/** The layout of the memory folder named by `--dir`, or `--agent` (and `--repo`), or the current folder. */
+/**
+ * The layout of the memory folder named by `--dir`, or `--agent` (and `--repo`), or the current folder.
+ * @throws UsageError (exit 2) when that folder, or a parent of it, exists but is a file (see checkFolder).
+ */
 export async function layoutFor(options: CommonOptions, ctx: CommandContext): Promise<Layout> {
-  return layoutOf((await locateFolder(options, ctx.env, ctx.cwd)).root);
+  const found = await locateFolder(options, ctx.env, ctx.cwd);
+  await checkFolder(found.root, found.how === "--dir" ? "--dir " : "the memory folder ");
+  return layoutOf(found.root);
+}
+
+/**
+ * Checks that the memory folder `root` is a folder or does not exist yet (the command then says
+ * what is missing); `label` prefixes the path in the message (`--dir `).
+ * @throws UsageError (exit 2) when `root` is a file, or a parent of it is a file.
+ */
+export async function checkFolder(root: string, label: string): Promise<void> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(root)).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "ENOTDIR") throw new UsageError(`${label}${displayRelative(root)}: a parent of it is a file, not a folder`);
+    throw err;
+  }
+  if (!isFolder) throw new UsageError(`${label}${displayRelative(root)} is a file, not a folder; give the memory folder`);
 }
 
 /** Checks a token's shape without ever echoing it. */

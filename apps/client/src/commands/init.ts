@@ -15,7 +15,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkNamespaceName, NAMESPACE_RULE } from "@teammem/protocol";
 import { locateFolder, type LocatedFolder } from "../agents/locate-folder.js";
@@ -29,7 +29,7 @@ import { loadConfig, saveConfig, type Config } from "../state/config.js";
 import { layoutOf } from "../state/layout.js";
 import { saveScanPolicy } from "../state/scan-policy.js";
 import { loadSyncState, saveSyncState } from "../state/sync-state.js";
-import { checkToken, findToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { checkFolder, checkToken, findToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "init";
 export const summary = "set up a memory folder (or an agent's, for a repository) to sync its team/ scope with a server namespace";
@@ -65,18 +65,6 @@ function parseServerUrl(raw: string): string {
   if (url.port !== "" && FETCH_BAD_PORTS.has(Number(url.port)))
     throw new UsageError(`--server port ${url.port} is one fetch never connects to (a WHATWG "bad port", like 1, 9, 22 or 6000): no server can be reached there; use the port the server listens on`);
   return url.toString().replace(/\/+$/, "");
-}
-
-/** @throws UsageError when the memory folder (or a parent of it) exists but is not a folder. */
-async function checkFolder(root: string): Promise<void> {
-  try {
-    if (!(await stat(root)).isDirectory()) throw new UsageError(`--dir ${root} is a file, not a folder; give the memory folder`);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return; // created below
-    if (code === "ENOTDIR") throw new UsageError(`--dir ${root}: a parent of it is a file, not a folder`);
-    throw err;
-  }
 }
 
 /** How long init waits for the server's first answer, in ms. */
@@ -184,7 +172,7 @@ function describeFolder(located: LocatedFolder): string[] {
 async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const located = await locateFolder(options, ctx.env, ctx.cwd, true);
   const layout = layoutOf(located.root);
-  await checkFolder(layout.root);
+  await checkFolder(layout.root, "--dir ");
   const server = parseServerUrl(options.server);
   const { namespace, how } = await chooseNamespace(options, located, ctx);
   const flagToken = options.token === undefined ? undefined : checkToken(options.token, "--token");
