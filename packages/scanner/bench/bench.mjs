@@ -231,6 +231,11 @@ const lines = [
   ["76-char base64 lines (coreutils) of random printable text", wrappedBase64OfPrintable(LINE, 76)],
   ["76-char base64 lines of binary, a gate (Z2hwX) in each", repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, LINE)],
   ["60-char base64 lines, each line a block start then longer lines", repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, LINE)],
+  // Line ends: lone CRs (a classic Mac OS file) become LF in normalisation (engine/normalize.ts), one
+  // per code unit here; a key-block header on every line (putty-private-key looks for Private-Lines:
+  // in the lines after each one).
+  ["lone CRs (CR-only line ends, each line empty)", "\r".repeat(LINE)],
+  ["PuTTY-User-Key-File-3: ssh-ed25519 on every line", repeatTo("PuTTY-User-Key-File-3: ssh-ed25519\n", LINE)],
   // The pair rules (rule-helpers/key-pair.ts, pair-search.ts): every ID looks for a secret nearby.
   // IDs ending in EXAMPLE are refused by aws-access-token (the pair search alone); valid IDs are an
   // aws-access-token finding each (fingerprint, position: ~48 000 findings per MB).

@@ -174,6 +174,12 @@ const cases: [string, (size: number) => string][] = [
   // A block's lines are checked to end right after their base64: each 60-character run looked for
   // the next LF, to the end of the line (with a CR LF first, every run is searched for: quadratic).
   ["one line of 60-character base64 runs apart by spaces, after a CR LF", (n) => "\r\n" + repeatTo(`${"QUFB".repeat(15)} `, n - 2)],
+  // Lone CRs become LF in normalisation (engine/normalize.ts): a native replace cost ~0.4 µs per CR,
+  // ~20x Markdown per byte in the bench with a CR at every code unit.
+  ["lone CRs only (CR-only line ends, every line empty)", (n) => "\r".repeat(n)],
+  ["CRLFs only (every line empty)", (n) => repeatTo("\r\n", n)],
+  // A key-block header on every line: putty-private-key read the next 30 lines after each (~7.7x).
+  ["a PuTTY key header on every line (PuTTY-User-Key-File-3: ssh-ed25519)", (n) => repeatTo("PuTTY-User-Key-File-3: ssh-ed25519\n", n)],
   // The pair rules (rule-helpers/key-pair.ts): a secret within 5 lines of each key ID, before or
   // after it. A line of repeated IDs made every ID read its whole window (~40x Markdown per byte).
   // The AWS IDs end in EXAMPLE, so aws-access-token refuses them: a valid ID is a finding of its own

@@ -1,12 +1,15 @@
 /**
  * Issue 10, "Formats": PuTTY `.ppk` keys made by the real tool, at test time (nothing key-like is
- * committed): unencrypted ed25519 and ecdsa-nistp256 keys, whose private part is shorter than 64
- * base64 characters, in both file versions, plus RSA and a key converted from ssh-keygen.
+ * committed): every key type PuTTY writes (rsa, dsa, ecdsa-nistp256/384/521, ed25519, ed448), in both
+ * file versions, unencrypted and encrypted, plus a key converted from ssh-keygen. The short private
+ * parts are the point: unencrypted DSA (32 or 36 base64 characters), ed25519 and ecdsa-nistp256 (48
+ * or 52); a 3072-bit DSA key, encrypted, has 34 lines between its first line and `Private-Lines:`.
  * Needs `puttygen` (Debian package putty-tools, which `.ci/run` installs); skipped with a message when
  * it is not installed, except in CI (CI or TEAMMEM_CI set), where its absence fails the file.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -29,28 +32,64 @@ if (!PUTTYGEN) {
 const dir = mkdtempSync(join(tmpdir(), "teammem-ppk-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A new key file made by puttygen; its text. */
-function puttygen(name: string, args: string[]): string {
+/** A passphrase file for encrypted keys (made at test time, like the keys). */
+const passphrase = join(dir, "passphrase");
+writeFileSync(passphrase, `${randomBytes(12).toString("hex")}\n`);
+
+/** A new key file made by puttygen (encrypted with `passphrase` when `encrypted`); its text. */
+function puttygen(name: string, args: string[], encrypted = false): string {
   const file = join(dir, `${name}.ppk`);
-  execFileSync("puttygen", [...args, "-o", file, "--new-passphrase", "/dev/null"], { stdio: "ignore" });
+  execFileSync("puttygen", [...args, "-o", file, "--new-passphrase", encrypted ? passphrase : "/dev/null"], { stdio: "ignore" });
   return readFileSync(file, "utf8");
 }
 
+/** Length of the first line after `Private-Lines:`. */
+const firstPrivateLine = (text: string): string => text.split("\n")[text.split("\n").findIndex((l) => l.startsWith("Private-Lines:")) + 1]!;
+
+const TYPES: [string, string[]][] = [
+  ["dsa 1024", ["-t", "dsa", "-b", "1024"]],
+  ["ed25519", ["-t", "ed25519"]],
+  ["ed448", ["-t", "ed448"]],
+  ["ecdsa-nistp256", ["-t", "ecdsa", "-b", "256"]],
+  ["ecdsa-nistp384", ["-t", "ecdsa", "-b", "384"]],
+  ["ecdsa-nistp521", ["-t", "ecdsa", "-b", "521"]],
+  ["rsa 2048", ["-t", "rsa", "-b", "2048"]],
+];
+const CASES: [string, string[], boolean][] = TYPES.flatMap(([type, args]) =>
+  [3, 2].flatMap((version) =>
+    [false, true].map((encrypted): [string, string[], boolean] => [
+      `${type}, PPK ${version}${encrypted ? ", encrypted" : ""}`,
+      [...args, "--ppk-param", `version=${version}`],
+      encrypted,
+    ]),
+  ),
+);
+
 describe.skipIf(!PUTTYGEN)("putty-private-key on keys made by puttygen", () => {
-  it.each([
-    ["ed25519, PPK 3", ["-t", "ed25519"]],
-    ["ed25519, PPK 2", ["-t", "ed25519", "--ppk-param", "version=2"]],
-    ["ecdsa-nistp256, PPK 3", ["-t", "ecdsa", "-b", "256"]],
-    ["ecdsa-nistp256, PPK 2", ["-t", "ecdsa", "-b", "256", "--ppk-param", "version=2"]],
-    ["rsa 2048, PPK 3", ["-t", "rsa", "-b", "2048"]],
-  ])("reports an unencrypted %s key at its first private line", (name, args) => {
-    const text = puttygen(name.replace(/\W+/g, "-"), args);
+  it.each(CASES)("reports a %s key at its first private line", (name, args, encrypted) => {
+    const text = puttygen(name.replace(/\W+/g, "-"), args, encrypted);
     const privateLine = text.split("\n").indexOf(text.split("\n").find((l) => l.startsWith("Private-Lines:"))!) + 2;
     expect(scan(text).map((f) => [f.ruleId, f.line, f.column])).toEqual([["putty-private-key", privateLine, 1]]);
     expect(scan(text.replace(/\n/g, "\r\n")).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
+    expect(scan(text.replace(/\n/g, "\r")).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
     // Removed in a diff, quoted in a note, inside a JSON string (issue 10: multi-line tokens).
     for (const lead of ["-", "+", "> "]) expect(scan(lead + text.replace(/\n/g, `\n${lead}`)).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
     expect(scan(JSON.stringify({ key: text })).map((f) => f.ruleId)).toEqual(["putty-private-key"]);
+  });
+
+  it("the first private line is as long as the key type's private part says (rule doc): DSA 32/36, ed25519 48, nistp256 48/52, encrypted DSA 44", () => {
+    const lengths = (name: string, args: string[], encrypted = false): number => firstPrivateLine(puttygen(name, args, encrypted)).length;
+    expect([32, 36]).toContain(lengths("len-dsa", ["-t", "dsa", "-b", "1024"]));
+    expect(lengths("len-ed25519", ["-t", "ed25519"])).toBe(48);
+    expect([48, 52]).toContain(lengths("len-p256", ["-t", "ecdsa", "-b", "256"]));
+    expect(lengths("len-dsa-enc", ["-t", "dsa", "-b", "1024"], true)).toBe(44);
+  });
+
+  it("reports an encrypted 3072-bit DSA key, whose private part is 34 lines below its first line", () => {
+    const text = puttygen("dsa-3072", ["-t", "dsa", "-b", "3072"], true);
+    const lines = text.split("\n");
+    expect(lines.findIndex((l) => l.startsWith("Private-Lines:"))).toBeGreaterThan(31); // beyond the former 30-line window
+    expect(scan(text).map((f) => [f.ruleId, f.line])).toEqual([["putty-private-key", lines.findIndex((l) => l.startsWith("Private-Lines:")) + 2]]);
   });
 
   it("reports a key converted from ssh-keygen's ed25519 key, and its public part alone is not reported", () => {
