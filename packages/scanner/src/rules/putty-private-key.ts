@@ -25,8 +25,8 @@ import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
  * PPK 2 and 3, with keys made by `puttygen`).
  *
  * Between the first line and `Private-Lines:` at most 128 lines are skipped: 3 headers, the public
- * key (44 lines for a 16384-bit RSA key, 26 for 3072-bit DSA) and 5 key-derivation lines (PPK 3,
- * encrypted). A skipped line never holds `PuTTY-User-Key-File-`, so an attempt stops at the next
+ * key (44 lines for a 16384-bit RSA key, 26 for 3072-bit DSA, more with an OpenSSH certificate:
+ * 29 for one of 40 principals) and 5 key-derivation lines (PPK 3, encrypted). A skipped line never holds `PuTTY-User-Key-File-`, so an attempt stops at the next
  * key's header and no line is read by two attempts (issue 10: a line of `PuTTY-User-Key-File-3:
  * ssh-ed25519` repeated made each attempt read the next 30 lines, ~7.7x Markdown per byte).
  */
