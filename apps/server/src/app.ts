@@ -18,6 +18,7 @@ import metrics from "./plugins/metrics.js";
 import readiness from "./plugins/readiness.js";
 import shutdown from "./plugins/shutdown.js";
 import teamPolicy from "./plugins/team-policy.js";
+import wellFormed from "./plugins/well-formed.js";
 import adminRoutes from "./routes/admin/index.js";
 import namespaceRoutes from "./routes/namespaces/index.js";
 import teamRoutes from "./routes/team/index.js";
@@ -99,6 +100,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("serverIdentity", identity);
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
+  await app.register(wellFormed); // every route: no string with a lone surrogate gets past preValidation
   await app.register(metrics, { processMetrics: opts.processMetrics ?? false }); // first, so its hooks see every request
   await app.register(shutdown);
   await app.register(readiness);

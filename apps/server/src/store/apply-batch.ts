@@ -24,7 +24,7 @@ import { replayResult, storeOperation, type StoredOperation } from "./idempotenc
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { ancestorKeys } from "./path-type-clash.js";
 import { checkWritePath } from "./path-secrets.js";
-import { checkContent } from "./validate-content.js";
+import { checkContent, checkWellFormed } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
 /** An operation that passed validation: its checked path, case-folded key and request hash. */
@@ -68,7 +68,7 @@ export type RunChecks = Map<Operation, Checked | null>;
 
 /** `op` checked as a run needs it (see {@link RunChecks}). */
 function checkForRun(ctx: WriteContext, op: Operation): Checked | null {
-  if ("renameFrom" in op) return null;
+  if ("renameFrom" in op || checkWellFormed(op) !== null) return null;
   const checked = checkWritePath(ctx, op.path);
   if ("refusal" in checked) return null;
   if (!("delete" in op) && checkContent(ctx, op.content) !== null) return null;

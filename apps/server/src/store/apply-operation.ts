@@ -15,7 +15,7 @@ import { inWriteTransaction } from "./namespace-transaction.js";
 import { applyFastForward } from "./fast-forward.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
 import { Refusal } from "../errors/refusal.js";
-import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
+import { auditSecretRefusal, checkContent, checkWellFormed, SecretRefusal } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import { decideRename, followRename, RollbackRefusal, type Decision } from "./apply-rename.js";
 import { readVersionAuthor } from "./version-author.js";
@@ -49,12 +49,18 @@ function renameSource(ctx: WriteContext, op: Operation, to: string): { from: str
  *   A replayed `opId` gets its stored result verbatim (an `opId` reused for a different request:
  *   `invalid_request`, details.reason `op_id_reused`).
  *
+ * A string of the operation that is not well-formed UTF-16 (a lone surrogate): `invalid_utf8`
+ * (details.field), decided before anything else and never stored.
+ *
  * Which results are stored: every applied/merged/conflict result, and `secret_detected` (so a
  * replay neither rescans nor audits twice). Refusals that depend on the request alone (path,
  * encoding, size) are recomputed on a replay; refusals that depend on state that may change
  * (namespace_full, path_case_conflict, base version ahead) are not stored, so they can pass later.
  */
 export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): Promise<OperationResult> {
+  // A lone surrogate cannot reach the database (jsonb refuses it): refused first, never stored.
+  const illFormed = checkWellFormed(op);
+  if (illFormed) return rejected(op.opId, op.path, illFormed);
   const nsId = ctx.namespace.id;
   const hash = operationHash(op);
   const checked = checkWritePath(ctx, op.path);

@@ -2,15 +2,26 @@
  * Checks one incoming write that needs no database: path rules, UTF-8 well-formedness, size, and
  * the server-side re-scan for secrets; and the audit event of a secret hit (metadata only).
  */
-import { checkEntryPath } from "@teammem/protocol";
+import { checkEntryPath, fieldName, findIllFormedString, illFormedMessage, type Operation } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/events.js";
 import type { Db } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
 import type { WriteContext } from "./write-context.js";
 
-/** A lone UTF-16 surrogate cannot be encoded as UTF-8. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * The `invalid_utf8` refusal of a batch operation holding a string that is not well-formed UTF-16
+ * (a lone surrogate, which UTF-8 cannot encode: the database would refuse or alter it), with
+ * `details.field` naming the operation's field (`path`, `renameFrom`, `content`); null when every
+ * string of it is well-formed. The batch route leaves its operations to this check
+ * (plugins/well-formed.ts checks the rest of every request).
+ */
+export function checkWellFormed(op: Operation): Refusal | null {
+  const at = findIllFormedString(op);
+  if (!at) return null;
+  const field = fieldName(at);
+  return new Refusal("invalid_utf8", illFormedMessage(field), { field });
+}
 
 /** Checks `rawPath`; @returns the NFC path or the refusal (`invalid_path`, details `{ rule }`). */
 export function checkPath(rawPath: string): { path: string } | { refusal: Refusal } {
@@ -43,7 +54,7 @@ export class SecretRefusal extends Refusal {
  * @returns null when the content may be stored.
  */
 export function checkContent(ctx: WriteContext, content: string): Refusal | null {
-  if (LONE_SURROGATE.test(content)) return new Refusal("invalid_utf8", "content must be valid Unicode text (it has a lone surrogate)");
+  if (!content.isWellFormed()) return new Refusal("invalid_utf8", "content must be valid Unicode text (it has a lone surrogate)");
   // PostgreSQL text cannot hold NUL; a text memory file has no reason to.
   if (content.includes("\u0000")) return new Refusal("invalid_request", "content must be text without NUL characters", { reason: "nul_character" });
   const bytes = Buffer.byteLength(content, "utf8");

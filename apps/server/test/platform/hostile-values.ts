@@ -4,7 +4,8 @@
  * (a body property at any depth, a query parameter, a path parameter) and keeps the rest valid.
  * Hostile means: a NUL character, an over-long string, a lone surrogate, an empty string, integers past the
  * database's columns (2^31) and past JavaScript's safe integers (2^53), and every
- * JSON type the field does not have. Used by the route walk (route-walk.test.ts).
+ * JSON type the field does not have; and a request header holding a lone surrogate. Used by the
+ * route walk (route-walk.test.ts).
  */
 
 /** The part of an OpenAPI 3 document the walk reads. */
@@ -25,15 +26,24 @@ export interface HostileRequest {
   what: string;
   url: string;
   payload?: unknown;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /**
+   * Set when the variant puts a lone surrogate into one field: the field as the server names it
+   * (`body/operations/0/path`, `headers/origin`), which must be refused with `invalid_utf8`.
+   */
+  illFormedField?: string;
 }
 
 const LONG = "x".repeat(70_000);
+const LONE_SURROGATE = "\ud800";
 /** Values for a JSON body field: wrong types and hostile strings. */
 const BODY_VALUES: [string, unknown][] = [
   ["NUL string", "\u0000"],
   ["string with NUL", "team/a\u0000b.md"],
   ["70,000-character string", LONG],
-  ["lone surrogate", "\ud800"],
+  ["lone surrogate", LONE_SURROGATE],
+  ["lone low surrogate inside text", "team/a\udc00b.md"],
   ["empty string", ""],
   ["-1", -1],
   ["1.5", 1.5],
@@ -99,6 +109,9 @@ function withValue(base: unknown, path: (string | 0)[], value: unknown): unknown
 }
 
 const show = (path: (string | 0)[]) => path.map((p) => (p === 0 ? "[0]" : `.${p}`)).join("");
+/** The server's name of a body field (`body/operations/0/path`). */
+const bodyField = (path: (string | 0)[]) => ["body", ...path].join("/");
+const illFormed = (value: unknown) => typeof value === "string" && !value.isWellFormed();
 
 /**
  * The hostile variants of one sample request of route `method route` (Fastify pattern), from the
@@ -118,10 +131,28 @@ export function hostileRequests(doc: OpenApiDoc, method: string, route: string, 
 
   const bodySchema = operation.requestBody?.content?.["application/json"]?.schema;
   if (bodySchema) {
+    const keyed = new Set<string>();
     for (const path of fieldPaths(bodySchema)) {
-      for (const [name, value] of BODY_VALUES) out.push({ what: `body${show(path)} = ${name}`, url: sample.url, payload: withValue(sample.payload ?? {}, path, value) });
+      for (const [name, value] of BODY_VALUES) {
+        out.push({
+          what: `body${show(path)} = ${name}`,
+          url: sample.url,
+          payload: withValue(sample.payload ?? {}, path, value),
+          ...(illFormed(value) ? { illFormedField: bodyField(path) } : {}),
+        });
+      }
+      // A key with a lone surrogate beside the field (once per object); named with U+FFFD in its place.
+      const parent = path.slice(0, -1);
+      if (!keyed.has(JSON.stringify(parent))) {
+        keyed.add(JSON.stringify(parent));
+        out.push({ what: `body${show(parent)} key = lone surrogate`, url: sample.url, payload: withValue(sample.payload ?? {}, [...parent, `k${LONE_SURROGATE}`], 1), illFormedField: bodyField([...parent, "k\ufffd"]) });
+      }
     }
-    for (const [name, value] of BODY_VALUES) out.push({ what: `body = ${name}`, url: sample.url, payload: value });
+    for (const [name, value] of BODY_VALUES) out.push({ what: `body = ${name}`, url: sample.url, payload: value, ...(illFormed(value) ? { illFormedField: "body" } : {}) });
+  }
+  // Headers arrive from a socket as Latin-1 (never a surrogate); inject can send one, as a later front end might.
+  for (const header of ["origin", "x-teammem-probe"]) {
+    out.push({ what: `header ${header} = lone surrogate`, url: sample.url, payload: sample.payload, headers: { [header]: `a${LONE_SURROGATE}` }, illFormedField: `headers/${header}` });
   }
 
   const query = new URLSearchParams(queryPart);

@@ -71,7 +71,45 @@ describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
   });
 
   it("rejects content with a lone surrogate with invalid_utf8", async () => {
-    expect(await one("size", { opId: "bad-utf8-1", path: "u.md", baseVersion: 0, content: "a\ud800b" })).toMatchObject({ status: "rejected", code: "invalid_utf8" });
+    expect(await one("size", { opId: "bad-utf8-1", path: "u.md", baseVersion: 0, content: "a\ud800b" })).toMatchObject({ status: "rejected", code: "invalid_utf8", details: { field: "content" } });
+  });
+
+  it("rejects only the operations whose path or renameFrom holds a lone surrogate (invalid_utf8 naming the field, not retryable), applies the others and stores nothing of them", async () => {
+    const ops = [
+      { opId: "lone-path-1", path: "team/a\ud800.md", baseVersion: 0, content: "x" },
+      { opId: "lone-ok-1", path: "team/ok.md", baseVersion: 0, content: "fine" },
+      { opId: "lone-low-1", path: "team/\udc00b.md", baseVersion: 0, delete: true },
+      { opId: "lone-rename-1", path: "team/new.md", baseVersion: 0, content: "x", renameFrom: "team/old\udbff.md", renameFromVersion: 1 },
+    ];
+    for (const attempt of [1, 2]) {
+      const res = await post("lone", { operations: ops });
+      expect(res.statusCode, res.body).toBe(200);
+      const results = res.json().results;
+      expect(results.map((r: { status: string; code?: string; details?: unknown }) => [r.status, r.code, r.details])).toEqual([
+        ["rejected", "invalid_utf8", { field: "path" }],
+        ["applied", undefined, undefined],
+        ["rejected", "invalid_utf8", { field: "path" }],
+        ["rejected", "invalid_utf8", { field: "renameFrom" }],
+      ]);
+      expect(results[0]).toMatchObject({ opId: "lone-path-1", path: "team/a\ud800.md", message: expect.stringMatching(/^path is not valid Unicode text/) });
+      expect(attempt === 1 || results[1].version === 1).toBe(true);
+    }
+    const stored = (await h.db.select().from(operations)).map((o) => o.opId);
+    expect(stored).toContain("lone-ok-1");
+    expect(stored.filter((id) => id.startsWith("lone-") && id !== "lone-ok-1")).toEqual([]);
+    expect((await h.db.select().from(entries)).filter((e) => e.path.startsWith("team/") && /\ufffd|old|new/.test(e.path))).toEqual([]);
+  });
+
+  it("refuses a lone surrogate outside the operations (clientId, a key) with 400 invalid_utf8 naming the field, storing nothing", async () => {
+    const op = { opId: "lone-client-1", path: "team/c.md", baseVersion: 0, content: "x" };
+    for (const [body, field] of [
+      [{ clientId: "laptop\ud800", operations: [op] }, "body/clientId"],
+      [{ operations: [op], ["x\udc00"]: 1 }, "body/x\ufffd"],
+    ] as const) {
+      const res = await post("lone2", body);
+      expect([res.statusCode, res.json()]).toEqual([400, { code: "invalid_utf8", message: expect.stringMatching(new RegExp(`^${field.replace("/", "\\/")} is not valid Unicode text`)), details: { field } }]);
+    }
+    expect((await h.call("GET", "/v1/namespaces/lone2/changes", h.tokens.member)).statusCode).toBe(404);
   });
 
   it("rejects content with a NUL character with invalid_request", async () => {

@@ -29,6 +29,8 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
     "/:namespace/batch",
     {
       onRequest: [app.requireRole("member")],
+      // Each operation's strings are checked with the operation (invalid_utf8 rejects it alone).
+      config: { wellFormedPerItem: "operations" },
       schema: {
         summary: "Apply write operations, each atomically on its own; one result per operation, in order",
         description:
