@@ -8,6 +8,7 @@ import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
 import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
 import { buildApp } from "./app.js";
 import { prepareDataDir } from "./db/data-dir.js";
+import { checkListenAddress, listenFailure } from "./http/listen-address.js";
 import { acquireDataDirLock, type DataDirLock } from "./db/data-dir-lock.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { DEFAULT_DB_CONNECT_TIMEOUT_MS, waitForDatabase } from "./db/wait-for-database.js";
@@ -137,11 +138,15 @@ export interface RunningServer {
 }
 
 /**
- * Starts the server. On the first start against a database where no admin token was ever issued,
+ * Starts the server: first checks that `host:port` can be listened on (ListenError naming it:
+ * busy, no such local address, privileged port, a host name that does not resolve), then opens
+ * the database and listens. On the first start against a database where no admin token was ever issued,
  * creates team `default` with user `admin` and prints that admin token and the client command;
  * only once the server listens, so a start that fails to bind leaves no unseen token behind.
  */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  // An address that cannot be listened on fails now, not after the wait for the database.
+  await checkListenAddress(opts.host, opts.port);
   const store = await openStore(opts.env, opts.dataDir, "server", opts.notice);
   try {
     const app = await buildApp({
@@ -166,7 +171,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       }
     } catch (err) {
       await app.close();
-      throw err;
+      throw listenFailure(err, opts.host, opts.port) ?? err;
     }
     const port = new URL(address).port;
     const shownHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host.includes(":") ? `[${opts.host}]` : opts.host;

@@ -26,12 +26,19 @@ export function register(program: Command, ctx: CliContext): void {
     .description("write the whole database (teams, users, tokens, namespaces, every version, conflicts, audit log) to stdout as JSON Lines, streamed")
     .addOption(dataDirOption())
     .action(async (o) => {
+      // The backup holds the JWT signing key: a file it goes to (`> backup.jsonl`) is made 0600 before a byte is written.
+      let toFile = false;
+      try {
+        toFile = (await ctx.io.privateStdoutFile?.()) ?? false;
+      } catch (e) {
+        throw new CliError(`cannot make the output file owner-only (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was exported: the backup holds the JWT signing key`, EXIT.failure);
+      }
       await withStore(ctx, { dataDir: o.dataDir, purpose: "export" }, async (store) => {
         const summary = await exportBackup(store.database.db, (chunk) => writeData(ctx, chunk));
         err(
           ctx,
           `exported ${total(summary.rows)} rows (${counts(summary.rows)}) from server ${summary.header.server.id} epoch ${summary.header.server.epoch} ` +
-            `(${store.description}); the file holds the JWT signing key: keep it as safe as the database`,
+            `(${store.description}); the file holds the JWT signing key: keep it as safe as the database${toFile ? " (written owner-only, mode 0600)" : ""}`,
         );
       });
     });
@@ -55,6 +62,11 @@ export function register(program: Command, ctx: CliContext): void {
           handle = await open(file, "r");
         } catch (e) {
           throw new CliError(`cannot read ${file}: ${(e as Error).message} (backup_unreadable)`, EXIT.failure);
+        }
+        // Read anyway (a restore is no time to refuse one), but say that others could read the signing key.
+        const mode = (await handle.stat()).mode & 0o777;
+        if ((mode & 0o077) !== 0) {
+          err(ctx, `teammem-server: warning: ${file} is readable or writable by other users (mode 0${mode.toString(8)}) and holds the JWT signing key: chmod 600 it`);
         }
         source = handle.createReadStream({ highWaterMark: 256 * 1024 });
       }

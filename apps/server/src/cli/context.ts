@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from "@commander-js/extra-typings";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
+import { isListenHost, LISTEN_HOST_RULE } from "../http/listen-address.js";
 import type { OpenedStore } from "../server.js";
 
 /** Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 the embedded data folder is held. */
@@ -21,6 +22,12 @@ export interface Io {
   stdoutAsync?(text: string): Promise<void>;
   /** Standard input as bytes, for commands that read `-` (absent: such a command refuses `-`). */
   stdin?(): AsyncIterable<Uint8Array | string>;
+  /**
+   * When stdout is a regular file (a shell's `> backup.jsonl`), makes it owner-only (0600) and
+   * resolves true; resolves false for a pipe, a terminal, a device. Absent: stdout is no file.
+   * @throws the fs error when the file's mode cannot be changed (another user's file).
+   */
+  privateStdoutFile?(): Promise<boolean>;
 }
 
 /** What a command may use of its caller: no command reads `process` itself. */
@@ -71,6 +78,12 @@ export function parsePort(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError("a port is a whole number from 0 to 65535");
   return n;
+}
+
+/** A listen host for `--host`: an IP address or a host name (http/listen-address.ts). */
+export function parseHost(value: string): string {
+  if (!isListenHost(value)) throw new InvalidArgumentError(`a host ${LISTEN_HOST_RULE}`);
+  return value;
 }
 
 /** A lifetime in whole days, 1-3650. */

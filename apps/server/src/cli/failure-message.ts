@@ -42,6 +42,8 @@ export function describeFailure(err: unknown): string {
   if (!top) return maskUrlPasswords(String(err));
   // The wait for the database at start (db/wait-for-database.ts) already wrote the whole explanation.
   if (top.code === "TEAMMEM_DB_UNREACHABLE") return maskUrlPasswords(top.message ?? "cannot reach the database");
+  // A listen address that cannot be used (http/listen-address.ts) names host:port and the fix.
+  if (top.code === "TEAMMEM_LISTEN_FAILED") return top.message ?? "cannot listen";
   if (top.code === "EADDRINUSE") {
     return maskUrlPasswords(
       `the address is already in use (${top.message ?? "EADDRINUSE"}); stop the process using it or choose another port with --port <port> (--port 0: any free port)`,

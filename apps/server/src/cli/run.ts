@@ -7,6 +7,8 @@
  * Each command or command group is a module in this folder exporting `register(program, ctx)`;
  * a new one is one file plus one entry in {@link COMMANDS}.
  */
+import { fchmod, fstat } from "node:fs";
+import { promisify } from "node:util";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { DataDirLockedError } from "../db/data-dir-lock.js";
 import { EnvError } from "../config/server-env.js";
@@ -57,6 +59,12 @@ const processIo: Io = {
       });
     }),
   stdin: () => process.stdin,
+  privateStdoutFile: async () => {
+    const fd = 1;
+    if (!(await promisify(fstat)(fd)).isFile()) return false;
+    await promisify(fchmod)(fd, 0o600);
+    return true;
+  },
 };
 
 export interface RunOptions {

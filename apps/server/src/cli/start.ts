@@ -9,13 +9,13 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { readServerEnv, startServer } from "../server.js";
-import { CliError, DEFAULT_DATA_DIR, EXIT, dataDirOption, err, parsePort, type CliContext } from "./context.js";
+import { CliError, DEFAULT_DATA_DIR, EXIT, dataDirOption, err, parseHost, parsePort, type CliContext } from "./context.js";
 
 export function register(program: Command, ctx: CliContext): void {
   program
     .command("start")
     .description("apply migrations and serve HTTP; the first start prints an admin token and the client command")
-    .option("--host <host>", "address to listen on (default: HOST or 127.0.0.1)")
+    .option("--host <host>", "address to listen on: an IP address or a host name (default: HOST or 127.0.0.1)", parseHost)
     .option("--port <port>", "port to listen on, 0 for any free one (default: PORT or 8080)", parsePort)
     .addOption(dataDirOption())
     .action(async (o) => {

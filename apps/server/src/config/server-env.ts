@@ -5,6 +5,7 @@
  * every variable; a test keeps the two equal.
  */
 import { z } from "zod";
+import { isListenHost, LISTEN_HOST_RULE } from "../http/listen-address.js";
 
 /** Empty strings count as unset (`FOO=` in an env file, `-e FOO=` in docker run). */
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
@@ -51,8 +52,8 @@ export const ServerEnv = z.object({
   TEAMMEM_DATA_DIR: text,
   /** HS256 key (≥ 32 chars); unset: generated once and kept in the database. */
   JWT_SECRET: z.preprocess(unsetIfEmpty, z.string().min(32, "must be at least 32 characters").optional()),
-  /** Defaults for `--host` / `--port`. */
-  HOST: text,
+  /** Defaults for `--host` / `--port`: an IP address or a host name (`isListenHost`). */
+  HOST: z.preprocess(unsetIfEmpty, z.string().refine(isListenHost, LISTEN_HOST_RULE).optional()),
   PORT: wholeNumber(0, 65535),
   LOG_LEVEL: z.preprocess(
     unsetIfEmpty,

@@ -7,11 +7,12 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { maskUrlPasswords } from "../../src/cli/failure-message.js";
-import { cli, firstAdminToken, startCli, tempDir } from "./cli-harness.js";
+import { cli, firstAdminToken, seededDataDir, startCli, tempDir } from "./cli-harness.js";
 
 describe("teammem-server start on a busy port", () => {
   it("exits 1 naming the port and --port, creates no admin token, and the next start prints it", async () => {
-    const dataDir = join(await tempDir("teammem-busy-"), "data");
+    // The migrated template (no initdb): a busy port now fails before the folder is opened, so the second start would initdb, slow under load.
+    const dataDir = await seededDataDir();
     const blocker: Server = createServer();
     await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
     const port = (blocker.address() as { port: number }).port;

@@ -4,13 +4,14 @@
  * embedded database's folder owner-only (folders 0700, files 0600; issue 12).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvError, parseServerEnv, SERVER_ENV_NAMES } from "../../src/config/server-env.js";
 import { openStore, readServerEnv } from "../../src/server.js";
+import { LISTEN_HOST_RULE, listenFailure } from "../../src/http/listen-address.js";
 import { seedPgliteDataDir } from "../../src/testing.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -104,6 +105,94 @@ describe("server environment", () => {
         "  LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent\n",
     });
     expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe("listen address", () => {
+  const start = (args: string[], extra: Record<string, string> = {}) => {
+    const dataDir = join(tempDir("teammem-listen-"), "data");
+    const env: Record<string, string> = { PATH: process.env["PATH"] ?? "", TEAMMEM_DATA_DIR: dataDir, ...extra };
+    const r = spawnSync(process.execPath, [CLI, "start", ...args], { encoding: "utf8", env, timeout: 50_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, opened: existsSync(dataDir) };
+  };
+
+  it("refuses a HOST that is neither an IP address nor a host name, as the other bad variables", () => {
+    for (const host of ["not a host", "999.1.1.1", "1.2.3", "http://example.com", "-x.example.com", "[::1]", "a..b", "x".repeat(64)]) {
+      expect({ host, problems: problemsOf({ HOST: host }) }).toEqual({ host, problems: [`HOST: ${LISTEN_HOST_RULE}`] });
+    }
+    for (const host of ["127.0.0.1", "0.0.0.0", "::", "::1", "fe80::1%lo", "localhost", "memory.example.com", "host-1", "example.com."]) {
+      expect({ host, problems: problemsOf({ HOST: host }) }).toEqual({ host, problems: [] });
+    }
+  });
+
+  it("teammem-server start with HOST=not a host, or --host 999.1.1.1, exits 2 naming it and opens nothing", () => {
+    expect(start([], { HOST: "not a host", PORT: "http" })).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `teammem-server: invalid environment (nothing was started):\n  HOST: ${LISTEN_HOST_RULE}\n  PORT: must be a whole number from 0 to 65535\n`,
+      opened: false,
+    });
+    const flag = start(["--host", "999.1.1.1"]);
+    expect(flag).toEqual({ status: 2, stdout: "", stderr: expect.stringContaining(`a host ${LISTEN_HOST_RULE}`), opened: false });
+  });
+
+  it("teammem-server start on an address no interface of the machine has exits 1 naming host:port, before it opens or waits for the database", () => {
+    // PostgreSQL refused on port 1 and a 40 s wait for it: checked after the database, the start would print wait lines and time out.
+    const r = start(["--host", "192.0.2.1", "--port", "8080"], { DATABASE_URL: "postgres://teammem@127.0.0.1:1/teammem", TEAMMEM_DB_CONNECT_TIMEOUT_MS: "40000" });
+    expect(r).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        "teammem-server: cannot listen on 192.0.2.1:8080: no network interface of this machine has the address 192.0.2.1; " +
+        "use 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or an address of this machine, with --host or HOST\n",
+      opened: false,
+    });
+  });
+
+  it("names host:port and the fix for each way a listen fails, and leaves other errors alone", () => {
+    const failure = (code: string, host = "::1", port = 80) => listenFailure(Object.assign(new Error(`listen ${code}`), { code }), host, port)?.message;
+    expect(failure("EACCES")).toBe("cannot listen on [::1]:80: permission denied (ports below 1024 need privileges); choose a port from 1024 up with --port or PORT");
+    expect(failure("EADDRINUSE", "0.0.0.0", 8080)).toBe(
+      "cannot listen on 0.0.0.0:8080: the address is already in use; stop the process using it or choose another port with --port <port> (--port 0: any free port)",
+    );
+    expect(failure("ENOTFOUND", "memory.example.com", 8080)).toMatch(/^cannot listen on memory\.example\.com:8080: the host name memory\.example\.com does not resolve \(ENOTFOUND\)/);
+    expect(failure("ECONNREFUSED")).toBeUndefined();
+    expect(listenFailure(new Error("no code"), "::1", 80)).toBeNull();
+  });
+});
+
+describe("unusable data folder", () => {
+  const HINT = "; choose another with --data-dir or TEAMMEM_DATA_DIR\n";
+  /** `start` on `dataDir` as `user` (root's permissions would let it write anywhere: the test runs it as nobody then). */
+  const start = (dataDir: string, user: { uid?: number; gid?: number } = {}) => {
+    const env = { PATH: process.env["PATH"] ?? "" };
+    const r = spawnSync(process.execPath, [CLI, "start", "--port", "0", "--data-dir", dataDir], { encoding: "utf8", env, timeout: 50_000, ...user });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it("teammem-server start --data-dir /proc/x (where nothing can be created) exits 1 at once naming the folder", () => {
+    // Node's recursive mkdir never returned there: the start hung.
+    expect(start("/proc/teammem-x")).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `teammem-server: cannot create the data folder /proc/teammem-x: the file system there does not allow creating it (ENOENT: /proc, /sys?)${HINT}`,
+    });
+  });
+
+  it("teammem-server start on a read-only folder, or a new folder inside one, exits 1 naming the folder and writes nothing", () => {
+    const root = tempDir("teammem-ro-");
+    chmodSync(root, 0o755);
+    const readOnly = join(root, "ro");
+    mkdirSync(readOnly, { mode: 0o555 });
+    chmodSync(readOnly, 0o555);
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    expect(start(readOnly, user)).toEqual({ status: 1, stdout: "", stderr: `teammem-server: cannot write in the data folder ${readOnly}: permission denied (the server runs as another user than the folder's owner?)${HINT}` });
+    expect(start(join(readOnly, "data"), user)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `teammem-server: cannot create the data folder ${join(readOnly, "data")}: permission denied (the server runs as another user than the folder's owner?)${HINT}`,
+    });
+    expect(readdirSync(readOnly)).toEqual([]);
   });
 });
 
