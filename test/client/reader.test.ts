@@ -41,4 +41,42 @@ describe.each(DATABASE_KINDS)("a reader's local edits on %s", (kind) => {
     expect(third.stderr).toContain("local edits to team/guide.md are not sent");
     expect(await versionsOf(server.database, "guide.md")).toHaveLength(1);
   });
+  it("resends an edit refused as forbidden once the token may write: the user made a member again, or a member token stored with init --token", async () => {
+    const { server, a, envA, b } = await setup(kind);
+    await writeFile(join(a, "team", "guide.md"), "v1\n");
+    await writeFile(join(a, "team", "notes.md"), "n1\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    const admin = await server.token("root", "default", "admin");
+    const setRole = async (role: "member" | "reader") => {
+      const res = await fetch(`${server.url}/v1/admin/members/rita`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ role }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const ritaEnv = { TEAMMEM_TOKEN: await server.token("rita", "default", "member") };
+    expect((await sync(b, ritaEnv)).code).toBe(0);
+    await setRole("reader");
+    await writeFile(join(b, "team", "guide.md"), "edited as a reader\n");
+    expect((await sync(b, ritaEnv)).stderr).toContain("local edits to team/guide.md are not sent");
+    expect(await sync(b, ritaEnv)).toMatchObject({ code: 0, stderr: "" }); // still a reader: not resent
+
+    // 1. The admin makes rita a member again: the same token writes, the unchanged edit is sent.
+    await setRole("member");
+    expect(await sync(b, ritaEnv)).toMatchObject({ code: 0, stderr: "" });
+    expect((await versionsOf(server.database, "guide.md")).at(-1)).toMatchObject({ version: 2, content: "edited as a reader\n" });
+    expect((await status(b)).rejected).toEqual([]);
+
+    // 2. A reader token refused; then a member token stored with init --token sends the same edit.
+    const readerEnv = { TEAMMEM_TOKEN: await server.token("rex", "default", "reader") };
+    await writeFile(join(b, "team", "notes.md"), "notes edited as a reader\n");
+    expect((await sync(b, readerEnv)).stderr).toContain("local edits to team/notes.md are not sent");
+    expect(await sync(b, readerEnv)).toMatchObject({ code: 0, stderr: "" });
+    const memberToken = await server.token("mona", "default", "member");
+    expect((await teammem(["init", "--dir", b, "--server", server.url, "--namespace", "acme-web", "--token", memberToken])).code).toBe(0);
+    expect(await sync(b, {})).toMatchObject({ code: 0, stderr: "" });
+    expect((await versionsOf(server.database, "notes.md")).at(-1)).toMatchObject({ version: 2, content: "notes edited as a reader\n" });
+    expect((await status(b)).rejected).toEqual([]);
+  });
 });

@@ -60,10 +60,20 @@ function sameFingerprints(before: HeldBack, findings: readonly { fingerprint: st
   return was.length === now.length && was.every((f, i) => f === now[i]);
 }
 
+/** Whether the server says the token may write now (whoami: member or admin); false when it cannot be asked. */
+async function tokenMayWrite(ctx: SyncContext): Promise<boolean> {
+  try {
+    return (await ctx.api.whoami()).role !== "reader";
+  } catch {
+    return false; // unreachable or refused: the refusal stands until a sync can ask
+  }
+}
+
 /**
  * Queues the local changes of `scope` (only the paths `ctx.only` accepts, when set), skipping paths
  * in `pending` (an operation for them is already queued) and files still refused by the server for
- * the same content with a code that a resend cannot fix. Saves the held-back and rejected lists.
+ * the same content with a code that a resend cannot fix (`forbidden` only while the token is still
+ * read-only: whoami is asked once when such a record is met). Saves the held-back and rejected lists.
  * @throws MassDeleteRefused (nothing queued) when the deletes exceed the mass-delete thresholds.
  */
 export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: ReadonlySet<string>): Promise<QueueOutcome> {
@@ -76,6 +86,9 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   const queued: OutboxEntry[] = [];
   const deferred: string[] = [];
   const withMarkers = new Set(ctx.reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
+  // Asked once, and only when an edit was refused as forbidden: may the token write now?
+  let writable: Promise<boolean> | undefined;
+  const mayWrite = () => (writable ??= tokenMayWrite(ctx));
   for (const change of localChanges(ctx.state.bases, scope)) {
     if (only && !only(change.path)) continue;
     // Conflict markers still in the file: not sent until they are gone (the summary and status list it).
@@ -106,7 +119,9 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
       }
     }
     const refused = previousRejected.get(change.path);
-    if (refused && refused.sha256 === change.sha256 && !refused.retry) {
+    // `forbidden` is the token's (read-only) property, not the content's: once the token may write
+    // (the admin made the user a member, or a member token was stored), the same content is resent.
+    if (refused && refused.sha256 === change.sha256 && !refused.retry && !(refused.code === "forbidden" && (await mayWrite()))) {
       rejected.push(refused);
       continue;
     }
