@@ -93,6 +93,22 @@ describe("teammem usage errors", () => {
     expect(await readFile(file, "utf8")).toBe("not a folder\n");
   });
 
+  it("status prints local file names with control characters escaped, never raw (no terminal escape, no broken line)", async () => {
+    const dir = join(await folder(), "mem");
+    expect((await teammem(["init", "--dir", dir, "--server", "http://127.0.0.1:4", "--offline", "--namespace", "acme"])).code).toBe(0);
+    await mkdir(join(dir, "team"), { recursive: true });
+    await writeFile(join(dir, "team", "\x1b[2K\rpushed: 9 applied.md"), "x\n");
+    await writeFile(join(dir, "team", "nl\nname\u202e.md"), "x\n");
+    await writeFile(join(dir, "team", "c1\u009b.md"), "x\n");
+    const r = await teammem(["status", "--dir", dir, "--offline"]);
+    expect(r.stdout).toContain("team/\\x1b[2K\\rpushed: 9 applied.md");
+    expect(r.stdout).toContain("team/nl\\nname\\u202e.md");
+    expect(r.stdout).toContain("team/c1\\x9b.md");
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(r.stdout.split("\n").filter((l) => l.includes("team/nl"))).toHaveLength(1);
+  });
+
   it.each(["../x", "-dash", "a//b", "/acme/web", "acme/web/", "acme/..", "", "x".repeat(129), "acme\nweb"])(
     "exits 2 on the bad namespace %j, creating nothing",
     async (ns) => {
