@@ -114,4 +114,17 @@ describe.each(DATABASE_KINDS)("sync --allow on %s", (kind) => {
     }
     expect((await status(a)).bypasses).toEqual([]);
   });
+  it("refuses a --reason note holding a credential here (secret_detected, exit 1): the note is never sent", async () => {
+    const { a, envA } = await setup(kind);
+    await writeFile(join(a, "team", "x.md"), `t ${fakeGithubPat(6)}\n`);
+    await sync(a, envA);
+    const fingerprint = (await status(a)).heldBack[0].findings[0].fingerprint;
+    const note = fakeGithubPat(7);
+    const res = await teammem(["sync", "--dir", a, "--json", "--allow", fingerprint, "--reason", "will_fix", "value", "is", note], envA);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: "secret_detected", message: expect.stringContaining("the --reason note holds a credential (github-pat)") });
+    expect(res.stdout + res.stderr).not.toContain(note);
+    expect((await status(a)).bypasses).toEqual([]);
+    expect((await status(a)).heldBack).toHaveLength(1);
+  });
 });

@@ -9,7 +9,8 @@
  * server could not be read.
  */
 import { BypassReason, FindingFingerprint, FreeText } from "@teammem/protocol";
-import { NetworkError, ServerError, UsageError } from "../errors.js";
+import { scan } from "@teammem/scanner";
+import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { StoredBypass } from "../state/bypasses.js";
 import { requireConfig, type Config } from "../state/config.js";
@@ -121,7 +122,8 @@ function describePlan(p: DryRunPlan): string {
 
 /**
  * `--allow` and `--reason`, checked as the server will check them.
- * @throws UsageError (exit 2) when one comes without the other or a value is malformed.
+ * @throws UsageError (exit 2) when one comes without the other or a value is malformed;
+ *   ClientError secret_detected (exit 1, nothing sent) when the note holds a credential.
  */
 function allowRequestOf(allow: string | undefined, reason: string[] | undefined): AllowRequest | undefined {
   if (allow === undefined && reason === undefined) return undefined;
@@ -135,6 +137,10 @@ function allowRequestOf(allow: string | undefined, reason: string[] | undefined)
   if (words.length === 0) return { fingerprint: fingerprint.data, reason: parsedReason.data };
   const text = FreeText.safeParse(words.join(" "));
   if (!text.success) throw new UsageError(`--reason note: ${text.error.issues[0]?.message ?? "not accepted"} (1-500 characters on one line)`);
+  // Scanned here like every path and id: a credential in the note never leaves the machine.
+  const rules = [...new Set(scan(text.data, { allowMarker: false }).map((f) => f.ruleId))];
+  if (rules.length > 0)
+    throw new ClientError(`not sent: the --reason note holds a credential (${rules.join(", ")}); remove it and run the command again`, 1, "secret_detected");
   return { fingerprint: fingerprint.data, reason: parsedReason.data, reasonText: text.data };
 }
 
