@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH } from "./engine/decode.js";
-import { fakeGithubPat, fakeNpmToken, randomChars } from "./testing.js";
+import { breakChecksum, fakeGithubPat, fakeNpmToken, randomChars } from "./testing.js";
 import { redact, scan } from "./scan.js";
 import { RULES } from "./rules/index.js";
 
@@ -57,6 +57,85 @@ describe("base64", () => {
     expect(scan(`cert: ${random.toString("base64")}`)).toEqual([]);
     expect(scan(`note: ${b64("just some notes about the deploy, nothing secret here")}`)).toEqual([]);
     expect(scan("internationalization_and_localization_frameworks/considerations")).toEqual([]);
+  });
+});
+
+describe("base64 glued to base64-alphabet characters before or after it (issue 10)", () => {
+  // The glued characters join the run: its groups are not the encoded text's (1-3 characters shift
+  // every byte, 4 or more add groups of their own), and unpadded, they add bytes after its end
+  // (engine/realign.ts). Each case must give the token's rule where its encoded groups are.
+  const tokens = [TOKEN, fakeNpmToken(3), `github_pat_${randomChars(22, 5)}_${randomChars(59, 6)}`];
+  // "", "usr:", "u:": the token's first byte at each offset in a 3-byte group.
+  const leads = ["", "usr:", "u:"];
+  const glues = ["/", "+", "-", "_", "a", "Z", "0", "9", "w", "abc", "Zg", "secrets/", "sha512-", "data-base64", "film"];
+  const encodings = {
+    base64: (s: string) => b64(s),
+    base64url: (s: string) => b64url(s).padEnd(Math.ceil(b64url(s).length / 4) * 4, "="),
+  };
+  const cases: [string, string, string, keyof typeof encodings, "before" | "after" | "both", boolean][] = [];
+  for (const token of tokens)
+    for (const lead of leads)
+      for (const glue of glues)
+        for (const side of ["before", "after", "both"] as const)
+          for (const encoding of ["base64", "base64url"] as const) for (const padded of [true, false]) cases.push([token, lead, glue, encoding, side, padded]);
+
+  it(`finds every token after every glue, before and after it, both alphabets, padded or not (${cases.length} cases)`, () => {
+    const missed: string[] = [];
+    for (const [token, lead, glue, encoding, side, padded] of cases) {
+      let encoded = encodings[encoding](lead + token);
+      if (!padded) encoded = encoded.replace(/=+$/, "");
+      const before = side === "after" ? "" : glue;
+      const text = `value: ${before}${encoded}${side === "before" ? "" : glue} end\n`;
+      const at = text.indexOf(encoded);
+      const hits = scan(text).filter((f) => f.ruleId === scan(token)[0]!.ruleId);
+      // Where the token's groups are: from the group holding its first byte, to at least the
+      // character holding its last bits and at most the end of their group (which an unpadded run
+      // shares with the characters glued after it).
+      const bytesEnd = lead.length + token.length;
+      const ok = hits.some(
+        (f) =>
+          f.offset === at + Math.floor(lead.length / 3) * 4 &&
+          f.endOffset! >= at + Math.ceil((bytesEnd * 4) / 3) &&
+          f.endOffset! <= at + Math.ceil(bytesEnd / 3) * 4 &&
+          Buffer.from(text.slice(f.offset, f.endOffset), "base64").toString("latin1").includes(token) &&
+          f.fingerprint === scan(token)[0]!.fingerprint,
+      );
+      if (!ok) missed.push(`${token.slice(0, 4)} ${JSON.stringify(lead)} ${JSON.stringify(glue)} ${side} ${encoding} ${padded ? "padded" : "unpadded"}`);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("finds them too in text with CRLF line ends (normalised first: every run is tried, cut only when it holds a gate)", () => {
+    const missed: string[] = [];
+    for (const [token, lead, glue, encoding, side, padded] of cases.filter(([, , glue]) => ["/", "w", "film", "secrets/"].includes(glue))) {
+      let encoded = encodings[encoding](lead + token);
+      if (!padded) encoded = encoded.replace(/=+$/, "");
+      const text = `value:\r\n${side === "after" ? "" : glue}${encoded}${side === "before" ? "" : glue}\r\n`;
+      if (!scan(text).some((f) => f.ruleId === scan(token)[0]!.ruleId && f.offset === text.indexOf(encoded) + Math.floor(lead.length / 3) * 4)) {
+        missed.push(`${token.slice(0, 4)} ${JSON.stringify(lead)} ${JSON.stringify(glue)} ${side} ${encoding} ${padded ? "padded" : "unpadded"}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("reports nothing for base64 of text without a credential, binary or a near-miss token, glued the same ways", () => {
+    const random = Buffer.from(Array.from(randomChars(300, 7), (c, i) => (c.charCodeAt(0) * 13 + i) & 0xff));
+    const nearMiss = breakChecksum(TOKEN);
+    expect(scan(nearMiss)).toEqual([]);
+    const payloads = [
+      Buffer.from("just some notes about the deploy, nothing secret here").toString("base64"),
+      random.toString("base64"),
+      random.toString("base64url"),
+      b64(`user:${nearMiss}`),
+      b64url(nearMiss),
+      b64(`user:${TOKEN.slice(0, 30)}`), // cut short
+    ];
+    const found: string[] = [];
+    for (const payload of payloads)
+      for (const glue of glues)
+        for (const text of [`x ${glue}${payload} y`, `x ${payload}${glue} y`, `x ${glue}${payload.replace(/=+$/, "")}${glue} y`])
+          if (scan(text).length > 0) found.push(text);
+    expect(found).toEqual([]);
   });
 });
 
@@ -273,9 +352,11 @@ describe("depth and budget", () => {
   it("decodes at most the budget (2 code units per input code unit + 64 Ki) over all depths", () => {
     const budget = decodeBudgetFor(10);
     expect(budget.remaining).toBe(20 + 65_536);
-    const run = b64("a".repeat(60_000));
+    // Padded and starting with a line end: no tail or head of it is decoded besides it (engine/realign.ts).
+    const run = b64(`\n${"a".repeat(59_998)}`);
+    expect(run).toMatch(/=$/);
     decodedRuns(`${run} ${run}`, budget);
-    expect(budget.remaining).toBe(20 + 65_536 - 60_000); // the second run no longer fits
+    expect(budget.remaining).toBe(20 + 65_536 - 59_999); // the second run no longer fits
   });
 
   it("honours decode: false and teammem:allow on the encoded text's line", () => {

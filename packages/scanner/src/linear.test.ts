@@ -13,7 +13,7 @@
  * same verdict functions on a deliberately slow rule and show that they would fail.
  */
 import { describe, expect, it } from "vitest";
-import { prng, randomChars } from "./fakes.js";
+import { ALPHABETS, prng, randomChars } from "./fakes.js";
 import type { Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { scan } from "./scan.js";
@@ -171,6 +171,11 @@ const cases: [string, (size: number) => string][] = [
   ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],
   ["76-character base64 lines of binary, a gate (Z2hwX) in each", (n) => repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, n)],
+  // Runs that are not text from their first character are read at their 4 alignments
+  // (engine/realign.ts): one run of random base64 glued to `/` (gates in it by chance), and one
+  // that decodes to text at every alignment (VVVV… is UUUU… at each), also glued to `/`.
+  ["one run of random base64 glued to /", (n) => `/${randomChars(n - 1, 21, ALPHABETS.base64)}`],
+  ["one run glued to / that decodes to text at every alignment (/Z2hwXVVVV…)", (n) => `/Z2hwX${"V".repeat(n - 6)}`],
   // A block's lines are checked to end right after their base64: each 60-character run looked for
   // the next LF, to the end of the line (with a CR LF first, every run is searched for: quadratic).
   ["one line of 60-character base64 runs apart by spaces, after a CR LF", (n) => "\r\n" + repeatTo(`${"QUFB".repeat(15)} `, n - 2)],
@@ -217,6 +222,8 @@ const denseMatches: [string, (size: number) => string][] = [
   // byte in the bench, 16-17x at times in this test under load): the price of a work item.
   ["60- and 64-character base64 lines alternating (a two-line block each time)", (n) => repeatTo(`${"QUFB".repeat(15)}\n${"QUFB".repeat(16)}\n`, n)],
   ["base64 runs of the minimum length that decode to text, one per line", (n) => repeatTo(Buffer.from("user:ghp_abcdefghi").toString("base64") + "\n", n)],
+  // Glued before and after (engine/realign.ts): each run re-aligned and a tail of it decoded too.
+  ["short base64url runs glued to / before and w after, one per line", (n) => repeatTo(`/${Buffer.from("user:ghp_abcdefghijk").toString("base64url")}w\n`, n)],
 ];
 
 describe("scan time is linear for any input (full catalog)", () => {

@@ -167,7 +167,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
  * it), while the decoded text (`:ghp_…`, `<ghp_…`) shows the real neighbour.
  */
 function matchDecoded(text: string, catalog: CompiledCatalog, depth: number, budget: DecodeBudget, gateHits: number[], out: RawMatch[]): void {
-  const runs = gateHits[0] === -1 ? decodedRuns(text, budget) : decodedRuns(text, budget, gateHits, catalog.seamGates());
+  const runs = decodedRuns(text, budget, gateHits[0] === -1 ? undefined : gateHits, catalog.seamGates());
   if (runs.count === 0) return;
   const plainCount = out.length;
   const joined = runs.joined();

@@ -179,7 +179,11 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       const from = automaton.prefixes.length;
       let longest = 0;
       for (let id = from; id < g.prefixes.length; id++) longest = Math.max(longest, g.prefixes[id]!.length);
-      return (seams = { longest, across: (text, a, e, s, t) => g.occursAcross(text, a, e, s, t, from) });
+      return (seams = {
+        longest,
+        across: (text, a, e, s, t) => g.occursAcross(text, a, e, s, t, from),
+        within: (text, s, t) => g.occursIn(text, s, t, from),
+      });
     },
   };
   memo.set(rules, catalog);

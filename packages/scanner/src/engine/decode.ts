@@ -9,6 +9,8 @@
  *   `user:<token>` in a Docker `config.json` `auth` value or an `Authorization: Basic` header and
  *   Kubernetes Secret `data:` values. Random or binary base64 (certificates, hashes, ordinary long
  *   words) is refused after its first 6 decoded bytes in the common case, so candidates cost O(1).
+ *   A run that is not text is read again at its 4 alignments, and a run decoded is also decoded
+ *   without what characters glued before or after it may have added (engine/realign.ts).
  * - **escapes**: the whitespace-delimited word around one or more escape sequences (words with
  *   escapes less than {@link ESCAPE_MERGE_GAP} apart, and what lies between them, make one run): percent-encoding
  *   `%XX` (RFC 3986 §2.1), JSON `\uXXXX` (RFC 8259 §7), HTML character references, numeric
@@ -27,6 +29,8 @@
  * longer fits is not decoded. Each run is found and decoded in time linear in its length, and runs
  * do not overlap, so one call is O(n). The caller limits the depth ({@link MAX_DECODE_DEPTH}).
  */
+
+import { alignedSegments, headCuts, tailCuts } from "./realign.js";
 
 /** How a run was encoded; a finding inside a run nested twice names both, outer first (`base64/percent`). */
 export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity";
@@ -328,7 +332,8 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
  * holding one are decoded, and no run is searched for. Without it every run of at least
  * {@link MIN_BASE64_RUN} characters is searched for and tried. `seams` (with `base64Hits`): the
  * gates looked for across the line breaks of wrapped base64 ({@link nextCutLine}), so a block
- * whose only gate is cut by a line break is decoded too.
+ * whose only gate is cut by a line break is decoded too; without `base64Hits`, a run's cuts
+ * (engine/realign.ts) are decoded only when `seams` finds a gate in it.
  */
 export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[], seams?: SeamGates): DecodedRuns {
   const runs = new DecodedRuns(text.length);
@@ -350,12 +355,52 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   const fromStart = (start: number): number => {
     return fromRun(start, base64RunEnd(text, start + MIN_BASE64_RUN));
   };
-  /** The whole run `text[start, charsEnd)` of base64 characters, then its padding. */
-  const fromRun = (start: number, charsEnd: number): number => {
-    const end = paddingEnd(text, charsEnd);
+  /**
+   * The run `text[start, charsEnd)` of base64 characters decoded, ending at `end` (after padding);
+   * false when it is not text. With `cuts`, also the spans of it without what glued characters
+   * may have added (engine/realign.ts): groups before it that decoded to text too, and, unpadded,
+   * bytes after its end.
+   */
+  const decodeSpan = (start: number, charsEnd: number, end: number, cuts: boolean): boolean => {
     const run = decodeBase64Run(text, start, charsEnd, end, budget, pool);
     if (run === SHORT) runs.addShort(start, end);
-    else if (run) runs.push(run);
+    else if (typeof run === "object") runs.push(run);
+    if (run === NOT_TEXT_RUN) return false;
+    // A run found without gate hits (every run is tried) is cut only when it holds a gate: a run
+    // without one cannot give a finding, however cut (base64Gates).
+    if (cuts && run !== undefined && (base64Hits !== undefined || seams === undefined || seams.within(text, start, charsEnd))) {
+      const spans = headCuts(text, start, charsEnd);
+      if (end === charsEnd) spans.push(...tailCuts(text, start, charsEnd));
+      for (let k = 0; k < spans.length; k += 2) {
+        separate(start);
+        decodeSpan(spans[k]!, spans[k + 1]!, spans[k + 1]!, false);
+      }
+    }
+    return true;
+  };
+  /**
+   * An empty run at `at` (an empty line in the joined text) before a run decoded from the same
+   * characters as the one before it (a tail or another segment): at the next depth, two such lines
+   * of base64 (a run and its shorter tail) would read as one line-wrapped block.
+   */
+  const separate = (at: number): void => {
+    beginPoolRun(pool, 0);
+    runs.addShort(at, at);
+  };
+  /**
+   * The whole run `text[start, charsEnd)` of base64 characters, then its padding; when it is not
+   * text, its spans that are at another alignment (characters glued before or after a base64
+   * text: engine/realign.ts).
+   */
+  const fromRun = (start: number, charsEnd: number): number => {
+    const end = paddingEnd(text, charsEnd);
+    if (!decodeSpan(start, charsEnd, end, true)) {
+      const segments = alignedSegments(text, start, charsEnd);
+      for (let k = 0; k < segments.length; k += 2) {
+        if (k > 0) separate(segments[k]!);
+        decodeSpan(segments[k]!, segments[k + 1]!, segments[k + 1] === charsEnd ? end : segments[k + 1]!, true);
+      }
+    }
     return end;
   };
   if (base64Hits !== undefined) {
@@ -543,6 +588,8 @@ export interface SeamGates {
   readonly longest: number;
   /** Does a gate start in `text[a, e)` and end in `text[s, t)`, the two read as one string? */
   across(text: string, a: number, e: number, s: number, t: number): boolean;
+  /** Does a gate occur whole in `text[s, t)`? */
+  within(text: string, s: number, t: number): boolean;
 }
 
 /** Where {@link nextCutLine} goes on: the lines before `from` have been looked at (updated by it). */
@@ -665,7 +712,7 @@ function readBlock(text: string, start: number, charsEnd: number, indent: number
   }
   const chars = parts.join("");
   const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
-  if (decoded === undefined || decoded === SHORT) return { end: blockEnd, decoded: false, starts, ends };
+  if (typeof decoded !== "object") return { end: blockEnd, decoded: false, starts, ends };
   runs.push(new WrappedRun(start, blockEnd, decoded, map));
   return { end: blockEnd, decoded: true, starts, ends };
 }
@@ -799,10 +846,23 @@ function appendAscii(text: string, start: number, end: number, pool: BytePool): 
   return true;
 }
 
-/** The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it decodes to text and fits the budget. */
-function decodeBase64Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, pool: BytePool | undefined): Base64Run | typeof SHORT | undefined {
+/** What {@link decodeBase64Run} returns for a run that does not decode to text. */
+const NOT_TEXT_RUN = 2;
+
+/**
+ * The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded, if it
+ * decodes to text ({@link NOT_TEXT_RUN} if not) and fits the budget (undefined if not).
+ */
+function decodeBase64Run(
+  text: string,
+  start: number,
+  charsEnd: number,
+  end: number,
+  budget: DecodeBudget,
+  pool: BytePool | undefined,
+): Base64Run | typeof SHORT | typeof NOT_TEXT_RUN | undefined {
   // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
-  if (!asciiTextHead(text, start)) return undefined;
+  if (!asciiTextHead(text, start)) return NOT_TEXT_RUN;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
   if (pool !== undefined && charsEnd - start <= SHORT_RUN) {
@@ -823,9 +883,11 @@ function decodeBase64Run(text: string, start: number, charsEnd: number, end: num
     const latin1 = bytes.toString("latin1");
     if (!NOT_ASCII_TEXT.test(latin1)) decoded = latin1; // ASCII text: no UTF-8 decoding (a run may be megabytes)
     else {
-      if (NOT_TEXT.test(latin1)) return undefined;
+      if (NOT_TEXT.test(latin1)) return NOT_TEXT_RUN;
       decoded = bytes.toString("utf8");
-      if (decoded.length !== bytes.length && decoded.includes("\ufffd")) return undefined; // not UTF-8 text
+      // Not UTF-8 text: a byte above 0x7F that is no part of a sequence decodes to U+FFFD. (When
+      // every such byte is one, the lengths are equal: a sequence is 2 to 4 bytes, 1 or 2 code units.)
+      if (decoded.length === bytes.length || decoded.includes("\ufffd")) return NOT_TEXT_RUN;
     }
     byteCount = bytes.length;
   }

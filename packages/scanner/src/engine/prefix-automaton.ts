@@ -215,6 +215,25 @@ export class PrefixAutomaton {
     return false;
   }
 
+  /**
+   * Does a prefix with an id from `fromId` on occur whole in `text[s, t)`? One DFA walk from the
+   * root, stopping at the first; no allocation. The decode layer asks it of a base64 run found
+   * without gate hits before decoding its cuts (engine/decode.ts, `SeamGates.within`).
+   */
+  occursIn(text: string, s: number, t: number, fromId: number): boolean {
+    const { symbolOf, table, outList, lengths } = this;
+    const S = this.symbolCount;
+    let st = 0;
+    for (let i = s; i < t; i++) {
+      st = table[st + symbolOf[text.charCodeAt(i)]!]!;
+      if (st < 0) {
+        st = ~st;
+        for (let k = table[st + S]!; outList[k] !== -1; k++) if (outList[k]! >= fromId && lengths[outList[k]!]! <= i + 1 - s) return true;
+      }
+    }
+    return false;
+  }
+
   /** Number of DFA states (for diagnostics). */
   get stateCount(): number {
     return this.states;
