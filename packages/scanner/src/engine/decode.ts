@@ -30,7 +30,7 @@
  * do not overlap, so one call is O(n). The caller limits the depth ({@link MAX_DECODE_DEPTH}).
  */
 
-import { alignedSegments, headCuts, tailCuts } from "./realign.js";
+import { alignedSegments, headCuts, MIN_SEGMENT_BYTES, tailCuts } from "./realign.js";
 
 /** How a run was encoded; a finding inside a run nested twice names both, outer first (`base64/percent`). */
 export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity";
@@ -338,6 +338,11 @@ const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c ===
 export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: readonly number[], seams?: SeamGates): DecodedRuns {
   const runs = new DecodedRuns(text.length);
   const n = text.length;
+  /** Decoded bytes of the cuts ({@link decodeSpan}), and the budget when this call started. */
+  let cutBytes = 0;
+  const budgetAtStart = budget.remaining;
+  /** Bytes the cuts may still decode: an eighth of what this call decoded otherwise, plus {@link CUT_ALLOWANCE}. */
+  const cutRoom = (): number => (budgetAtStart - budget.remaining - cutBytes) / 8 + CUT_ALLOWANCE - cutBytes;
   const pool = runs.pool;
   // Line-wrapped base64: without gate hits, all blocks first (their lines' runs are then skipped
   // below, `blockEnd`); with gate hits, the block around each hit's line, and around each line
@@ -368,12 +373,17 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     if (run === NOT_TEXT_RUN) return false;
     // A run found without gate hits (every run is tried) is cut only when it holds a gate: a run
     // without one cannot give a finding, however cut (base64Gates).
-    if (cuts && run !== undefined && (base64Hits !== undefined || seams === undefined || seams.within(text, start, charsEnd))) {
+    if (cuts && run !== undefined && cutRoom() >= MIN_SEGMENT_BYTES && (base64Hits !== undefined || seams === undefined || seams.within(text, start, charsEnd))) {
       const spans = headCuts(text, start, charsEnd);
       if (end === charsEnd) spans.push(...tailCuts(text, start, charsEnd));
       for (let k = 0; k < spans.length; k += 2) {
+        // At most an eighth of what this call decoded otherwise, plus CUT_ALLOWANCE: text dense with
+        // runs that can be cut (every run of `AAAA…` after a CR LF) decodes 4 spans per run else.
+        if (Math.floor(((spans[k + 1]! - spans[k]!) * 3) / 4) > cutRoom()) break;
+        const before = budget.remaining;
         separate(start);
         decodeSpan(spans[k]!, spans[k + 1]!, spans[k + 1]!, false);
+        cutBytes += before - budget.remaining;
       }
     }
     return true;
@@ -496,6 +506,12 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   }
   return runs;
 }
+
+/**
+ * Decoded bytes the cuts of one {@link decodedRuns} call (engine/realign.ts) may take besides an
+ * eighth of what it decoded otherwise: 4 cuts of the longest (1 024 bytes), or ~100 of short runs.
+ */
+const CUT_ALLOWANCE = 4096;
 
 /** Shortest full line of a wrapped base64 block (coreutils `base64` wraps at 76, PEM and `openssl base64` at 64). */
 export const MIN_WRAP_WIDTH = 60;
