@@ -26,7 +26,10 @@ const SNIFF_BYTES = 8192;
 /**
  * The text of a UTF-16 file with a byte order mark (`FF FE` or `FE FF`), without the mark; undefined
  * when `bytes` does not start with one, has an odd length, or its first 8 KiB decode to a NUL
- * character (UTF-32, or binary data: not UTF-16 text). Lone surrogates are kept as they are.
+ * character (UTF-32, or binary data: not UTF-16 text), or when the decoded text holds a code unit
+ * no UTF-16 text file holds (binary data that happens to start FF FE): a lone surrogate, a
+ * private-use character (U+E000-U+F8FF), a noncharacter U+FFFE/U+FFFF, or a C0 control other than
+ * tab, line feed, vertical tab, form feed, carriage return and escape.
  */
 export function decodeUtf16WithBom(bytes: Uint8Array): { text: string; encoding: "utf-16le" | "utf-16be" } | undefined {
   if (bytes.length < 2 || bytes.length % 2 !== 0) return undefined;
@@ -36,25 +39,29 @@ export function decodeUtf16WithBom(bytes: Uint8Array): { text: string; encoding:
   const body = Buffer.from(bytes.buffer, bytes.byteOffset + 2, bytes.length - 2);
   // A NUL character is two zero bytes at an even offset, whichever the byte order.
   for (let i = 0; i + 1 < Math.min(body.length, SNIFF_BYTES); i += 2) if (body[i] === 0 && body[i + 1] === 0) return undefined;
-  if (le) return { text: body.toString("utf16le"), encoding: "utf-16le" };
-  const swapped = Buffer.from(body); // a copy: swap16 works in place
-  return { text: swapped.swap16().toString("utf16le"), encoding: "utf-16be" };
+  const text = le ? body.toString("utf16le") : Buffer.from(body).swap16().toString("utf16le"); // a copy: swap16 works in place
+  if (!text.isWellFormed() || IMPLAUSIBLE_UTF16.test(text)) return undefined;
+  return { text, encoding: le ? "utf-16le" : "utf-16be" };
 }
+
+/** Code units a UTF-16 text file does not hold (lone surrogates are checked by isWellFormed). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const IMPLAUSIBLE_UTF16 = /[\u0000-\u0008\u000e-\u001a\u001c-\u001f\ue000-\uf8ff\ufffe\uffff]/;
 
 /** Decodes a file's bytes for scanning (see the module doc). */
 export function fileText(bytes: Uint8Array): FileText {
   const utf16 = decodeUtf16WithBom(bytes);
   if (utf16) return { kind: "text", ...utf16 };
-  const head = bytes.subarray(0, SNIFF_BYTES);
-  if (head.includes(0)) {
-    const mark = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-    const reason = !mark
-      ? "binary file: a NUL byte in the first 8 KiB"
-      : bytes.length % 2 !== 0
-        ? "UTF-16 byte order mark but an odd number of bytes"
-        : "UTF-16 byte order mark but a NUL character in the first 8 KiB: UTF-32 or binary";
-    return { kind: "not-text", reason };
-  }
+  const utf16Mark = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16Mark)
+    return {
+      kind: "not-text",
+      reason:
+        bytes.length % 2 !== 0
+          ? "UTF-16 byte order mark but an odd number of bytes"
+          : "UTF-16 byte order mark but not UTF-16 text (a NUL, lone surrogate, private-use or control character): UTF-32 or binary",
+    };
+  if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return { kind: "not-text", reason: "binary file: a NUL byte in the first 8 KiB" };
   const mark = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   return { kind: "text", text: Buffer.from(bytes.buffer, bytes.byteOffset + mark, bytes.length - mark).toString("utf8"), encoding: "utf-8" };
 }

@@ -99,7 +99,7 @@ describe("teammem-scan", () => {
         `teammem-scan: ${join("skipped", "blob.bin")}: not scanned (binary file: a NUL byte in the first 8 KiB)`,
         `teammem-scan: ${join("skipped", "huge.md")}: not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)`,
         `teammem-scan: ${join("skipped", "odd.txt")}: not scanned (UTF-16 byte order mark but an odd number of bytes)`,
-        `teammem-scan: ${join("skipped", "u32.md")}: not scanned (UTF-16 byte order mark but a NUL character in the first 8 KiB: UTF-32 or binary)`,
+        `teammem-scan: ${join("skipped", "u32.md")}: not scanned (UTF-16 byte order mark but not UTF-16 text (a NUL, lone surrogate, private-use or control character): UTF-32 or binary)`,
         "",
       ].join("\n"),
     });
