@@ -44,12 +44,13 @@ interface DeleteOverridden {
   readonly version: number;
 }
 
-/** A teammate deleted the file while you edited it: your edit keeps it (sent as a new version). */
+/** A teammate deleted the file while you edited it: your edit keeps it (sent as a new version; `heldBack`: not sent, a credential is in it). */
 interface EditKept {
   readonly type: "edit-kept";
   readonly path: string;
   readonly author: string;
   readonly version: number;
+  heldBack?: boolean;
 }
 
 /** A teammate renamed a file; `followed`: your edit of the old path moved with it (merged there). */
@@ -184,7 +185,10 @@ export function describeEvent(e: SyncEvent): string {
     case "delete-overridden":
       return `your delete of ${e.path} was overridden by ${whose(e.author)} edit (v${e.version})`;
     case "edit-kept":
-      return `${who(e.author)} deleted ${e.path} (v${e.version}); your edit keeps it (sent as a new version)`;
+      return (
+        `${who(e.author)} deleted ${e.path} (v${e.version}); your edit keeps it ` +
+        (e.heldBack ? "here (held back: not sent until the credential is removed)" : "(sent as a new version)")
+      );
     case "renamed":
       return (
         `${e.from} was renamed to ${e.to} by ${who(e.author)}${e.followed ? "; your edit of it moved there too" : ""}` +

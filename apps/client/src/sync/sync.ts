@@ -146,6 +146,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     if (line !== null) summary.unresolved.push({ path: displayPath(c.path), line });
   }
   settleReconciled(summary);
+  settleEditsKept(summary);
   await pruneBaseContents(ctx.layout, ctx.state);
   // A local edit the server merged moved the base past the kept-out version.
   dropCaughtUp(ctx);
@@ -221,6 +222,12 @@ function notSentReason(summary: SyncSummary, path: string): string {
   if (summary.unresolved.some((u) => u.path === path)) return "conflict markers still in it";
   if (summary.error) return "still queued: the next sync sends it";
   return "not sent";
+}
+
+/** After the push: an edit kept over a teammate's delete whose file is held back was not sent; its line says so. */
+function settleEditsKept(summary: SyncSummary): void {
+  const held = new Set(summary.heldBack.map((h) => displayPath(h.path)));
+  for (const e of summary.events) if (e.type === "edit-kept" && held.has(e.path)) e.heldBack = true;
 }
 
 /**
