@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,5 +68,14 @@ describe("team files", () => {
     const { root, layout } = await memoryFolder();
     await writeFile(join(root, "team", "nul.md"), "a\u0000b\n");
     expect(await readTeamFile(layout, "nul.md")).toEqual({ kind: "unsafe", reason: "not text (holds a NUL byte)" });
+  });
+
+  it("skips a regular file with another hard link (it may share content with a private file, try-out F5); read again once it has one name", async () => {
+    const { layout } = await memoryFolder();
+    await writeFile(join(layout.root, "private.md"), "PRIVATE hard-linked note\n");
+    await link(join(layout.root, "private.md"), join(layout.team, "hard.md"));
+    expect(await readTeamFile(layout, "hard.md")).toEqual({ kind: "unsafe", reason: "hard link (not synced: it may share content with a private file)" });
+    await rm(join(layout.root, "private.md"));
+    expect(await readTeamFile(layout, "hard.md")).toMatchObject({ kind: "file", content: "PRIVATE hard-linked note\n" });
   });
 });

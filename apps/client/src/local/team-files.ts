@@ -96,6 +96,8 @@ export async function readTeamFile(layout: Layout, entryPath: string, checked?: 
     const st = await handle.stat({ bigint: true });
     if (st.isDirectory()) return { kind: "unsafe", reason: "is a folder" };
     if (!st.isFile()) return { kind: "unsafe", reason: "not a regular file" };
+    // Another name for the same bytes may live outside team/ (a private note linked in "to keep one copy").
+    if (st.nlink > 1n) return { kind: "unsafe", reason: "hard link (not synced: it may share content with a private file)" };
     if (Number(st.size) > MAX_LOCAL_FILE_BYTES) return { kind: "unsafe", reason: `larger than ${MAX_LOCAL_FILE_BYTES} bytes` };
     const bytes = await handle.readFile();
     // UTF-16 with a byte order mark (Windows editors) is text too: decoded, so it is scanned and
