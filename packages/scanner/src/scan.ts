@@ -19,7 +19,7 @@ import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import type { QuietRange } from "./engine/prefix-automaton.js";
 import { matchAt, Verdicts } from "./engine/match.js";
 import { PairSearch } from "./pair-search.js";
-import { normalize } from "./engine/normalize.js";
+import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
 import { base64RunEnd, decodeBudgetFor, decodedRuns, hasBase64Run, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
@@ -93,16 +93,11 @@ interface RawMatch {
 
 /**
  * Every rule's matches in `text` (offsets in `text`). One pass of the prefix automaton; it also
- * knows what normalisation changes (prefix ids >= normalizeFrom: a CR, an invisible character, a
- * backslash escape; engine/normalize.ts). At a CR seen before any other of them the pass stops and
- * the search restarts on the normalised text (removing the CR of a CRLF joins nothing). At any
- * other the pass reads on to the end, and the normalised text is searched as well. Its matches
- * come first: a match of the original text is kept only where none of the same rule overlaps it,
- * so a removal that glues a token to a word (`word\u00ADghp_…`, `word\_ghp_…`) loses no finding
- * the text gives as written. Ordinary text (no CR, invisible character or backslash escape) is thus read
- * once. With `gateHits`, the pass over the original text appends the starts of the decode layer's
- * base64 gates (engine/decode.ts, `base64Gates`); after a restart, or when the catalog has no
- * gates, it holds `[-1]` (unknown: the decode layer searches every run).
+ * knows the code units normalisation removes (prefix ids >= normalizeFrom): the first one seen stops
+ * the pass, and the search restarts on the normalised text. Ordinary text (no CRLF, BOM or
+ * zero-width character) is thus read once. With `gateHits`, the same pass appends the starts of the
+ * decode layer's base64 gates (engine/decode.ts, `base64Gates`); after a restart, or when the
+ * catalog has no gates, it holds `[-1]` (unknown: the decode layer searches every run).
  */
 function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]): RawMatch[] {
   const { rules, rulesByPrefix, normalizeFrom, gateFrom } = catalog;
@@ -112,9 +107,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   const automaton =
     gateHits === undefined || gateHits[0] === -1 ? catalog.automaton : (catalog.gatedAutomaton(false) ?? (hasBase64Run(text) ? catalog.gatedAutomaton(true)! : catalog.automaton));
   let t = text;
-  let normalised = false;
-  /** A code unit other than a CR (or a BOM at offset 0) that normalisation changes has been seen. */
-  let joining = false;
+  let norm: NormalizedText | undefined;
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
   let pairs: PairSearch | undefined; // the pair rules' positions in `t` (lazily, at the first ID)
   const verdicts = new Verdicts(); // validators are pure: verdicts hold in the normalised text too
@@ -122,18 +115,10 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   let gateSink = gateHits;
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
   // enough) are not even reported.
-  const quiet: QuietRange = { from: gateFrom, until: 0, mutedFrom: 0, mutedTo: 0 };
+  const quiet: QuietRange = { from: gateFrom, until: 0 };
   const onHit = (start: number, prefixId: number): boolean => {
     if (prefixId >= normalizeFrom) {
-      if (prefixId < gateFrom) {
-        if (normalised) return false;
-        if (prefixId === normalizeFrom || (start === 0 && t.charCodeAt(0) === 0xfeff)) return !joining;
-        // Known now: the rest of the pass need not hear of the triggers.
-        joining = true;
-        quiet.mutedFrom = normalizeFrom;
-        quiet.mutedTo = gateFrom;
-        return false;
-      }
+      if (prefixId < gateFrom) return norm === undefined;
       if (gateSink !== undefined && start >= quiet.until) {
         quiet.until = base64RunEnd(t, start);
         gateSink.push(start);
@@ -152,57 +137,22 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     }
     return false;
   };
-  const stopped = automaton.forEachHit(t, onHit, quiet);
-  if (!stopped && !joining) return out;
-  const norm = normalize(text);
-  if (norm.text === text) return out; // a false alarm (a high surrogate of no invisible character): the pass read the whole text
-  normalised = true;
-  let plain: RawMatch[] = out;
-  if (stopped) {
-    if (norm.joins) {
-      // The original text's matches are wanted too (see above): read it whole, gates included.
-      skipUntil = undefined;
-      pairs = undefined;
-      plain = out = [];
-      quiet.until = 0;
-      quiet.mutedFrom = normalizeFrom;
-      quiet.mutedTo = gateFrom;
-      gateHits?.splice(0, gateHits.length);
-      automaton.forEachHit(t, onHit, quiet);
-    } else {
-      // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
-      gateHits?.splice(0, gateHits.length, -1);
-      plain = [];
+  if (automaton.forEachHit(t, onHit, quiet)) {
+    // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
+    gateHits?.splice(0, gateHits.length, -1);
+    gateSink = undefined;
+    norm = normalize(text);
+    t = norm.text;
+    skipUntil = undefined;
+    pairs = undefined;
+    out = [];
+    automaton.forEachHit(t, onHit); // no gate hits kept after a restart
+    for (const m of out) {
+      m.start = norm.toOriginal(m.start);
+      m.end = norm.toOriginal(m.end - 1) + 1;
     }
   }
-  gateSink = undefined;
-  t = norm.text;
-  skipUntil = undefined;
-  pairs = undefined;
-  out = [];
-  // Neither triggers nor gate hits are wanted from the normalised text.
-  automaton.forEachHit(t, onHit, { from: normalizeFrom, until: t.length + 1, mutedFrom: 0, mutedTo: 0 });
-  for (const m of out) {
-    m.start = norm.toOriginal(m.start);
-    m.end = norm.toOriginal(m.end - 1) + 1;
-  }
-  if (plain.length === 0) return out;
-  // A match of the original text counts only where the normalised text has none of its rule: an
-  // equal span holds the removed code units in its value (a URL password's `[^@]` class reads a
-  // soft hyphen too), and the fingerprint is the value as shown.
-  const seen = out.length === 0 ? undefined : overlapTest(out, out.length);
-  return mergeByStart(seen === undefined ? plain : plain.filter((m) => !seen(m.rule, m.start, m.end)), out);
-}
-
-/** The matches of `a` and `b` (each ordered by start, mostly) in one list ordered by start where both are. O(|a| + |b|). */
-function mergeByStart(a: readonly RawMatch[], b: readonly RawMatch[]): RawMatch[] {
-  const merged: RawMatch[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) merged.push(b[j]!.start < a[i]!.start ? b[j++]! : a[i++]!);
-  while (i < a.length) merged.push(a[i++]!);
-  while (j < b.length) merged.push(b[j++]!);
-  return merged;
+  return out;
 }
 
 /**

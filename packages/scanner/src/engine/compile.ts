@@ -7,7 +7,7 @@
 import type { Rule } from "../rule.js";
 import { atomCache, tokenAlphabet, tokenBoundary, type AtomCache, type TokenBoundary } from "./boundaries.js";
 import { checkPatternSafety } from "./safety.js";
-import { normalizationTriggers, removableFirstBytes } from "./normalize.js";
+import { REMOVABLE_SEQUENCES } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
 import { base64Gates, canGate, SHORT_HEAD, type SeamGates } from "./decode.js";
 
@@ -72,7 +72,7 @@ export function numberGroups(source: string): { source: string; numbers: Readonl
 
 export interface CompiledCatalog {
   readonly rules: readonly CompiledRule[];
-  /** The rule prefixes, then what tells that a text needs normalising (see `normalizeFrom`). */
+  /** The rule prefixes, then the code units normalisation removes (see `normalizeFrom`). */
   readonly automaton: PrefixAutomaton;
   /**
    * The same prefixes (same ids), then the decode layer's base64 gates (see `gateFrom`), built on
@@ -85,10 +85,8 @@ export interface CompiledCatalog {
   /** prefix id → indices (into `rules`) of the rules having that prefix, in catalog order. */
   readonly rulesByPrefix: readonly Int32Array[];
   /**
-   * Prefix ids from this one on are not rule prefixes but what normalisation changes
-   * (engine/normalize.ts, `normalizationTriggers`): a hit on one means the text may need
-   * normalising before matching. The first of them (id `normalizeFrom`) is the CR, whose removal
-   * joins nothing.
+   * Prefix ids from this one on are not rule prefixes but the code units normalisation removes
+   * (`REMOVABLE_SEQUENCES`): a hit on one means the text must be normalised before matching.
    */
   readonly normalizeFrom: number;
   /**
@@ -159,12 +157,7 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   const notAfterWord = Uint8Array.from(byPrefix, (rs, id) =>
     /^[A-Za-z0-9]/.test(rulePrefixes[id]!) && rs.every((r) => compiled[r]!.boundary?.before !== undefined && !compiled[r]!.hasLeadGroup) ? 1 : 0,
   );
-  // The code units of the rule prefixes and of the gates (base64 in both alphabets) keep their own
-  // symbols; the other punctuation characters and the invisible ones are read as one symbol each.
-  const used = new Set<number>(Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_", (ch) => ch.charCodeAt(0)));
-  for (const p of rulePrefixes) for (let i = 0; i < p.length; i++) used.add(p.charCodeAt(i));
-  const triggers = normalizationTriggers((c) => used.has(c));
-  const automaton = new PrefixAutomaton([...rulePrefixes, ...triggers.prefixes], notAfterWord, triggers.aliases);
+  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES], notAfterWord);
   let gated: PrefixAutomaton | undefined;
   let seams: SeamGates | undefined;
   const catalog: CompiledCatalog = {
@@ -174,7 +167,7 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       (gated ??= !hasGates
         ? automaton
         : build
-          ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!], notAfterWord, triggers.aliases)
+          ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!], notAfterWord)
           : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
@@ -202,11 +195,10 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
  * prefixes shorter than SHORT_HEAD bytes whose gates the decode layer refines with them
  * (engine/decode.ts, `base64Gates`); undefined (any byte) for the others, and when a rule of the
  * prefix could match the prefix alone or may hold any character (`tokenAlphabet`). The first bytes
- * of what normalisation removes are possible too (`removableFirstBytes`: CR, `\`, the invisible
- * characters): an invisible character or a backslash escape after the prefix is removed before matching.
+ * of the characters normalisation removes are possible too: a zero-width character after the
+ * prefix is removed before matching.
  */
 function followingBytes(prefixes: readonly string[], byPrefix: readonly number[][], rules: readonly Rule[], atoms: AtomCache): (Uint8Array | undefined)[] {
-  const removable = removableFirstBytes();
   return prefixes.map((p, id) => {
     if (Buffer.byteLength(p, "utf8") >= SHORT_HEAD) return undefined;
     const set = new Uint8Array(256);
@@ -217,7 +209,7 @@ function followingBytes(prefixes: readonly string[], byPrefix: readonly number[]
       if (alphabet === undefined) return undefined;
       for (let c = 0; c < 128; c++) set[c] ||= alphabet[c]!;
     }
-    for (const b of removable) set[b] = 1;
+    for (const seq of REMOVABLE_SEQUENCES) set[Buffer.from(seq, "utf8")[0]!] = 1;
     return set;
   });
 }

@@ -31,18 +31,7 @@ const CHUNK = 1 << 14;
 export interface QuietRange {
   readonly from: number;
   until: number;
-  /**
-   * Hits of prefix ids in [mutedFrom, mutedTo) are not reported at all (none when equal). The scan
-   * mutes the normalisation triggers once it knows the text needs normalising, so a run of them
-   * (2 MB of soft hyphens) costs no call per code unit.
-   */
-  mutedFrom: number;
-  mutedTo: number;
 }
-
-/** Is the hit of `id` at `start` one `quiet` leaves out? */
-const silenced = (quiet: QuietRange | undefined, id: number, start: number): boolean =>
-  quiet !== undefined && ((id >= quiet.from && start < quiet.until) || (id >= quiet.mutedFrom && id < quiet.mutedTo));
 
 /** An ASCII letter or digit other than `n`, `r`, `t` (see the constructor's `notAfterWord`). */
 const gluesBefore = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122 && c !== 110 && c !== 114 && c !== 116);
@@ -92,14 +81,10 @@ export class PrefixAutomaton {
    * a `\n` escape, which separates; nor a hex digit that may end an escape sequence, `%3A`), so a run of one repeated prefix character (a decoded run of
    * `A`s against a prefix of 20 `A`s) costs no call per code unit. (At the first code unit of a
    * chunk the code unit before is not read: such a hit is reported.)
-   * `aliases` (optional): code unit → the code unit it is read as (it then hits wherever that one
-   * would): a group of code units that play one part (the invisible characters normalisation
-   * removes, engine/normalize.ts) costs one symbol of the alphabet, not one each. An alias must
-   * occur in no prefix (TypeError); one whose target occurs in none is ignored.
    * Throws TypeError on an empty prefix. Cost O(total prefix length × distinct code units), the
    * product being native row copies (`copyWithin`): ~6 000 states build in a few ms.
    */
-  constructor(prefixes: readonly string[], notAfterWord?: Uint8Array, aliases?: ReadonlyMap<number, number>) {
+  constructor(prefixes: readonly string[], notAfterWord?: Uint8Array) {
     this.prefixes = prefixes;
     this.notAfterWord = Uint8Array.from({ length: prefixes.length }, (_, id) => notAfterWord?.[id] ?? 0);
     const symbolMap = new Map<number, number>();
@@ -113,10 +98,6 @@ export class PrefixAutomaton {
     this.symbolCount = symbolMap.size + 1;
     this.symbolOf = this.symbolCount <= 256 ? new Uint8Array(65536) : new Uint16Array(65536);
     for (const [c, s] of symbolMap) this.symbolOf[c] = s;
-    for (const [c, target] of aliases ?? []) {
-      if (symbolMap.has(c)) throw new TypeError(`PrefixAutomaton: alias U+${c.toString(16).toUpperCase().padStart(4, "0")} occurs in a prefix`);
-      this.symbolOf[c] = symbolMap.get(target) ?? 0;
-    }
     this.lengths = Int32Array.from(prefixes, (p) => p.length);
     this.overlap = Math.max(...prefixes.map((p) => p.length));
 
@@ -306,7 +287,7 @@ export class PrefixAutomaton {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!;
           if (notAfterWord[id] === 1 && start > 0 && gluesBefore(text.charCodeAt(start - 1)) && !mayFollowEscapeIn(text, start)) continue;
-          if (silenced(quiet, id, start)) continue;
+          if (quiet !== undefined && id >= quiet.from && start < quiet.until) continue;
           if (onHit(start, id) === true) return true;
         }
       }
@@ -362,7 +343,7 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + 1 - lengths[id]!; // in the chunk
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
-              if (silenced(quiet, id, base + at)) continue;
+              if (quiet !== undefined && id >= quiet.from && base + at < quiet.until) continue;
               if (onHit(base + at, id) === true) return true;
             }
           }
@@ -372,7 +353,6 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
-              if (quiet !== undefined && id >= quiet.mutedFrom && id < quiet.mutedTo) continue;
               l1.push(base + at);
               l1.push(id);
             }
@@ -383,7 +363,6 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + 2 * q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
-              if (quiet !== undefined && id >= quiet.mutedFrom && id < quiet.mutedTo) continue;
               l2.push(base + at);
               l2.push(id);
             }
@@ -394,7 +373,6 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + 3 * q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
-              if (quiet !== undefined && id >= quiet.mutedFrom && id < quiet.mutedTo) continue;
               l3.push(base + at);
               l3.push(id);
             }
@@ -416,10 +394,9 @@ export class PrefixAutomaton {
           const start = i + 1 - lengths[id]!; // in the chunk
           if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!) && !mayFollowEscape(buf, start)) continue;
           if (!direct) {
-            if (quiet !== undefined && id >= quiet.mutedFrom && id < quiet.mutedTo) continue;
             l3.push(base + start);
             l3.push(id);
-          } else if (silenced(quiet, id, base + start)) continue;
+          } else if (quiet !== undefined && id >= quiet.from && base + start < quiet.until) continue;
           else if (onHit(base + start, id) === true) return true;
         }
       }
@@ -430,7 +407,7 @@ export class PrefixAutomaton {
     carry.dense = carry.dense || later[0].length + later[1].length + later[2].length > len >> 3;
     for (const hits of later) {
       for (let k = 0; k < hits.length; k += 2) {
-        if (silenced(quiet, hits[k + 1]!, hits[k]!)) continue;
+        if (quiet !== undefined && hits[k + 1]! >= quiet.from && hits[k]! < quiet.until) continue;
         if (onHit(hits[k]!, hits[k + 1]!) === true) return true;
       }
     }
