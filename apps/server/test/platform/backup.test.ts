@@ -140,7 +140,7 @@ describe("teammem-server export and import", () => {
     expect(JSON.parse(backupLines.at(-1)!)).toEqual({ end: { rows: expect.objectContaining({ versions: before["versions"]!.length }) } });
     expect(exported.stdout).not.toContain('"epoch_origin"');
     const file = join(await tempDir(), "backup.jsonl");
-    await writeFile(file, exported.stdout);
+    await writeFile(file, exported.stdout, { mode: 0o600 }); // as export writes a backup file
 
     const postgres = await cliDatabase("postgres", postgresUrl());
     const imported = await cli(["import", file], postgres.env);
@@ -158,7 +158,7 @@ describe("teammem-server export and import", () => {
     const again = await cli(["export", ...postgres.args], postgres.env);
     expect(again.status, again.stderr).toBe(0);
     const file2 = join(await tempDir(), "backup2.jsonl");
-    await writeFile(file2, again.stdout);
+    await writeFile(file2, again.stdout, { mode: 0o600 });
     const back = await cliDatabase("pglite", postgresUrl(), { seeded: true });
     expect((await cli(["import", file2, ...back.args], back.env)).status).toBe(0);
     expect(await tableDump(back)).toEqual(before);
@@ -206,7 +206,7 @@ describe("teammem-server export and import", () => {
     });
     const importText = async (text: string, target: CliDatabase) => {
       const file = join(await tempDir(), "bad.jsonl");
-      await writeFile(file, text);
+      await writeFile(file, text, { mode: 0o600 });
       return cli(["import", file, ...target.args], target.env);
     };
     const occupied = async (target: CliDatabase) => {
@@ -347,7 +347,7 @@ describe("teammem-server export and import", () => {
     const exported = await cli(["export"], source.env);
     expect(exported.status).toBe(0);
     const file = join(await tempDir(), "backup.jsonl");
-    await writeFile(file, exported.stdout);
+    await writeFile(file, exported.stdout, { mode: 0o600 }); // as export writes a backup file
     const namespaceLine = exported.stdout.split("\n").findIndex((l) => l.startsWith('{"table":"namespaces"')) + 1;
 
     const target = await cliDatabase("postgres", postgresUrl());
