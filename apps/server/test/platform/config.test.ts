@@ -164,9 +164,9 @@ describe("listen address", () => {
 describe("unusable data folder", () => {
   const HINT = "; choose another with --data-dir or TEAMMEM_DATA_DIR\n";
   /** `start` on `dataDir` as `user` (root's permissions would let it write anywhere: the test runs it as nobody then). */
-  const start = (dataDir: string, user: { uid?: number; gid?: number } = {}) => {
+  const start = (dataDir: string, user: { uid?: number; gid?: number } = {}, node = process.execPath) => {
     const env = { PATH: process.env["PATH"] ?? "" };
-    const r = spawnSync(process.execPath, [CLI, "start", "--port", "0", "--data-dir", dataDir], { encoding: "utf8", env, timeout: 50_000, ...user });
+    const r = spawnSync(node, [CLI, "start", "--port", "0", "--data-dir", dataDir], { encoding: "utf8", env, timeout: 50_000, ...user });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
@@ -179,20 +179,20 @@ describe("unusable data folder", () => {
     });
   });
 
-  // As root the folder's mode would not stop the server: it runs as nobody, which must be able to run
-  // node and read the checkout (not so for a node under root's private home, e.g. a CI's Node 24 in
-  // ~/.cache: .ci/run keeps it in /var/cache when run as root).
+  // As root the folder's mode would not stop the server: it runs as nobody, with a node nobody may
+  // run (a node under root's private home may not be: the machine's node then, as in the scanner's
+  // run.test.ts), and a checkout nobody can read; else the test is skipped.
   const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const canRunAsUser = spawnSync(process.execPath, [CLI, "--version"], { encoding: "utf8", timeout: 50_000, ...user }).status === 0;
+  const nodeForUser = [process.execPath, "/usr/bin/node"].find((n) => spawnSync(n, [CLI, "--version"], { timeout: 50_000, ...user }).status === 0);
 
-  it.skipIf(!canRunAsUser)("teammem-server start on a read-only folder, or a new folder inside one, exits 1 naming the folder and writes nothing", () => {
+  it.skipIf(nodeForUser === undefined)("teammem-server start on a read-only folder, or a new folder inside one, exits 1 naming the folder and writes nothing", () => {
     const root = tempDir("teammem-ro-");
     chmodSync(root, 0o755);
     const readOnly = join(root, "ro");
     mkdirSync(readOnly, { mode: 0o555 });
     chmodSync(readOnly, 0o555);
-    expect(start(readOnly, user)).toEqual({ status: 1, stdout: "", stderr: `teammem-server: cannot write in the data folder ${readOnly}: permission denied (the server runs as another user than the folder's owner?)${HINT}` });
-    expect(start(join(readOnly, "data"), user)).toEqual({
+    expect(start(readOnly, user, nodeForUser)).toEqual({ status: 1, stdout: "", stderr: `teammem-server: cannot write in the data folder ${readOnly}: permission denied (the server runs as another user than the folder's owner?)${HINT}` });
+    expect(start(join(readOnly, "data"), user, nodeForUser)).toEqual({
       status: 1,
       stdout: "",
       stderr: `teammem-server: cannot create the data folder ${join(readOnly, "data")}: permission denied (the server runs as another user than the folder's owner?)${HINT}`,
