@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { MAX_NAMESPACE_LENGTH } from "@teammem/protocol";
-import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Db } from "./db/database.js";
 import { IdentityCache } from "./identity/identity-cache.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
@@ -25,6 +25,7 @@ import teamRoutes from "./routes/team/index.js";
 import serverRoutes from "./routes/server/index.js";
 import { clientErrorHandler, RepliesInFlight } from "./http/client-error.js";
 import { createReplySerializerCompiler } from "./http/reply-serializer.js";
+import { wellFormedValidator } from "./http/validator.js";
 
 export interface AppOptions {
   /** Open, migrated database; owned and closed by the caller. */
@@ -90,7 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.server.on("request", replies.track);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(wellFormedValidator()); // zod; a lone surrogate in any field is 400 invalid_utf8
   app.setSerializerCompiler(createReplySerializerCompiler()); // fast-json-stringify from the zod reply schemas
   app.decorate("db", opts.db);
   app.decorate("limits", limits);
@@ -100,7 +101,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate("serverIdentity", identity);
 
   await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
-  await app.register(wellFormed); // every route: no string with a lone surrogate gets past preValidation
+  await app.register(wellFormed); // headers, and the request parts a route has no schema for: no lone surrogate gets past preValidation
   await app.register(metrics, { processMetrics: opts.processMetrics ?? false }); // first, so its hooks see every request
   await app.register(shutdown);
   await app.register(readiness);

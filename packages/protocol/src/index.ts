@@ -19,7 +19,7 @@ export {
   type NamespaceRule,
 } from "./namespace-names.js";
 export { sha256Hex } from "./hashing.js";
-export { fieldName, findIllFormedString, illFormedMessage, type FieldStep } from "./well-formed.js";
+export { fieldName, findIllFormedString, illFormedIssue, illFormedMessage, onlyIllFormed, Text, type FieldStep } from "./well-formed.js";
 export { FETCH_BAD_PORTS } from "./bad-ports.js";
 export { describeNetworkError } from "./network-reason.js";
 export * from "./messages/common.js";

@@ -60,7 +60,7 @@ function renameSource(ctx: WriteContext, op: Operation, to: string): { from: str
 export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): Promise<OperationResult> {
   // A lone surrogate cannot reach the database (jsonb refuses it): refused first, never stored.
   const illFormed = checkWellFormed(op);
-  if (illFormed) return rejected(op.opId, op.path, illFormed);
+  if (illFormed) return rejected(illFormed.opId, illFormed.path, illFormed.refusal);
   const nsId = ctx.namespace.id;
   const hash = operationHash(op);
   const checked = checkWritePath(ctx, op.path);

@@ -89,7 +89,7 @@ export async function writeHead(
  * Compare-and-set: writes `content` (null: delete) only when `baseVersion` is the head version
  * (0: the path never existed). Writing the head's own content changes nothing and succeeds
  * whatever the (older) base, so a retry after a lost response gets the same answer.
- * @throws Refusal invalid_path | invalid_utf8 | entry_too_large | secret_detected (audited) |
+ * @throws Refusal invalid_path | entry_too_large | secret_detected (audited) |
  *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full.
  */
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
@@ -165,7 +165,7 @@ export async function restoreVersion(db: Db, ctx: WriteContext, opId: string, ra
  * (kind resolve) when `baseVersion` is the head, and marks the record resolved with that version.
  * Idempotent by `opId`.
  * @throws Refusal not_found | already_exists (resolved before, details `{ resolvedVersion }`) |
- *   version_conflict (details `{ currentVersion }`) | invalid_utf8 | entry_too_large | secret_detected |
+ *   version_conflict (details `{ currentVersion }`) | entry_too_large | secret_detected |
  *   path_case_conflict | namespace_full | invalid_request (opId reused).
  */
 export async function resolveConflict(

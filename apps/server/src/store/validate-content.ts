@@ -2,25 +2,22 @@
  * Checks one incoming write that needs no database: path rules, UTF-8 well-formedness, size, and
  * the server-side re-scan for secrets; and the audit event of a secret hit (metadata only).
  */
-import { checkEntryPath, fieldName, findIllFormedString, illFormedMessage, type Operation } from "@teammem/protocol";
+import { checkEntryPath, type Operation } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/events.js";
 import type { Db } from "../db/database.js";
+import { illFormedItem, type IllFormedItem } from "../errors/ill-formed-item.js";
 import { Refusal } from "../errors/refusal.js";
 import type { WriteContext } from "./write-context.js";
 
 /**
- * The `invalid_utf8` refusal of a batch operation holding a string that is not well-formed UTF-16
- * (a lone surrogate, which UTF-8 cannot encode: the database would refuse or alter it), with
- * `details.field` naming the operation's field (`path`, `renameFrom`, `content`); null when every
- * string of it is well-formed. The batch route leaves its operations to this check
- * (plugins/well-formed.ts checks the rest of every request).
+ * The `invalid_utf8` rejection of a batch operation that holds a string which is not well-formed
+ * UTF-16 (a lone surrogate, which UTF-8 cannot encode: the database would refuse or alter it), as
+ * the request validator marked it (http/validator.ts: `details.field` names the operation's field,
+ * `path`, `renameFrom`, `content`...), with the opId and path as sent; null for any other operation.
  */
-export function checkWellFormed(op: Operation): Refusal | null {
-  const at = findIllFormedString(op);
-  if (!at) return null;
-  const field = fieldName(at);
-  return new Refusal("invalid_utf8", illFormedMessage(field), { field });
+export function checkWellFormed(op: Operation): IllFormedItem | null {
+  return illFormedItem(op) ?? null;
 }
 
 /** Checks `rawPath`; @returns the NFC path or the refusal (`invalid_path`, details `{ rule }`). */
@@ -48,13 +45,13 @@ export class SecretRefusal extends Refusal {
 }
 
 /**
- * Checks content that is about to be stored: `invalid_utf8`, `invalid_request` (NUL character),
+ * Checks content that is about to be stored (well-formed already: every request's schema refuses a
+ * lone surrogate, http/validator.ts): `invalid_request` (NUL character),
  * `entry_too_large` (details `{ limit, value }` in UTF-8 bytes), `secret_detected` (findings: rule
  * and position only; a {@link SecretRefusal} carries the fingerprints for {@link auditSecretRefusal}).
  * @returns null when the content may be stored.
  */
 export function checkContent(ctx: WriteContext, content: string): Refusal | null {
-  if (!content.isWellFormed()) return new Refusal("invalid_utf8", "content must be valid Unicode text (it has a lone surrogate)");
   // PostgreSQL text cannot hold NUL; a text memory file has no reason to.
   if (content.includes("\u0000")) return new Refusal("invalid_request", "content must be text without NUL characters", { reason: "nul_character" });
   const bytes = Buffer.byteLength(content, "utf8");

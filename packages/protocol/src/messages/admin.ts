@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 
 /** A role in a team: `reader` reads, `member` also writes, `admin` also manages tokens. */
 export const RoleName = z.enum(["admin", "member", "reader"]);
 /** A user name as shown in history and audit events. */
-export const UserName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, "user: 1-64 of [A-Za-z0-9._@-], starting alphanumeric");
+export const UserName = Text.regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, "user: 1-64 of [A-Za-z0-9._@-], starting alphanumeric");
 
 /** POST /v1/admin/tokens: issue a token for `user` (created if new) in the caller's team. */
 export const IssueTokenRequest = z.strictObject({
@@ -15,17 +16,17 @@ export const IssueTokenRequest = z.strictObject({
 export type IssueTokenRequest = z.infer<typeof IssueTokenRequest>;
 
 /** Answer to POST /v1/admin/tokens. `token` is shown once and never stored by the server. */
-export const IssueTokenResponse = z.object({ token: z.string(), tokenId: z.uuid() });
+export const IssueTokenResponse = z.object({ token: Text, tokenId: z.uuid() });
 export type IssueTokenResponse = z.infer<typeof IssueTokenResponse>;
 
 /** One issued token, without its value. Times are ISO 8601. */
 export const TokenInfo = z.object({
   tokenId: z.uuid(),
-  user: z.string(),
+  user: Text,
   role: RoleName,
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  createdAt: Text,
+  expiresAt: Text.nullable(),
+  revokedAt: Text.nullable(),
 });
 export type TokenInfo = z.infer<typeof TokenInfo>;
 /** GET /v1/admin/tokens: the team's tokens, newest first. */
@@ -33,12 +34,12 @@ export const TokenList = z.object({ tokens: z.array(TokenInfo) });
 export type TokenList = z.infer<typeof TokenList>;
 
 /** DELETE /v1/admin/tokens/:tokenId answer; revoking twice keeps the first time. */
-export const RevokeTokenResponse = z.object({ tokenId: z.uuid(), revokedAt: z.string() });
+export const RevokeTokenResponse = z.object({ tokenId: z.uuid(), revokedAt: Text });
 export type RevokeTokenResponse = z.infer<typeof RevokeTokenResponse>;
 
 /** GET /v1/admin/members: the team's members by name. */
 export const MemberList = z.object({
-  members: z.array(z.object({ user: z.string(), role: RoleName, joinedAt: z.string() })),
+  members: z.array(z.object({ user: Text, role: RoleName, joinedAt: Text })),
 });
 export type MemberList = z.infer<typeof MemberList>;
 
@@ -51,9 +52,9 @@ export type SetMemberRoleRequest = z.infer<typeof SetMemberRoleRequest>;
  * member's current role: lowering a role takes effect on every token of the member (within 5 s on
  * other instances); raising it does not raise older tokens (issue a new one).
  */
-export const MemberRoleChange = z.object({ user: z.string(), role: RoleName, previousRole: RoleName });
+export const MemberRoleChange = z.object({ user: Text, role: RoleName, previousRole: RoleName });
 export type MemberRoleChange = z.infer<typeof MemberRoleChange>;
 
 /** GET /v1/admin/team: the caller's team. */
-export const TeamInfo = z.object({ name: z.string(), createdAt: z.string(), members: z.number().int().nonnegative() });
+export const TeamInfo = z.object({ name: Text, createdAt: Text, members: z.number().int().nonnegative() });
 export type TeamInfo = z.infer<typeof TeamInfo>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { NamespaceName } from "./common.js";
 import { FindingFingerprint, RuleId } from "./block-report.js";
 import { BypassPolicy, BypassReason } from "./bypasses.js";
@@ -43,11 +44,11 @@ export type AuditEventKind = z.infer<typeof AuditEventKind>;
 
 /** A finding as the audit log keeps it: rule, position, the catalog's label, the team-keyed fingerprint; never the value. */
 export const AuditFinding = z.object({
-  ruleId: z.string(),
-  label: z.string().optional(),
+  ruleId: Text,
+  label: Text.optional(),
   line: z.number().int(),
   column: z.number().int().optional(),
-  fingerprint: z.string().optional(),
+  fingerprint: Text.optional(),
 });
 export type AuditFinding = z.infer<typeof AuditFinding>;
 
@@ -61,46 +62,45 @@ export type AuditFinding = z.infer<typeof AuditFinding>;
 export const AuditEvent = z.object({
   id: z.number().int().positive(),
   kind: AuditEventKind,
-  createdAt: z.string(),
-  actor: z.string().nullable(),
-  namespace: z.string().nullable(),
-  path: z.string().nullable(),
-  clientId: z.string().nullable(),
+  createdAt: Text,
+  actor: Text.nullable(),
+  namespace: Text.nullable(),
+  path: Text.nullable(),
+  clientId: Text.nullable(),
   /** An error code: the refusal's (`secret_detected`) or the denial's (`unauthorized`, `token_revoked`...). */
-  code: z.string().nullable(),
+  code: Text.nullable(),
   findings: z.array(AuditFinding).nullable(),
   fingerprintKeyId: z.number().int().nullable(),
-  tokenId: z.string().nullable(),
+  tokenId: Text.nullable(),
   /** The user a token, role change or bypass is about (the actor is who did it). */
-  targetUser: z.string().nullable(),
+  targetUser: Text.nullable(),
   role: RoleName.nullable(),
   previousRole: RoleName.nullable(),
   /** Version acted on: restored from, purged, or the head a conflict was recorded against. */
   version: z.number().int().nullable(),
   /** Version an action produced (the restored version's new number). */
   resultVersion: z.number().int().nullable(),
-  conflictId: z.string().nullable(),
-  bypassId: z.string().nullable(),
+  conflictId: Text.nullable(),
+  bypassId: Text.nullable(),
   reason: BypassReason.nullable(),
   /** Free text of a bypass request or a purge (scanned: never holds a credential). */
-  reasonText: z.string().nullable(),
+  reasonText: Text.nullable(),
   /** An admin's note on a bypass decision. */
-  note: z.string().nullable(),
+  note: Text.nullable(),
   /** The bypass policy: the team's when a request was made, or the new one (`bypass_policy_changed`). */
   policy: BypassPolicy.nullable(),
   /** The policy before a `bypass_policy_changed` (null in events recorded before the server's migration 0009). */
   previousPolicy: BypassPolicy.nullable(),
   /** How many: refused requests in the window (`auth_denied`), events deleted (`retention_purge`). */
   count: z.number().int().nullable(),
-  remoteAddress: z.string().nullable(),
-  periodStart: z.string().nullable(),
-  periodEnd: z.string().nullable(),
+  remoteAddress: Text.nullable(),
+  periodStart: Text.nullable(),
+  periodEnd: Text.nullable(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
-  z
-    .string()
+  Text
     .max(2000)
     .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
     .pipe(z.array(item).min(1, "give at least one value"));
@@ -113,8 +113,7 @@ const AuditFilterFields = z.strictObject({
   user: UserName.optional(),
   namespace: NamespaceName.optional(),
   ruleId: RuleId.optional(),
-  pathPrefix: z
-    .string()
+  pathPrefix: Text
     .min(1)
     .max(1024)
     .refine((v) => !v.includes("\u0000"), "pathPrefix must not contain NUL")
@@ -156,7 +155,7 @@ export type AuditEventList = z.infer<typeof AuditEventList>;
 /** GET /v1/admin/audit-events/:id */
 export const AuditEventParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-const Count = z.object({ key: z.string(), count: z.number().int().nonnegative() });
+const Count = z.object({ key: Text, count: z.number().int().nonnegative() });
 /**
  * GET /v1/admin/audit-events/summary (filters as the list): how many events match, by kind, rule
  * (events with at least one finding of the rule), actor, namespace (each most first) and UTC day
@@ -168,7 +167,7 @@ export const AuditSummary = z.object({
   byRule: z.array(Count),
   byUser: z.array(Count),
   byNamespace: z.array(Count),
-  byDay: z.array(z.object({ day: z.string(), count: z.number().int().nonnegative() })),
+  byDay: z.array(z.object({ day: Text, count: z.number().int().nonnegative() })),
 });
 export type AuditSummary = z.infer<typeof AuditSummary>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { ERROR_CODES } from "../errors.js";
 import { MERGE_POLICIES } from "../merge/merge-text.js";
 import { ClientId, Cursor, EntryPath, OpId, Sha256, Version, WireFinding } from "./common.js";
@@ -19,7 +20,7 @@ export const PutOperation = z.strictObject({
   opId: OpId,
   path: EntryPath,
   baseVersion: Version,
-  content: z.string(),
+  content: Text,
   merge: MergePolicyField.optional(),
 });
 /** Delete one entry (recorded as a tombstone version). */
@@ -42,7 +43,7 @@ export const RenameOperation = z.strictObject({
   opId: OpId,
   path: EntryPath,
   baseVersion: Version,
-  content: z.string(),
+  content: Text,
   merge: MergePolicyField.optional(),
   renameFrom: EntryPath,
   renameFromVersion: Version.min(1),
@@ -59,7 +60,7 @@ export const BatchRequest = z.strictObject({
    * server's, nothing is applied: 409 `stale_cursor` (details `{ server }`), so base versions of
    * another epoch never reach a merge. Clients that track the epoch always send it.
    */
-  server: ServerRef.optional(),
+  server: z.strictObject(ServerRef.shape).optional(), // strict: an unknown key (one holding a lone surrogate) is refused, not dropped
   operations: z.array(Operation).min(1),
 });
 export type BatchRequest = z.infer<typeof BatchRequest>;
@@ -91,9 +92,9 @@ export const MergedResult = z.object({
   status: z.literal("merged"),
   version: Version,
   sha256: Sha256,
-  content: z.string(),
+  content: Text,
   cursor: Cursor,
-  headAuthor: z.string().optional(),
+  headAuthor: Text.optional(),
 });
 /**
  * Overlapping edits: the head stays; the incoming content is kept as conflict record `conflictId`.
@@ -103,20 +104,20 @@ export const MergedResult = z.object({
 export const ConflictResult = z.object({
   ...ResultBase,
   status: z.literal("conflict"),
-  conflictId: z.string(),
+  conflictId: Text,
   headVersion: Version,
   headSha256: Sha256.nullable(),
-  headContent: z.string().nullable(),
+  headContent: Text.nullable(),
   cursor: Cursor,
-  headAuthor: z.string().optional(),
+  headAuthor: Text.optional(),
 });
 /** Refused; nothing of the operation was stored. `findings` only with `secret_detected`. */
 export const RejectedResult = z.object({
   ...ResultBase,
   status: z.literal("rejected"),
   code: z.enum(ERROR_CODES),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
+  message: Text,
+  details: z.record(Text, z.unknown()).optional(),
   findings: z.array(WireFinding).optional(),
 });
 export const OperationResult = z.discriminatedUnion("status", [

@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { ClientId, EntryPath, MAX_INT4, WireFinding } from "./common.js";
 
 /** A rule id as the scanner names rules: kebab-case, at most 64 characters (catalog or custom rule). */
-export const RuleId = z
-  .string()
+export const RuleId = Text
   .max(64)
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "ruleId: kebab-case (a-z, 0-9, single dashes), at most 64 characters");
 
 /** A keyed finding fingerprint: 32 lowercase hex digits (HMAC-SHA-256, truncated). */
-export const FindingFingerprint = z.string().regex(/^[0-9a-f]{32}$/, "fingerprint: 32 lowercase hex digits");
+export const FindingFingerprint = Text.regex(/^[0-9a-f]{32}$/, "fingerprint: 32 lowercase hex digits");
 
 /** A team fingerprint key's number: 1 for the team's first key, +1 per rotation. */
 export const FingerprintKeyId = z.number().int().positive().max(MAX_INT4);
@@ -27,7 +27,7 @@ export const BlockReport = z.strictObject({
   clientId: ClientId.optional(),
   fingerprintKeyId: FingerprintKeyId.optional(),
   path: EntryPath,
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: Text.regex(/^[0-9a-f]{64}$/),
   findings: z.array(WireFinding.extend({ ruleId: RuleId, fingerprint: FindingFingerprint.optional() }).strict()).min(1).max(1000),
 });
 export type BlockReport = z.infer<typeof BlockReport>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { ClientId, EntryPath, MAX_INT4, NamespaceName } from "./common.js";
 import { FindingFingerprint, FingerprintKeyId, RuleId } from "./block-report.js";
 
@@ -18,8 +19,7 @@ export type BypassStatus = z.infer<typeof BypassStatus>;
  * Free text of people (a request's reason, an admin's note): 1-500 characters on one line, no
  * control characters. The server scans it: a credential in it is refused (`secret_detected`).
  */
-export const FreeText = z
-  .string()
+export const FreeText = Text
   .trim()
   .min(1, "must not be empty")
   .max(500, "at most 500 characters")
@@ -49,25 +49,25 @@ export type BypassRequest = z.infer<typeof BypassRequest>;
 export const Bypass = z.object({
   id: z.uuid(),
   status: BypassStatus,
-  fingerprint: z.string(),
+  fingerprint: Text,
   fingerprintKeyId: z.number().int(),
   /** false once the team's key was rotated: the fingerprint no longer matches anything. */
   currentKey: z.boolean(),
-  ruleId: z.string(),
-  namespace: z.string(),
-  path: z.string(),
+  ruleId: Text,
+  namespace: Text,
+  path: Text,
   line: z.number().int(),
   column: z.number().int().nullable(),
   reason: BypassReason,
-  reasonText: z.string().nullable(),
-  requestedBy: z.string(),
-  requestedAt: z.string(),
+  reasonText: Text.nullable(),
+  requestedBy: Text,
+  requestedAt: Text,
   /** Who approved or denied (`policy`: approved at once by the team's policy). */
-  decidedBy: z.string().nullable(),
-  decidedAt: z.string().nullable(),
-  note: z.string().nullable(),
-  revokedBy: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  decidedBy: Text.nullable(),
+  decidedAt: Text.nullable(),
+  note: Text.nullable(),
+  revokedBy: Text.nullable(),
+  revokedAt: Text.nullable(),
 });
 export type Bypass = z.infer<typeof Bypass>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { Cursor, EntryPath, EntryState, Sha256, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
@@ -18,9 +19,9 @@ export type ChangesQuery = z.infer<typeof ChangesQuery>;
 export const PurgeNotice = z.object({
   versions: z.array(Version),
   sha256: z.array(Sha256),
-  by: z.string(),
-  at: z.string(),
-  reason: z.string(),
+  by: Text,
+  at: Text,
+  reason: Text,
 });
 export type PurgeNotice = z.infer<typeof PurgeNotice>;
 
@@ -33,8 +34,8 @@ export type PurgeNotice = z.infer<typeof PurgeNotice>;
  * so every client, live or catching up, learns of it.
  */
 export const Change = EntryState.extend({
-  author: z.string(),
-  createdAt: z.string(),
+  author: Text,
+  createdAt: Text,
   renamedFrom: EntryPath.optional(),
   renamedTo: EntryPath.optional(),
   purged: PurgeNotice.optional(),

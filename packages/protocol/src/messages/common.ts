@@ -1,12 +1,12 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { ERROR_CODES } from "../errors.js";
 import { NAMESPACE_PATTERN, NAMESPACE_RULE } from "../namespace-names.js";
 
 /** Entry path as sent on the wire; the full rules are checked by `checkEntryPath`. */
-export const EntryPath = z.string().min(1).max(4096);
+export const EntryPath = Text.min(1).max(4096);
 /** A client's device id as the client names it (e.g. `ann-laptop`): 1-128 characters, no NUL or other control character. */
-export const ClientId = z
-  .string()
+export const ClientId = Text
   .min(1)
   .max(128)
   // eslint-disable-next-line no-control-regex
@@ -16,9 +16,9 @@ export const ClientId = z
  * `namespace-names.ts` (`checkNamespaceName` tells which part of it a name breaks). In a URL path
  * it travels percent-encoded as one segment (`acme%2Fweb`).
  */
-export const NamespaceName = z.string().regex(NAMESPACE_PATTERN, `namespace: ${NAMESPACE_RULE}`);
+export const NamespaceName = Text.regex(NAMESPACE_PATTERN, `namespace: ${NAMESPACE_RULE}`);
 /** Idempotency key of one write operation, chosen by the client (a UUID is recommended). */
-export const OpId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "opId: 8-128 of [A-Za-z0-9._:-]");
+export const OpId = Text.regex(/^[A-Za-z0-9._:-]{8,128}$/, "opId: 8-128 of [A-Za-z0-9._:-]");
 /**
  * Largest value of a PostgreSQL `integer` column (2^31 − 1): versions, line and column numbers,
  * fingerprint key ids. A request field stored in one is bounded by it, so a larger value is a 400
@@ -29,12 +29,12 @@ export const MAX_INT4 = 2_147_483_647;
 export const Version = z.number().int().nonnegative().max(MAX_INT4);
 /** Per-namespace change cursor (0 … 2^53 − 1, a `bigint` column read as a number): strictly increasing, assigned by the server's database. */
 export const Cursor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+export const Sha256 = Text.regex(/^[0-9a-f]{64}$/);
 
 /** A finding as it travels on the wire: position and rule only, never the value. */
 export const WireFinding = z.strictObject({
-  ruleId: z.string(),
-  label: z.string(),
+  ruleId: Text,
+  label: Text,
   line: z.number().int().positive().max(MAX_INT4),
   column: z.number().int().positive().max(MAX_INT4),
 });
@@ -43,8 +43,8 @@ export type WireFinding = z.infer<typeof WireFinding>;
 /** Body of every error reply. `details` is machine-readable (e.g. `{ limit, value }`). */
 export const ErrorBody = z.object({
   code: z.enum(ERROR_CODES),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
+  message: Text,
+  details: z.record(Text, z.unknown()).optional(),
   findings: z.array(WireFinding).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -57,6 +57,6 @@ export const EntryState = z.object({
   sha256: Sha256.nullable(),
   /** Content size in UTF-8 bytes. */
   size: z.number().int().nonnegative(),
-  content: z.string().nullable(),
+  content: Text.nullable(),
   cursor: Cursor,
 });

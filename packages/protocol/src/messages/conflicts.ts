@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { ConflictRecord, ConflictStatus } from "./entries.js";
 import { ClientId, NamespaceName, OpId, Version } from "./common.js";
 import { ServerRef } from "./server.js";
@@ -18,7 +19,7 @@ export const ConflictParams = z.strictObject({ namespace: NamespaceName, id: z.u
  * resolved. Idempotent by `opId`.
  */
 export const ResolveConflictRequest = z.union([
-  z.strictObject({ opId: OpId, baseVersion: Version, content: z.string(), clientId: ClientId.optional() }),
+  z.strictObject({ opId: OpId, baseVersion: Version, content: Text, clientId: ClientId.optional() }),
   z.strictObject({ opId: OpId, baseVersion: Version, delete: z.literal(true), clientId: ClientId.optional() }),
 ]);
 export type ResolveConflictRequest = z.infer<typeof ResolveConflictRequest>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { AppliedResult } from "./batch.js";
 import { ClientId, Cursor, EntryPath, EntryState, MAX_INT4, OpId, Sha256, Version } from "./common.js";
 import { PurgeMark } from "./purge.js";
@@ -11,8 +12,8 @@ export type EntryQuery = z.infer<typeof EntryQuery>;
 /** GET /v1/namespaces/:namespace/entry?path=P: the head. `content` null for a tombstone. */
 export const EntryResponse = EntryState.extend({
   /** The name of the head version's author (what conflict markers and events name). */
-  author: z.string(),
-  updatedAt: z.string(),
+  author: Text,
+  updatedAt: Text,
   server: ServerRef,
 });
 export type EntryResponse = z.infer<typeof EntryResponse>;
@@ -23,7 +24,7 @@ export type EntryResponse = z.infer<typeof EntryResponse>;
  * `version_conflict` with `details.currentVersion`. `delete: true` writes a tombstone instead.
  */
 export const PutEntryRequest = z.union([
-  z.strictObject({ baseVersion: Version, content: z.string() }),
+  z.strictObject({ baseVersion: Version, content: Text }),
   z.strictObject({ baseVersion: Version, delete: z.literal(true) }),
 ]);
 export type PutEntryRequest = z.infer<typeof PutEntryRequest>;
@@ -45,7 +46,7 @@ export type WriteResponse = z.infer<typeof WriteResponse>;
  */
 export const VersionInfo = z.object({
   version: Version,
-  kind: z.string(),
+  kind: Text,
   deleted: z.boolean(),
   sha256: Sha256.nullable(),
   size: z.number().int().nonnegative(),
@@ -53,11 +54,11 @@ export const VersionInfo = z.object({
   parentVersion: Version.nullable(),
   /** For merges and non-fast-forward writes: the version the writer started from. */
   baseVersion: Version.nullable(),
-  author: z.string(),
-  clientId: z.string().nullable(),
-  opId: z.string().nullable(),
+  author: Text,
+  clientId: Text.nullable(),
+  opId: Text.nullable(),
   cursor: Cursor,
-  createdAt: z.string(),
+  createdAt: Text,
   renamedFrom: EntryPath.optional(),
   renamedTo: EntryPath.optional(),
   /** An admin purged this version's content: who, when (ISO 8601) and why; the content is gone. */
@@ -71,22 +72,22 @@ export type ConflictStatus = z.infer<typeof ConflictStatus>;
 
 /** A conflict record: an incoming edit (or delete) that overlapped the head and was kept aside. */
 export const ConflictRecord = z.object({
-  id: z.string(),
+  id: Text,
   path: EntryPath,
   baseVersion: Version,
   headVersion: Version,
   deleted: z.boolean(),
   sha256: Sha256.nullable(),
   /** The incoming content that was not applied (null when the incoming operation was a delete). */
-  content: z.string().nullable(),
-  author: z.string(),
-  clientId: z.string().nullable(),
-  opId: z.string(),
+  content: Text.nullable(),
+  author: Text,
+  clientId: Text.nullable(),
+  opId: Text,
   cursor: Cursor,
   status: ConflictStatus,
   resolvedVersion: Version.nullable(),
-  resolvedAt: z.string().nullable(),
-  createdAt: z.string(),
+  resolvedAt: Text.nullable(),
+  createdAt: Text,
 });
 export type ConflictRecord = z.infer<typeof ConflictRecord>;
 
@@ -102,7 +103,7 @@ export type HistoryResponse = z.infer<typeof HistoryResponse>;
 /** GET /v1/namespaces/:namespace/version?path=P&version=N */
 export const VersionQuery = z.strictObject({ path: EntryPath, version: z.coerce.number().int().positive().max(MAX_INT4) });
 export type VersionQuery = z.infer<typeof VersionQuery>;
-export const VersionResponse = VersionInfo.extend({ path: EntryPath, content: z.string().nullable(), server: ServerRef });
+export const VersionResponse = VersionInfo.extend({ path: EntryPath, content: Text.nullable(), server: ServerRef });
 export type VersionResponse = z.infer<typeof VersionResponse>;
 
 /** GET /v1/namespaces/:namespace/diff?path=P&from=A&to=B: unified diff (a tombstone diffs as empty text; version 0 = empty). */
@@ -112,7 +113,7 @@ export const DiffQuery = z.strictObject({
   to: z.coerce.number().int().nonnegative().max(MAX_INT4),
 });
 export type DiffQuery = z.infer<typeof DiffQuery>;
-export const DiffResponse = z.object({ path: EntryPath, from: Version, to: Version, diff: z.string() });
+export const DiffResponse = z.object({ path: EntryPath, from: Version, to: Version, diff: Text });
 export type DiffResponse = z.infer<typeof DiffResponse>;
 
 /** POST /v1/namespaces/:namespace/restore: writes version `version`'s content as a new head version (kind restore). Idempotent by `opId`. */

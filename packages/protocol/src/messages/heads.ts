@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { Cursor, EntryPath, EntryState, Sha256, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
@@ -29,7 +30,7 @@ export const HeadsResponse = z.object({
 export type HeadsResponse = z.infer<typeof HeadsResponse>;
 
 /** The first 16 hex digits of a content sha256 (64 bits). */
-export const Sha256Prefix = z.string().regex(/^[0-9a-f]{16}$/, "sha256 prefix: 16 lowercase hex digits");
+export const Sha256Prefix = Text.regex(/^[0-9a-f]{16}$/, "sha256 prefix: 16 lowercase hex digits");
 
 /**
  * POST /v1/namespaces/:namespace/versions/find: for each path, the newest version in its history

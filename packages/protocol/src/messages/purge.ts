@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { EntryPath, MAX_INT4, Version } from "./common.js";
 import { FreeText } from "./bypasses.js";
 
@@ -29,5 +30,5 @@ export const PurgeResponse = z.object({
 export type PurgeResponse = z.infer<typeof PurgeResponse>;
 
 /** How history shows a purged version (its content and size are gone). */
-export const PurgeMark = z.object({ by: z.string(), at: z.string(), reason: z.string() });
+export const PurgeMark = z.object({ by: Text, at: Text, reason: Text });
 export type PurgeMark = z.infer<typeof PurgeMark>;

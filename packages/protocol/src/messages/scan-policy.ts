@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 import { FindingFingerprint, FingerprintKeyId } from "./block-report.js";
 
 /**
@@ -12,7 +13,7 @@ import { FindingFingerprint, FingerprintKeyId } from "./block-report.js";
  * accepts (absent from older servers: none).
  */
 export const ScanPolicyResponse = z.object({
-  fingerprintKey: z.object({ id: FingerprintKeyId, key: z.string().regex(/^[0-9a-f]{64}$/) }),
+  fingerprintKey: z.object({ id: FingerprintKeyId, key: Text.regex(/^[0-9a-f]{64}$/) }),
   allowedFingerprints: z.array(FindingFingerprint).default([]),
 });
 export type ScanPolicyResponse = z.infer<typeof ScanPolicyResponse>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 
 /**
  * Which server database, and which incarnation of it, a reply comes from. Every reply that carries
@@ -34,8 +35,8 @@ export type ServerLimits = z.infer<typeof ServerLimits>;
 export const ServerInfoResponse = z.object({
   server: ServerRef,
   /** When the current epoch started (ISO 8601) and why (e.g. "first start", "database restored: database oid changed"). */
-  epochStartedAt: z.string(),
-  epochReason: z.string(),
+  epochStartedAt: Text,
+  epochReason: Text,
   limits: ServerLimits,
 });
 export type ServerInfoResponse = z.infer<typeof ServerInfoResponse>;

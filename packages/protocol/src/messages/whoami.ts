@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Text } from "../well-formed.js";
 
 /**
  * GET /v1/team/whoami (any role): who the bearer token speaks for, and which server answers. For
@@ -6,11 +7,11 @@ import { z } from "zod";
  * the token's and the member's); `expiresAt` is ISO 8601, null for a token that does not expire.
  */
 export const WhoamiResponse = z.object({
-  team: z.string(),
-  user: z.string(),
+  team: Text,
+  user: Text,
   role: z.enum(["admin", "member", "reader"]),
   tokenId: z.uuid(),
   expiresAt: z.iso.datetime().nullable(),
-  serverVersion: z.string(),
+  serverVersion: Text,
 });
 export type WhoamiResponse = z.infer<typeof WhoamiResponse>;

@@ -16,6 +16,7 @@ import {
 } from "@teammem/protocol";
 import { refusalForDatabaseError, refusalForUnstorableText } from "../../errors/database-errors.js";
 import { Refusal } from "../../errors/refusal.js";
+import { wellFormedValidator } from "../../http/validator.js";
 import { applyRun, type RunChecks } from "../../store/apply-batch.js";
 import { applyOperation } from "../../store/apply-operation.js";
 import { touchDevice } from "../../store/devices.js";
@@ -29,8 +30,8 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
     "/:namespace/batch",
     {
       onRequest: [app.requireRole("member")],
-      // Each operation's strings are checked with the operation (invalid_utf8 rejects it alone).
-      config: { wellFormedPerItem: "operations" },
+      // An operation holding a lone surrogate is rejected alone (invalid_utf8), not its batch.
+      validatorCompiler: wellFormedValidator("operations"),
       schema: {
         summary: "Apply write operations, each atomically on its own; one result per operation, in order",
         description:
