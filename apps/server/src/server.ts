@@ -8,7 +8,7 @@ import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
 import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
 import { buildApp } from "./app.js";
 import { prepareDataDir } from "./db/data-dir.js";
-import { checkListenAddress, listenFailure } from "./http/listen-address.js";
+import { listenFailure, reserveListenAddress } from "./http/listen-address.js";
 import { acquireDataDirLock, type DataDirLock } from "./db/data-dir-lock.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { DEFAULT_DB_CONNECT_TIMEOUT_MS, waitForDatabase } from "./db/wait-for-database.js";
@@ -138,16 +138,23 @@ export interface RunningServer {
 }
 
 /**
- * Starts the server: first checks that `host:port` can be listened on (ListenError naming it:
- * busy, no such local address, privileged port, a host name that does not resolve), then opens
- * the database and listens. On the first start against a database where no admin token was ever issued,
- * creates team `default` with user `admin` and prints that admin token and the client command;
- * only once the server listens, so a start that fails to bind leaves no unseen token behind.
+ * Starts the server: first binds `host:port` (ListenError naming it: busy, no such local address,
+ * privileged port, a host name that does not resolve), then opens the database and serves on that
+ * socket: one bind, so no other process can take the port in between. Connections arriving
+ * meanwhile wait for the server. On the first start against a database where no admin token was
+ * ever issued, creates team `default` with user `admin` and prints that admin token and the client
+ * command; only once the server listens. A start that fails closes what it opened (socket, database).
  */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // An address that cannot be listened on fails now, not after the wait for the database.
-  await checkListenAddress(opts.host, opts.port);
-  const store = await openStore(opts.env, opts.dataDir, "server", opts.notice);
+  const reserved = await reserveListenAddress(opts.host, opts.port);
+  let store: OpenedStore;
+  try {
+    store = await openStore(opts.env, opts.dataDir, "server", opts.notice);
+  } catch (err) {
+    await reserved.release();
+    throw err;
+  }
   try {
     const app = await buildApp({
       db: store.database.db,
@@ -159,18 +166,23 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       ...(opts.env.TEAMMEM_ALLOWED_ORIGINS ? { live: { allowedOrigins: opts.env.TEAMMEM_ALLOWED_ORIGINS } } : {}),
       processMetrics: true,
       httpTimeouts: { requestMs: opts.env.TEAMMEM_REQUEST_TIMEOUT_MS ?? DEFAULT_REQUEST_TIMEOUT_MS },
+    }).catch(async (err: unknown) => {
+      await reserved.release();
+      throw err;
     });
     let address: string;
-    // Bind first, bootstrap after: a start that cannot listen (port busy) must not create the
-    // first admin token, or the next start would never show it.
+    // Listen first, bootstrap after: a start that cannot serve must not create the first admin
+    // token, or the next start would never show it.
     let firstToken: string | null = null;
     try {
-      address = await app.listen({ host: opts.host, port: opts.port });
+      // On the reserved socket (its resolved address, so Fastify binds no second one for `localhost`).
+      address = await app.listen({ ...reserved.adopt(app.server), port: reserved.port });
       if (!(await anyAdminTokenIssued(store.database.db))) {
         firstToken = (await issueToken(store.database.db, store.secrets.jwtSecret, { teamName: "default", userName: "admin", role: "admin" })).token;
       }
     } catch (err) {
       await app.close();
+      await reserved.release();
       throw listenFailure(err, opts.host, opts.port) ?? err;
     }
     const port = new URL(address).port;

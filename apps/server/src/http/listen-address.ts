@@ -1,11 +1,11 @@
 /**
- * Where the server listens: the host rule (checked with the environment and `--host`) and a check
- * that binds the address once before anything is opened, so a host that does not resolve, an
- * address no interface has, a privileged or busy port is reported at once, naming `host:port`,
- * instead of after the wait for the database.
+ * Where the server listens: the host rule (checked with the environment and `--host`), and the
+ * address bound once, before anything is opened and kept for the server, so a host that does not
+ * resolve, an address no interface has, a privileged or busy port is reported at once, naming
+ * `host:port`, instead of after the wait for the database.
  */
 import { lookup } from "node:dns/promises";
-import { createServer, isIP } from "node:net";
+import { createServer, isIP, type AddressInfo, type Server, type Socket } from "node:net";
 
 /** What a listen host may be (the message of its refusal, after `HOST: ` or `--host`). */
 export const LISTEN_HOST_RULE = "must be an IP address (127.0.0.1, 0.0.0.0, ::1, ::) or a host name such as localhost";
@@ -59,10 +59,33 @@ export function listenFailure(err: unknown, host: string, port: number): ListenE
 }
 
 /**
- * Binds `host:port` once and closes it again, so a start fails before opening its database.
+ * A bound and listening `host:port` not yet serving: taken before the database is opened, so an
+ * unusable address fails at once, and handed to the HTTP server with {@link adopt} (no second
+ * bind, so no window in which another process can take the port).
+ */
+export interface ReservedAddress {
+  /** The IP address bound (`host` itself, or what its name resolved to). */
+  readonly address: string;
+  /** The port bound (the one chosen by the system for port 0). */
+  readonly port: number;
+  /**
+   * Listen options that make `server` (Node's `server.listen` through Fastify's `listen`) serve on
+   * the reserved socket; then hands it the connections accepted meanwhile. Call once.
+   */
+  adopt(server: Server): { host: string; handle: unknown };
+  /** Closes the socket and the connections accepted meanwhile, unless a server listens on it: for a start that fails first. */
+  release(): Promise<void>;
+}
+
+/** At most this many connections arriving before the server is ready are kept for it; more are dropped. */
+const MAX_EARLY_CONNECTIONS = 511;
+
+/**
+ * Binds and listens on `host:port` (a host name resolved first) for {@link ReservedAddress.adopt}.
+ * Connections arriving before the server is ready are held, paused, and handed to it.
  * @throws ListenError when the address cannot be used (see {@link listenFailure}); another error as it is.
  */
-export async function checkListenAddress(host: string, port: number): Promise<void> {
+export async function reserveListenAddress(host: string, port: number): Promise<ReservedAddress> {
   let address = host;
   if (isIP(host) === 0) {
     try {
@@ -71,7 +94,11 @@ export async function checkListenAddress(host: string, port: number): Promise<vo
       throw listenFailure(err, host, port) ?? err;
     }
   }
-  const probe = createServer();
+  const early: Socket[] = [];
+  const probe = createServer({ pauseOnConnect: true }, (socket) => {
+    if (early.length >= MAX_EARLY_CONNECTIONS) socket.destroy();
+    else early.push(socket);
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       probe.once("error", reject);
@@ -79,7 +106,32 @@ export async function checkListenAddress(host: string, port: number): Promise<vo
     });
   } catch (err) {
     throw listenFailure(err, host, port) ?? err;
-  } finally {
-    await new Promise<void>((resolve) => (probe.listening ? probe.close(() => resolve()) : resolve()));
   }
+  let adopted = false;
+  let served = false; // the adopting server listens on the socket: closing it is that server's job
+  return {
+    address,
+    port: (probe.address() as AddressInfo).port,
+    adopt(server) {
+      if (adopted) throw new Error("the reserved address was adopted already");
+      adopted = true;
+      // Node's listen takes over a listening handle ("anything with an underlying _handle member",
+      // net docs); connections accepted until then are given to the new owner once it listens.
+      const handle = (probe as unknown as { _handle: unknown })._handle;
+      server.once("listening", () => {
+        served = true;
+        for (const socket of early.splice(0)) {
+          server.emit("connection", socket);
+          socket.resume();
+        }
+      });
+      return { host: address, handle };
+    },
+    async release() {
+      if (served) return;
+      served = true;
+      for (const socket of early.splice(0)) socket.destroy();
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    },
+  };
 }

@@ -6,31 +6,11 @@
  * test opens on a free port after a delay, forwarding to the test server. Built CLI (`npx tsc -b`
  * first), real PostgreSQL.
  */
-import { spawn } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
-import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { createPostgresDatabase } from "../../src/testing.js";
-
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
-
-function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(DATABASE_URL|JWT_SECRET|HOST|PORT|TEAMMEM_.*)$/.test(k)) env[k] = v;
-  }
-  return { ...env, LOG_LEVEL: "warn", ...extra };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, spawnCli } from "../support/built-cli.js";
 
 /** Listens on 127.0.0.1:`port` and forwards every connection to `target`; closed (with its connections) after the test. */
 function openProxy(port: number, target: { host: string; port: number }): Promise<Server> {
@@ -58,19 +38,13 @@ function openProxy(port: number, target: { host: string; port: number }): Promis
   return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
 }
 
-/** `teammem-server <args>` as a process; `exited` settles with its code and output; killed (SIGTERM) after the test. */
-function spawnCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (b) => (stdout += b));
-  child.stderr.on("data", (b) => (stderr += b));
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.once("exit", (code) => r({ code, stdout, stderr })));
-  onTestFinished(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    await exited;
+/** The code of the error binding 127.0.0.1:`port` meets (EADDRINUSE...), or null when it binds (then closed at once). */
+function bindError(port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? String(err)));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(null)));
   });
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
 /** The database URL `url` with its host and port replaced. */
@@ -93,19 +67,9 @@ describe("waiting for PostgreSQL at start (issue 12)", () => {
     const server = spawnCli(["start", "--port", "0"], { DATABASE_URL: via(db.url, port), TEAMMEM_DB_CONNECT_TIMEOUT_MS: "20000" });
     // PostgreSQL "comes up" once the server has failed at least twice (the process's own start
     // takes seconds on a loaded machine, hence the generous deadline).
-    for (const deadline = Date.now() + 40_000; (server.stderr().match(/database not reachable/g) ?? []).length < 2; ) {
-      if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`no retries seen\n${server.stderr()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await server.waitFor(/database not reachable[^]*database not reachable/);
     await openProxy(port, { host: target.hostname, port: Number(target.port || 5432) });
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const m = /listening on (http:\/\/\S+)/.exec(server.stdout());
-        if (m) resolve(m[1]!);
-        if (m || server.child.exitCode !== null) clearInterval(timer);
-        if (!m && server.child.exitCode !== null) reject(new Error(`server exited ${server.child.exitCode}\n${server.stderr()}`));
-      }, 50);
-    });
+    const url = (await server.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     const lines = server.stderr().split("\n").filter((l) => l.startsWith("teammem-server:"));
@@ -125,6 +89,37 @@ describe("waiting for PostgreSQL at start (issue 12)", () => {
     server.child.kill("SIGTERM");
     expect((await server.exited).code).toBe(0);
   }, 90_000);
+
+  it("holds its port through the wait for PostgreSQL (one bind: no other process can take it) and answers a request made during the wait once it serves", async () => {
+    const db = await createPostgresDatabase(postgresUrl());
+    onTestFinished(() => db.drop());
+    const target = new URL(db.url);
+    const [pgPort, httpPort] = [await freePort(), await freePort()];
+    const server = spawnCli(["start", "--port", String(httpPort)], { DATABASE_URL: via(db.url, pgPort), TEAMMEM_DB_CONNECT_TIMEOUT_MS: "20000" });
+    await server.waitFor(/database not reachable/);
+    expect(await bindError(httpPort)).toBe("EADDRINUSE");
+    const early = fetch(`http://127.0.0.1:${httpPort}/readyz`); // accepted now, answered once the server serves
+    await new Promise((r) => setTimeout(r, 300));
+    await openProxy(pgPort, { host: target.hostname, port: Number(target.port || 5432) });
+    expect((await server.waitFor(/listening on (http:\/\/\S+)/))[1]).toBe(`http://127.0.0.1:${httpPort}`);
+    expect((await early).status).toBe(200);
+    server.child.kill("SIGTERM");
+    expect((await server.exited).code).toBe(0);
+  }, 90_000);
+
+  it("a start that gives up on PostgreSQL exits 1, closing its port and the connections that waited on it", async () => {
+    const [pgPort, httpPort] = [await freePort(), await freePort()];
+    const server = spawnCli(["start", "--port", String(httpPort)], { DATABASE_URL: `postgres://teammem@127.0.0.1:${pgPort}/teammem`, TEAMMEM_DB_CONNECT_TIMEOUT_MS: "1500" });
+    await server.waitFor(/database not reachable/);
+    const early = fetch(`http://127.0.0.1:${httpPort}/readyz`).then(
+      (res) => `answered ${res.status}`,
+      () => "closed",
+    );
+    const result = await server.exited;
+    expect({ code: result.code, last: result.stderr.trimEnd().split("\n").at(-1) }).toEqual({ code: 1, last: expect.stringMatching(/^teammem-server: cannot reach the database after/) });
+    expect(await early).toBe("closed");
+    expect(await bindError(httpPort)).toBeNull();
+  }, 60_000);
 
   it("migrate gives up after TEAMMEM_DB_CONNECT_TIMEOUT_MS with one clear message and exit 1", async () => {
     const port = await freePort();
