@@ -15,7 +15,7 @@ import type { LiveOptions } from "../../src/live/change-hub.js";
 import { openDatabase } from "../../src/db/database.js";
 import { createPostgresDatabase } from "../../src/testing.js";
 import { bearer } from "../platform/support.js";
-import { isType, openStream } from "./stream-client.js";
+import { isType, openStream, type StreamClient } from "./stream-client.js";
 import { postgresBinDir, startThrowawayCluster } from "./throwaway-cluster.js";
 
 const SECRET = "fanout-test-secret-".padEnd(40, "x");
@@ -45,6 +45,15 @@ async function startInstances(serverUrl: string, count: number, live: Partial<Li
   const res = await apps[0]!.inject({ method: "PUT", url: "/v1/namespaces/acme%2Fweb", headers: bearer(token) });
   expect(res.statusCode).toBe(201);
   return { apps, urls, token, databaseUrl: url };
+}
+
+/** A change-stream client of `url` subscribed to acme/web from cursor 0 and caught up; terminated when the test ends. */
+async function subscribedStream(url: string, token: string): Promise<StreamClient> {
+  const client = openStream(url, "acme/web", { token });
+  onTestFinished(() => client.ws.terminate());
+  client.subscribe(0);
+  await client.waitFor(isType("caught_up"));
+  return client;
 }
 
 /** Writes `path` through `app`, resending the same operation until the server answers 200 (it is idempotent by opId). */
@@ -100,10 +109,7 @@ async function commitWithoutNotify(databaseUrl: string, path: string, base: numb
 describe("fan-out across instances", () => {
   it("delivers a write through instance 1 to a subscriber on instance 2", async () => {
     const { apps, urls, token } = await startInstances(inject("postgresUrl"), 2);
-    const client = openStream(urls[1]!, "acme/web", { token });
-    onTestFinished(() => client.ws.terminate());
-    client.subscribe(0);
-    await client.waitFor(isType("caught_up"));
+    const client = await subscribedStream(urls[1]!, token);
     await writeUntilStored(apps[0]!, token, "team/from-one.md");
     await client.until(() => client.cursors().length === 1);
     const change = client.messages.find(isType("change"))!;
@@ -146,10 +152,7 @@ describe("fan-out across instances", () => {
   it("catches subscribers up from the feed when the LISTEN connection drops while changes commit", async () => {
     // Reconnects wait a full second, so the write below commits while nobody listens.
     const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 1, { minBackoffMs: 1000, maxBackoffMs: 1000 });
-    const client = openStream(urls[0]!, "acme/web", { token });
-    onTestFinished(() => client.ws.terminate());
-    client.subscribe(0);
-    await client.waitFor(isType("caught_up"));
+    const client = await subscribedStream(urls[0]!, token);
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     onTestFinished(() => admin.end());
@@ -165,10 +168,7 @@ describe("fan-out across instances", () => {
 
   it("delivers a change whose NOTIFY was never sent, by the periodic cursor read, in order and once", async () => {
     const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 1, { catchUpMs: 300 });
-    const client = openStream(urls[0]!, "acme/web", { token });
-    onTestFinished(() => client.ws.terminate());
-    client.subscribe(0);
-    await client.waitFor(isType("caught_up"));
+    const client = await subscribedStream(urls[0]!, token);
     await writeUntilStored(apps[0]!, token, "team/lost.md");
     await client.until(() => client.cursors().length === 1);
     // No notification will ever say cursor 2 exists, and nothing else is written.
@@ -182,10 +182,7 @@ describe("fan-out across instances", () => {
   it("delivers a change whose NOTIFY was never sent with the next notified change of its namespace", async () => {
     // The periodic read is an hour away: only the next notification can bring the lost change.
     const { apps, urls, token, databaseUrl } = await startInstances(inject("postgresUrl"), 2, { catchUpMs: 3_600_000 });
-    const client = openStream(urls[1]!, "acme/web", { token });
-    onTestFinished(() => client.ws.terminate());
-    client.subscribe(0);
-    await client.waitFor(isType("caught_up"));
+    const client = await subscribedStream(urls[1]!, token);
     await writeUntilStored(apps[0]!, token, "team/lost.md");
     await client.until(() => client.cursors().length === 1);
     expect(await commitWithoutNotify(databaseUrl, "team/lost.md", 1, "committed, never notified\n")).toBe(2);
