@@ -4,26 +4,16 @@
  * tried would be refused with SQLSTATE 23514, on PostgreSQL and on the embedded database.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COLUMN_MINIMUMS } from "../../src/db/schema.js";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../../src/testing.js";
-
-/** The SQLSTATE of a failed statement (drizzle wraps the driver's error as `cause`). */
-function sqlState(e: unknown): unknown {
-  return ((e as { cause?: { code?: unknown } }).cause ?? (e as { code?: unknown })).code;
-}
+import { DATABASE_KINDS } from "../../src/testing.js";
+import { sqlState, useTestDatabase } from "../support/database.js";
 
 describe.each(DATABASE_KINDS)("column minimums on %s", (kind) => {
-  let tdb: TestDatabase;
-  beforeAll(async () => {
-    tdb = await createTestDatabase(kind, inject("postgresUrl"));
-  });
-  afterAll(async () => {
-    await tdb?.dispose();
-  });
+  const testDatabase = useTestDatabase(kind);
 
   it("has one CHECK constraint per bounded column, and refuses a negative namespace cursor", async () => {
-    const db = tdb.database.db;
+    const db = testDatabase().database.db;
     const rows = (await db.execute(sql`SELECT conname FROM pg_constraint WHERE contype = 'c' AND conname LIKE '%\\_min' ORDER BY conname`)) as unknown as {
       rows: { conname: string }[];
     };

@@ -6,26 +6,16 @@
  * only forgets the link. (No command removes a principal today: `member remove` ends a membership.)
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase, DATABASE_KINDS, rowsOf, type TestDatabase } from "../../src/testing.js";
-
-/** The SQLSTATE of a failed statement (drizzle wraps the driver's error as `cause`). */
-function sqlState(e: unknown): unknown {
-  return ((e as { cause?: { code?: unknown } }).cause ?? (e as { code?: unknown })).code;
-}
+import { describe, expect, it } from "vitest";
+import { DATABASE_KINDS, rowsOf } from "../../src/testing.js";
+import { sqlState, useTestDatabase } from "../support/database.js";
 
 describe.each(DATABASE_KINDS)("the author of a version on %s", (kind) => {
-  let tdb: TestDatabase;
-  beforeAll(async () => {
-    tdb = await createTestDatabase(kind, inject("postgresUrl"));
-  });
-  afterAll(async () => {
-    await tdb?.dispose();
-  });
+  const testDatabase = useTestDatabase(kind);
 
   it("is a foreign key to principals, set to null when the principal is deleted, on versions and conflicts", async () => {
     const keys = await rowsOf<{ table: string; refers: string; onDelete: string }>(
-      tdb.database,
+      testDatabase().database,
       sql`SELECT conrelid::regclass::text AS "table", confrelid::regclass::text AS refers, confdeltype::text AS "onDelete"
           FROM pg_constraint WHERE contype = 'f' AND conname IN ('versions_author_id_principals_id_fk', 'conflicts_author_id_principals_id_fk')
           ORDER BY 1`,
@@ -37,10 +27,10 @@ describe.each(DATABASE_KINDS)("the author of a version on %s", (kind) => {
   });
 
   it("refuses a version naming a principal that does not exist, and keeps a deleted principal's versions with the author's name", async () => {
-    const db = tdb.database.db;
-    const [team] = await rowsOf<{ id: string }>(tdb.database, sql`INSERT INTO teams (name) VALUES ('authors') RETURNING id`);
-    const [ns] = await rowsOf<{ id: string }>(tdb.database, sql`INSERT INTO namespaces (team_id, name, cursor) VALUES (${team!.id}, 'acme/authors', 2) RETURNING id`);
-    const [ann] = await rowsOf<{ id: string }>(tdb.database, sql`INSERT INTO principals (name) VALUES ('ann-author') RETURNING id`);
+    const db = testDatabase().database.db;
+    const [team] = await rowsOf<{ id: string }>(testDatabase().database, sql`INSERT INTO teams (name) VALUES ('authors') RETURNING id`);
+    const [ns] = await rowsOf<{ id: string }>(testDatabase().database, sql`INSERT INTO namespaces (team_id, name, cursor) VALUES (${team!.id}, 'acme/authors', 2) RETURNING id`);
+    const [ann] = await rowsOf<{ id: string }>(testDatabase().database, sql`INSERT INTO principals (name) VALUES ('ann-author') RETURNING id`);
     const version = (cursor: number, author: string) =>
       sql`INSERT INTO versions (namespace_id, path, version, kind, content, sha256, size_bytes, author_id, author_name, cursor)
           VALUES (${ns!.id}, 'team/a.md', ${cursor}, 'write', 'a', 'x', 1, ${author}, 'ann-author', ${cursor})`;
@@ -55,7 +45,7 @@ describe.each(DATABASE_KINDS)("the author of a version on %s", (kind) => {
     await db.execute(version(2, ann!.id));
     await db.execute(sql`DELETE FROM principals WHERE id = ${ann!.id}`);
     const kept = await rowsOf<{ version: number; authorId: string | null; authorName: string }>(
-      tdb.database,
+      testDatabase().database,
       sql`SELECT version, author_id AS "authorId", author_name AS "authorName" FROM versions WHERE namespace_id = ${ns!.id} ORDER BY version`,
     );
     expect(kept).toEqual([
