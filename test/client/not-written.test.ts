@@ -1,6 +1,7 @@
 /** Pulled versions that cannot be written (a folder or a symlink in the way) stay visible in status until resolved. */
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "@teammem/server/testing";
 import { teammem } from "../support/cli.js";
@@ -44,5 +45,24 @@ describe.each(DATABASE_KINDS)("not-written pulled entries on %s", (kind) => {
     expect(await readFile(join(b, "team", "linked", "x.md"), "utf8")).toBe("x\n");
     expect((await status(b)).notWritten).toEqual([]);
     expect((await teammem(["status", "--dir", b])).stdout).toContain("everything synced");
+  });
+
+  it("keep content that does not match its sha256 as not written until the server sends it intact; a byte order mark comes over byte for byte", async () => {
+    const { a, b, envA, envB, server } = await setup(kind);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("bom first (Notepad writes one)\r\n")]);
+    await writeFile(join(a, "team", "bom.md"), bom);
+    await writeFile(join(a, "team", "x.md"), "intact\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    const tamper = (content: string) =>
+      Promise.all(["versions", "entries"].map((table) => server.database.db.execute(sql`UPDATE ${sql.identifier(table)} SET content = ${content} WHERE path = 'x.md'`)));
+    await tamper("tampered\n");
+    const first = await sync(b, envB);
+    expect(first.stderr.trim()).toBe("teammem: team/x.md: not updated from the server: the server sent content that does not match its sha256");
+    expect(await readFile(join(b, "team", "bom.md"))).toEqual(bom);
+    expect((await status(b)).notWritten).toEqual([expect.objectContaining({ path: "team/x.md", version: 1 })]);
+    await tamper("intact\n");
+    expect((await sync(b, envB)).code).toBe(0);
+    expect(await readFile(join(b, "team", "x.md"), "utf8")).toBe("intact\n");
+    expect((await status(b)).notWritten).toEqual([]);
   });
 });

@@ -301,7 +301,8 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
   }
   const incoming = change.deleted ? null : change.content;
   if (!change.deleted && (incoming === null || sha256Hex(incoming) !== change.sha256)) {
-    ctx.warn(`${shown}: the server sent content that does not match its sha256; skipped`);
+    // Kept as not written (shown by `status`, fetched again by the next sync), never just dropped.
+    notWritten(ctx, change, "the server sent content that does not match its sha256", outcome);
     return;
   }
   const incomingSha = change.deleted ? null : change.sha256;

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { keepLeadingBomInPglite } from "./pglite-text.js";
 import { makeTreePrivate, withPrivateUmask } from "./private-files.js";
 import * as schema from "./schema.js";
 
@@ -103,6 +104,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   }
   const inMemory = target.dataDir.startsWith("memory://");
   if (target.loadDataDir && !inMemory) throw new Error("loadDataDir is only for an in-memory PGlite database (memory://)");
+  keepLeadingBomInPglite();
   // initdb's template files arrive as 0666 whatever the umask: made owner-only right after.
   const client = inMemory
     ? await PGlite.create({ dataDir: target.dataDir, ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}) })
