@@ -15,7 +15,7 @@
 import { z } from "zod";
 import type { Rule } from "./rule.js";
 import { checkPatternSafety } from "./engine/safety.js";
-import { readSmallFile } from "./small-file.js";
+import { NOT_REGULAR, readSmallFile } from "./small-file.js";
 
 /** A config file is read up to this size; a larger one is refused (`config_too_large`). */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
@@ -24,7 +24,7 @@ export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 export type ConfigErrorCode =
   /** No file at the path. */
   | "config_missing"
-  /** The path is a folder (or a part of it is a file). */
+  /** The path is a folder, a FIFO, socket or device (not a regular file), or a part of it is a file. */
   | "config_not_a_file"
   /** The file cannot be read (EACCES, ...). */
   | "config_unreadable"
@@ -119,6 +119,10 @@ function configIoError(path: string, e: unknown): ConfigError {
   if (code === "EISDIR" || code === "ENOTDIR") {
     const what = code === "EISDIR" ? "a folder, not a config file" : "a part of the path is a file, not a folder";
     return new ConfigError(`${path}: cannot read config: ${what} (config_not_a_file)`, "config_not_a_file");
+  }
+  if (code === NOT_REGULAR || code === "ENXIO") {
+    const kind = (e as { kind?: string }).kind ?? "a socket";
+    return new ConfigError(`${path}: cannot read config: ${kind}, not a regular file (config_not_a_file)`, "config_not_a_file");
   }
   return new ConfigError(`${path}: cannot read config (${code}) (config_unreadable)`, "config_unreadable");
 }

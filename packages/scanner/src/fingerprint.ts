@@ -12,7 +12,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { readSmallFile } from "./small-file.js";
+import { NOT_REGULAR, readSmallFile } from "./small-file.js";
 
 export const FINGERPRINT_HEX_LENGTH = 32;
 
@@ -88,6 +88,7 @@ export class FingerprintKeyError extends Error {
 function keyIoError(path: string, e: unknown, doing: string): unknown {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "EISDIR" || code === "ENOTDIR") return new FingerprintKeyError("key_file_not_a_file", path, code === "EISDIR" ? "a folder, not a key file" : "a part of the path is a file, not a folder");
+  if (code === NOT_REGULAR || code === "ENXIO") return new FingerprintKeyError("key_file_not_a_file", path, `${(e as { kind?: string }).kind ?? "a socket"}, not a key file (only a regular file is read)`);
   if (code === "EACCES" || code === "EPERM" || code === "EROFS") return new FingerprintKeyError("key_file_unreadable", path, `cannot ${doing} (${code}: permission denied or read-only)`);
   if (code !== undefined && code !== "ENOENT" && code !== "EEXIST") return new FingerprintKeyError("key_file_unreadable", path, `cannot ${doing} (${code})`);
   return e;
