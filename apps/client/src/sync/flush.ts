@@ -137,6 +137,8 @@ async function flushQueued(
       await applyResult(ctx, q, result);
       const ownCursor = ownChangeCursor(ctx, result);
       if (ownCursor !== undefined) own.add(ownCursor);
+      const tombstoneCursor = ownRenameTombstoneCursor(q, result);
+      if (tombstoneCursor !== undefined) own.add(tombstoneCursor);
       outcome.results.push(result);
       answered.push(q);
     }
@@ -197,6 +199,16 @@ function ownChangeCursor(ctx: SyncContext, result: OperationResult): number | un
   if (result.status === "conflict") return result.cursor;
   if (result.version === 0) return undefined;
   return (ctx.state.bases[result.path]?.version ?? 0) >= result.version ? result.cursor : undefined;
+}
+
+/**
+ * The cursor of the old path's tombstone that this folder's own rename `q` wrote (the server names
+ * it in `renamedFrom.cursor` only then): a change this folder already holds, as the new path's
+ * version is. Never for a put that followed a teammate's rename (that tombstone is theirs).
+ */
+function ownRenameTombstoneCursor(q: QueuedOperation, result: OperationResult): number | undefined {
+  if (result.status === "rejected" || !("renameFrom" in q.entry.operation)) return undefined;
+  return result.renamedFrom?.path === q.entry.operation.renameFrom ? result.renamedFrom.cursor : undefined;
 }
 
 /** An operation the token may not make (read-only): recorded as rejected with `forbidden`, dropped from the outbox. */

@@ -124,9 +124,11 @@ export async function decideRename(tx: Tx, ctx: WriteContext, op: RenameOp, from
   const author = { authorId: ctx.author.id, authorName: ctx.author.name, clientId: ctx.clientId, opId: op.opId };
   let cursor = namespaceCursor;
   let tombstone = fromVersion;
+  let tombstoneCursor: number | undefined; // set when this operation writes the tombstone
   if (fromLive) {
     const done = await commitVersion(tx, { namespaceId: nsId, path: from, foldKey: pathFoldKey(from), kind: "rename", content: null, parent: headFrom, baseVersion: null, ...author }, ++cursor);
     tombstone = done.committed.version;
+    tombstoneCursor = done.committed.cursor;
   }
   let at: { version: number; sha256: string | null; cursor: number } = { version: toVersion, sha256: headTo?.sha256 ?? null, cursor: headTo?.cursor ?? namespaceCursor };
   if (!toLive) {
@@ -136,7 +138,7 @@ export async function decideRename(tx: Tx, ctx: WriteContext, op: RenameOp, from
     at = done.committed;
   }
   if (fromLive) await tx.insert(renames).values({ namespaceId: nsId, fromPath: from, fromVersion: tombstone, toPath: to, toVersion: at.version, opId: op.opId });
-  const renamedFrom = { path: from, version: tombstone };
+  const renamedFrom = { path: from, version: tombstone, ...(tombstoneCursor !== undefined ? { cursor: tombstoneCursor } : {}) };
   const base = { opId: op.opId, path: to, renamedFrom };
   if (pending !== null) {
     const conflictCursor = ++cursor;

@@ -29,7 +29,7 @@ describe.each(DATABASE_KINDS)("rename operations on %s", (kind) => {
     const ns = freshNs();
     await h.one(ns, put("a.md", 0, notes));
     const moved = await h.one(ns, rename("a.md", 1, "docs/a.md", notes, { opId: "rename-op-1" }));
-    expect(moved).toEqual({ opId: "rename-op-1", path: "docs/a.md", status: "applied", version: 1, sha256: sha256Hex(notes), deleted: false, cursor: 3, renamedFrom: { path: "a.md", version: 2 } });
+    expect(moved).toEqual({ opId: "rename-op-1", path: "docs/a.md", status: "applied", version: 1, sha256: sha256Hex(notes), deleted: false, cursor: 3, renamedFrom: { path: "a.md", version: 2, cursor: 2 } });
     expect(await head(ns, "a.md")).toMatchObject({ version: 2, deleted: true });
     expect(await head(ns, "docs/a.md")).toMatchObject({ version: 1, content: notes });
     expect((await changes(ns)).map((c) => [c.path, c.version, c.deleted, c.renamedFrom, c.renamedTo])).toEqual([
@@ -74,6 +74,7 @@ describe.each(DATABASE_KINDS)("rename operations on %s", (kind) => {
     await h.one(ns, rename("a.md", 1, "docs/a.md", notes), h.tokens.member2);
     const followed = await h.one(ns, put("a.md", 1, notes + "- make install\n", { merge: "union" }));
     expect(followed).toMatchObject({ status: "merged", path: "docs/a.md", version: 2, content: notes + "- make install\n", headAuthor: "bob", renamedFrom: { path: "a.md", version: 2 } });
+    expect(followed.renamedFrom).toEqual({ path: "a.md", version: 2 }); // bob's tombstone: no cursor for this sender to move over
     expect(await head(ns, "a.md")).toMatchObject({ deleted: true, version: 2 });
     expect(await head(ns, "docs/a.md")).toMatchObject({ version: 2, content: notes + "- make install\n" });
   });

@@ -68,8 +68,11 @@ export type BatchRequest = z.infer<typeof BatchRequest>;
 /**
  * In a result: the operation's content now lives at the result's `path`, moved from `path` here,
  * which is a tombstone at `version` (a rename, or a put of a renamed path that followed the file).
+ * `cursor`: the change feed's cursor of that tombstone when this very operation wrote it (a rename
+ * whose old path was live), so the sender can move its cursor over its own rename; absent when the
+ * tombstone is someone else's (a put that followed a teammate's rename, an old path already deleted).
  */
-export const RenamedFrom = z.object({ path: EntryPath, version: Version });
+export const RenamedFrom = z.object({ path: EntryPath, version: Version, cursor: Cursor.optional() });
 
 /** `path`: the entry the result is about (for a put that followed a rename: the new path, see `renamedFrom`). */
 const ResultBase = { opId: OpId, path: EntryPath, renamedFrom: RenamedFrom.optional() };
