@@ -95,6 +95,18 @@ export class ServerError extends ClientError {
   }
 }
 
+/**
+ * The server refused the token itself (401: bad, expired, revoked or not yet valid) or its access
+ * to the namespace (403): the whole run is refused, so a command prints this one error (with its
+ * code) and no summary of work that never happened.
+ */
+export function isTokenRefusal(err: unknown): err is ServerError {
+  return (
+    err instanceof ServerError &&
+    (err.code === "unauthorized" || err.code === "token_expired" || err.code === "token_revoked" || err.code === "token_not_yet_valid" || err.code === "forbidden")
+  );
+}
+
 /** The server answered 2xx with a body that does not match the protocol. */
 export class ProtocolError extends ClientError {
   constructor(server: string, what: string) {

@@ -6,7 +6,7 @@
  * reported), 1 when the server could not be reached or refused (the change stays queued and the
  * next sync or push sends it), 2 on usage errors (a path outside the team scope included).
  */
-import { UsageError } from "../errors.js";
+import { isTokenRefusal, UsageError } from "../errors.js";
 import { teamPathOf } from "../local/team-path.js";
 import { requireConfig } from "../state/config.js";
 import { displayRelative, type Layout } from "../state/layout.js";
@@ -69,7 +69,10 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     pull: false,
   });
   const outcome = pushOutcome(summary, prefixes);
-  if (options.json) ctx.io.stdout(JSON.stringify({ ...outcome, warnings }, null, 2) + "\n");
+  if (isTokenRefusal(summary.error)) {
+    // Refused as a whole (bad, expired, revoked or foreign token): no summary of work that never happened.
+    if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: { code: summary.error.code, message: summary.error.message }, pending: summary.pending }, null, 2) + "\n");
+  } else if (options.json) ctx.io.stdout(JSON.stringify({ ...outcome, warnings }, null, 2) + "\n");
   else ctx.io.stdout(describe(outcome, paths));
   if (summary.error) {
     const queued = summary.pending ? `; ${summary.pending} change(s) stay queued and the next sync or push sends them` : "";

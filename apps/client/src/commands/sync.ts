@@ -10,7 +10,7 @@
  */
 import { BypassReason, FindingFingerprint, FreeText } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
-import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
+import { ClientError, isTokenRefusal, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { StoredBypass } from "../state/bypasses.js";
 import { requireConfig, type Config } from "../state/config.js";
@@ -65,8 +65,8 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
     lockWaitMs: COMMAND_LOCK_WAIT_MS,
     allowMassDelete: options.allowMassDelete === true,
   });
-  if (summary.error && isAuthFailure(summary.error)) {
-    // Refused as a whole (bad, expired or foreign token): no summary of work that never happened.
+  if (isTokenRefusal(summary.error)) {
+    // Refused as a whole (bad, expired, revoked or foreign token): no summary of work that never happened.
     if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: errorJson(summary.error), pending: summary.pending }, null, 2) + "\n");
   } else if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary, warnings), null, 2) + "\n");
   else ctx.io.stdout(describe(summary));
@@ -150,11 +150,6 @@ export function describeBypass(b: StoredBypass): string {
   if (b.status === "approved") return `bypass approved${b.decidedBy === "policy" ? " by the team's policy" : b.decidedBy ? ` by ${b.decidedBy}` : ""} for ${where}: the file is sent`;
   if (b.status === "pending") return `bypass requested for ${where}: waiting for an admin's approval (teammem status shows its state; the file stays held back until then)`;
   return `bypass for ${where} is ${b.status}${b.decidedBy ? ` (by ${b.decidedBy})` : ""}${b.note ? `: ${b.note}` : ""}; remove the secret to send the file`;
-}
-
-/** The server refused the token itself (401), or its access to the namespace (403 on a read). */
-function isAuthFailure(err: NetworkError | ServerError): boolean {
-  return err instanceof ServerError && (err.code === "unauthorized" || err.code === "forbidden");
 }
 
 function errorJson(err: NetworkError | ServerError) {
