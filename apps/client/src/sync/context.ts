@@ -45,4 +45,6 @@ export interface SyncContext {
   readonly mergePolicy: (entryPath: string) => MergePolicy;
   /** What this run did to files that changes what the user last saw; printed by the summary. */
   readonly events: SyncEvent[];
+  /** Held-back files (path and content hash) this run already warned about: one warning per file per run. */
+  readonly heldBackWarned: Set<string>;
 }

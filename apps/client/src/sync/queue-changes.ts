@@ -8,13 +8,12 @@ import { checkEntryPath } from "@teammem/protocol";
 import { firstMarkerLine } from "../merge/markers.js";
 import { isSkipped, type TeamScope } from "../scope.js";
 import { enqueue, type OutboxEntry, type QueuedOperation } from "../state/outbox.js";
-import { displayPath } from "../state/layout.js";
 import { saveHeldBack, saveRejected, type HeldBack, type Rejected } from "../state/reports.js";
 import type { SyncState } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
 import { checkMassDelete } from "./mass-delete.js";
 import { combineRenames } from "./renames.js";
-import { scanTeamFile } from "./scan-team-file.js";
+import { scanTeamFile, warnHeldBack } from "./scan-team-file.js";
 import { RULE_SET } from "./send-path.js";
 
 interface QueueOutcome {
@@ -141,10 +140,7 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
   const deletes = operations.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
   checkMassDelete(deletes, ctx.state, ctx.allowMassDelete ?? false);
   const enqueued = await enqueue(ctx.layout, operations);
-  for (const h of heldBack) {
-    for (const f of h.pathFindings ?? []) ctx.warn(`held back ${displayPath(h.path)}: path holds ${f.ruleId} (${f.label})`);
-    for (const f of h.findings) ctx.warn(`held back ${displayPath(h.path)}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`);
-  }
+  for (const h of heldBack) warnHeldBack(ctx, h.path, h.sha256, h);
   const byPath = (x: { path: string }, y: { path: string }) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0);
   heldBack.sort(byPath); // kept entries (outside `only`) and new ones, in path order
   rejected.sort(byPath);

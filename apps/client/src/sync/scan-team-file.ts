@@ -5,6 +5,7 @@
  * refuses exactly what a sync would hold back.
  */
 import { scan } from "@teammem/scanner";
+import { displayPath } from "../state/layout.js";
 
 export interface ContentFinding {
   readonly ruleId: string;
@@ -42,4 +43,22 @@ export function scanTeamFile(entryPath: string, content: string, fingerprintKey:
     findings: scan(content, { ...options, allowFingerprints }).map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
     pathFindings: scan(entryPath, options).map((f) => ({ ruleId: f.ruleId, label: f.label, column: f.column, fingerprint: f.fingerprint })),
   };
+}
+
+/**
+ * Tells the user (ctx.warn) that team file `path` with content `sha256` is held back, one line per
+ * finding, once per run: a sync that queues in more than one round (work queued earlier, then
+ * replayed) or re-scans a queued file at send time meets the same file again and says nothing more.
+ */
+export function warnHeldBack(
+  ctx: { readonly warn: (line: string) => void; readonly heldBackWarned: Set<string> },
+  path: string,
+  sha256: string,
+  { findings, pathFindings }: { readonly findings: readonly ContentFinding[]; readonly pathFindings?: readonly PathFinding[] | undefined },
+): void {
+  const key = `${path}\0${sha256}`;
+  if (ctx.heldBackWarned.has(key)) return;
+  ctx.heldBackWarned.add(key);
+  for (const f of pathFindings ?? []) ctx.warn(`held back ${displayPath(path)}: path holds ${f.ruleId} (${f.label})`);
+  for (const f of findings) ctx.warn(`held back ${displayPath(path)}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`);
 }

@@ -22,7 +22,7 @@ import { displayPath } from "../state/layout.js";
 import { dequeue, replaceQueued, type OutboxEntry, type QueuedOperation } from "../state/outbox.js";
 import { saveHeldBack, saveRejected } from "../state/reports.js";
 import type { SyncContext } from "./context.js";
-import { scanTeamFile } from "./scan-team-file.js";
+import { scanTeamFile, warnHeldBack } from "./scan-team-file.js";
 
 /**
  * The scanner's rule set, as a short hash of every rule's id, prefixes, pattern and check: an
@@ -174,8 +174,7 @@ async function heldBackNow(ctx: SyncContext, q: QueuedOperation, path: string, c
   ctx.reports.heldBack = ctx.reports.heldBack.filter((h) => h.path !== path);
   ctx.reports.heldBack.push({ path, sha256, findings, ...(pathFindings.length > 0 ? { pathFindings } : {}), reported: false });
   ctx.reports.heldBack.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  for (const f of pathFindings) ctx.warn(`held back ${displayPath(path)}: path holds ${f.ruleId} (${f.label})`);
-  for (const f of findings) ctx.warn(`held back ${displayPath(path)}:${f.line} ${f.ruleId} (${f.label})`);
+  warnHeldBack(ctx, path, sha256, { findings, pathFindings });
   await saveHeldBack(ctx.layout, ctx.reports.heldBack);
   return true;
 }

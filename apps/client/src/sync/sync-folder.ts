@@ -86,6 +86,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       ...(options.allow ? { allow: options.allow } : {}),
       mergePolicy: mergePolicies(config.merge),
       events: [],
+      heldBackWarned: new Set(),
     });
   } finally {
     await release();
