@@ -1,5 +1,5 @@
 /**
- * What the admin commands (`audit`, `token list`, `team list`, `member`, `bypass`) act through: a
+ * What the admin commands (`audit`, `token list|revoke`, `team list`, `member`, `bypass`, `purge`) act through: a
  * running server's admin API (`--server URL --token T`, or TEAMMEM_SERVER / TEAMMEM_ADMIN_TOKEN),
  * acting as the token's user on the token's team; or, without a server, the database itself
  * (DATABASE_URL or the embedded data folder), acting as `cli` on the team named by `--team`.
@@ -16,6 +16,7 @@ import {
   MemberList,
   MemberRoleChange,
   PurgeResponse,
+  RevokeTokenResponse,
   TeamInfo,
   TokenList,
   type AuditFilter,
@@ -24,7 +25,7 @@ import {
 } from "@teammem/protocol";
 import { z } from "zod";
 import { listMembers, listTeams, setMemberRole, findTeam } from "../admin/teams.js";
-import { listTokens } from "../admin/tokens.js";
+import { listTokens, revokeToken } from "../admin/tokens.js";
 import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
 import { exportBatch, exportHead, type ExportFormat } from "../audit/export-format.js";
 import { auditEventBatches, listAuditEvents, readAuditEvent, summarizeAuditEvents, type AuditScope } from "../audit/query.js";
@@ -58,6 +59,8 @@ export interface AdminBackend {
   bypass(id: string): Promise<Bypass>;
   decide(id: string, action: BypassAction, note: string | undefined): Promise<Bypass>;
   purge(namespace: string, request: PurgeRequest): Promise<PurgeResponse>;
+  /** Revokes token `tokenId` (of the team; on the database without `--team`: of any team); `user` when known. */
+  revokeToken(tokenId: string): Promise<RevokeTokenResponse & { user?: string }>;
 }
 
 /** How an admin command was told to reach its data (options shared by every admin command). */
@@ -75,7 +78,14 @@ export interface BackendOptions {
  * @throws CliError exit 2 for a server without a token, `--team` naming no team (the existing ones
  *   are listed) or another team than the token's.
  */
-export async function withBackend<T>(ctx: CliContext, o: BackendOptions, purpose: string, needsTeam: boolean, fn: (b: AdminBackend) => Promise<T>): Promise<T> {
+export async function withBackend<T>(
+  ctx: CliContext,
+  o: BackendOptions,
+  purpose: string,
+  needsTeam: boolean,
+  fn: (b: AdminBackend) => Promise<T>,
+  apiExample?: string,
+): Promise<T> {
   const server = o.server ?? ctx.env.TEAMMEM_SERVER;
   if (server) {
     const token = o.token ?? ctx.env.TEAMMEM_ADMIN_TOKEN;
@@ -88,7 +98,7 @@ export async function withBackend<T>(ctx: CliContext, o: BackendOptions, purpose
     return fn(api);
   }
   if (o.token !== undefined) throw new CliError("--token goes with --server URL (or TEAMMEM_SERVER); without a server the command works on the database", EXIT.usage);
-  return withStore(ctx, { dataDir: o.dataDir, purpose }, async (store) => {
+  return withStore(ctx, { dataDir: o.dataDir, purpose, ...(apiExample !== undefined ? { apiExample } : {}) }, async (store) => {
     const db = store.database.db;
     if (o.team === undefined) {
       if (needsTeam) throw new CliError(`--team <name> is required on the database (teams: ${await teamNames(db)})`, EXIT.usage);
@@ -161,6 +171,12 @@ function dbBackend(db: Db, teamId: string | null): AdminBackend {
       const row = await orRefusal(decideBypass(db, team(), id, action, CLI_ACTOR, note ?? null));
       if (!row) throw new CliError(`no bypass request ${id} in this team`);
       return bypassToWire(row, await keyId());
+    },
+    revokeToken: async (tokenId) => {
+      const revoked = await revokeToken(db, tokenId, teamId ?? undefined);
+      if (!revoked) throw new CliError(`no token with id ${tokenId}${teamId ? " in this team" : ""}`);
+      await recordAuditEvent(db, { teamId: revoked.teamId, actor: CLI_ACTOR, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
+      return { tokenId, revokedAt: revoked.revokedAt.toISOString(), user: revoked.user };
     },
     purge: async (name, request) => {
       const ns = await findNamespace(db, team(), name);
@@ -242,6 +258,11 @@ function apiBackend(server: string, token: string): AdminBackend {
     },
     bypasses: (q) => call(BypassList, "GET", `/v1/admin/bypasses${query({ ...q })}`),
     bypass: async (id) => (await call(z.object({ bypass: Bypass }), "GET", `/v1/admin/bypasses/${encodeURIComponent(id)}`)).bypass,
+    revokeToken: async (tokenId) => {
+      const revoked = await call(RevokeTokenResponse, "DELETE", `/v1/admin/tokens/${encodeURIComponent(tokenId)}`);
+      const user = (await call(TokenList, "GET", "/v1/admin/tokens")).tokens.find((t) => t.tokenId === tokenId)?.user;
+      return { ...revoked, ...(user !== undefined ? { user } : {}) };
+    },
     purge: (namespace, request) => call(PurgeResponse, "POST", `/v1/admin/namespaces/${encodeURIComponent(namespace)}/purge`, request),
     decide: async (id, action, note) =>
       (await call(z.object({ bypass: Bypass }), "POST", `/v1/admin/bypasses/${encodeURIComponent(id)}/${action}`, note !== undefined ? { note } : undefined)).bypass,

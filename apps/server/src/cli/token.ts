@@ -1,12 +1,13 @@
 /**
  * `teammem-server token create|revoke|list`: issue a token (stdout: the token only; the team must
- * exist, except `default`, the first start's team), revoke one by id, list a team's tokens.
+ * exist, except `default`, the first start's team), revoke one by id, list a team's tokens. `revoke`
+ * and `list` act on the database or through a running server's admin API (`--server --token`).
  * Both are recorded as audit events with the actor `cli`. While a server holds the embedded data
  * folder they exit 3 and print the admin API call doing the same.
  */
 import { Option, type Command } from "@commander-js/extra-typings";
 import { findTeam } from "../admin/teams.js";
-import { issueToken, revokeToken } from "../admin/tokens.js";
+import { issueToken } from "../admin/tokens.js";
 import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
 import { ROLES } from "../auth/auth-context.js";
 import { teamNames, withBackend } from "./admin-backend.js";
@@ -44,20 +45,22 @@ export function register(program: Command, ctx: CliContext): void {
         out(ctx, issued.token);
       });
     });
-  token
-    .command("revoke")
-    .description("revoke a token by its id (takes effect on running servers within 5 s)")
-    .argument("<tokenId>", "token id (a UUID, as printed by token create or GET /v1/admin/tokens)", parseUuid("a token id"))
-    .addOption(dataDirOption())
+  withAdminOptions(token.command("revoke").description("revoke a token by its id, on the database or through --server (takes effect on running servers within 5 s)"))
+    .argument("<tokenId>", "token id (a UUID, as printed by token create, token list or GET /v1/admin/tokens)", parseUuid("a token id"))
     .action(async (tokenId, o) => {
       const apiExample = `curl -X DELETE {url}/v1/admin/tokens/${tokenId} -H "Authorization: Bearer <admin token>"`;
-      await withStore(ctx, { dataDir: o.dataDir, purpose: "token revoke", apiExample }, async (store) => {
-        const db = store.database.db;
-        const revoked = await revokeToken(db, tokenId);
-        if (!revoked) throw new CliError(`no token with id ${tokenId}`);
-        await recordAuditEvent(db, { teamId: revoked.teamId, actor: CLI_ACTOR, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
-        out(ctx, `revoked token ${tokenId} (${revoked.user}) at ${revoked.revokedAt.toISOString()}`);
-      });
+      await withBackend(
+        ctx,
+        o,
+        "token revoke",
+        false,
+        async (b) => {
+          const revoked = await b.revokeToken(tokenId);
+          if (o.json) return out(ctx, JSON.stringify({ tokenId: revoked.tokenId, revokedAt: revoked.revokedAt }, null, 2));
+          out(ctx, `revoked token ${tokenId}${revoked.user !== undefined ? ` (${revoked.user})` : ""} at ${revoked.revokedAt}`);
+        },
+        apiExample,
+      );
     });
   withAdminOptions(token.command("list").description("a team's tokens, newest first, never their values (tab-separated: id, user, role, created, expires, revoked)")).action(async (o) => {
     await withBackend(ctx, o, "token list", true, async (b) => {

@@ -131,4 +131,50 @@ describe.each(DATABASE_KINDS)("teammem-server admin commands on %s", (kind) => {
     expect(tokenWithoutServer.status).toBe(2);
     expect(tokenWithoutServer.stderr).not.toContain(admin);
   });
+
+  it("token revoke takes --server/--token as token list does: revokes through the admin API, with the same refusals (try13 F9)", { timeout: 120_000 }, async () => {
+    const { args, env } = await cliDatabase(kind, inject("postgresUrl"));
+    const admin = (await cli(["team", "create", "acme", "--admin", "ada", ...args], env)).stdout.trim();
+    expect((await cli(["team", "create", "globex", ...args], env)).status).toBe(0);
+    const issued = await cli(["token", "create", "--team", "acme", "--user", "ann", "--role", "member", ...args], env);
+    const ann = issued.stdout.trim();
+    const annId = /issued token ([0-9a-f-]{36})/.exec(issued.stderr)![1]!;
+    const server = await startCli(args, env);
+    expect((await fetch(`${server.url}/v1/team/scan-policy`, { headers: { authorization: `Bearer ${ann}` } })).status).toBe(200);
+
+    // The refusals of token list and token revoke are the same lines with the same exit codes.
+    const both = async (extra: string[], runEnv: Record<string, string> = env) => {
+      const [list, revoke] = [await cli(["token", "list", ...extra], runEnv), await cli(["token", "revoke", annId, ...extra], runEnv)];
+      expect(revoke).toEqual(list);
+      return revoke;
+    };
+    expect(await both(["--server", server.url])).toEqual({ status: 2, stdout: "", stderr: `teammem-server: ${server.url}: give an admin token with --token or TEAMMEM_ADMIN_TOKEN\n` });
+    expect(await both(["--team", "acme", "--token", admin, ...args])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: "teammem-server: --token goes with --server URL (or TEAMMEM_SERVER); without a server the command works on the database\n",
+    });
+    expect(await both(["--server", "ftp://example.com", "--token", admin])).toMatchObject({ status: 2, stderr: expect.stringContaining("the URL must be http:// or https://") });
+    expect(await both(["--server", server.url, "--token", admin, "--team", "globex"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: 'teammem-server: the token is of team "acme", not "globex"; the admin API acts on the token\'s team only\n',
+    });
+    expect(await both(["--server", server.url, "--token", "not-a-token"])).toMatchObject({ status: 1, stdout: "", stderr: expect.stringContaining("(unauthorized)") });
+
+    const revoked = await cli(["token", "revoke", annId, "--server", server.url, "--token", admin], env);
+    expect(revoked).toMatchObject({ status: 0, stderr: "" });
+    expect(revoked.stdout).toMatch(new RegExp(`^revoked token ${annId} \\(ann\\) at \\S+\n$`));
+    const refused = await fetch(`${server.url}/v1/team/scan-policy`, { headers: { authorization: `Bearer ${ann}` } });
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([401, "token_revoked"]);
+    // The environment names the server as the options do; --json prints the admin API's answer.
+    const viaEnv = await cli(["token", "revoke", annId, "--json"], { ...env, TEAMMEM_SERVER: server.url, TEAMMEM_ADMIN_TOKEN: admin });
+    expect(viaEnv.status).toBe(0);
+    expect(JSON.parse(viaEnv.stdout)).toEqual({ tokenId: annId, revokedAt: expect.any(String) });
+    const unknown = await cli(["token", "revoke", "00000000-0000-4000-8000-000000000000", "--server", server.url, "--token", admin], env);
+    expect(unknown).toEqual({ status: 1, stdout: "", stderr: `teammem-server: ${server.url} refused: no such token in this team (not_found)\n` });
+    const audit = await cli(["audit", "list", "--kind", "token_revoked", "--json", "--server", server.url, "--token", admin], env);
+    const event = { kind: "token_revoked", actor: "ada", tokenId: annId, targetUser: "ann" };
+    expect(JSON.parse(audit.stdout).events).toMatchObject([event, event]); // the option run and the environment run
+  });
 });
