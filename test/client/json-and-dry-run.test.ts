@@ -136,6 +136,51 @@ describe("sync --dry-run", () => {
     expect(done.json.heldBack.map((h: { path: string }) => h.path)).toEqual(["team/secret.md"]);
   });
 
+  it("forecasts a reader's edit as refused (forbidden), and an edit refused so before as sent once the token may write, as the sync then does (try13)", { timeout: 180_000 }, async () => {
+    const { server, a, envA, b } = await setup("pglite");
+    await writeFile(join(a, "team", "guide.md"), "v1\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    const admin = await server.token("root", "default", "admin");
+    const setRole = async (role: "member" | "reader") => {
+      const res = await fetch(`${server.url}/v1/admin/members/rita`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ role }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const ritaEnv = { TEAMMEM_TOKEN: await server.token("rita", "default", "member") };
+    expect((await sync(b, ritaEnv)).code).toBe(0);
+    await setRole("reader");
+    await writeFile(join(b, "team", "guide.md"), "edited as a reader\n");
+    await writeFile(join(b, "team", "new.md"), "new\n");
+
+    const dry = await teammem(["sync", "--dir", b, "--dry-run", "--json"], ritaEnv);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      send: [],
+      forbidden: [
+        { path: "team/guide.md", action: "edit" },
+        { path: "team/new.md", action: "create" },
+      ],
+    });
+    expect((await teammem(["sync", "--dir", b, "--dry-run"], ritaEnv)).stdout).toContain(
+      "would send 0 operation(s)\nwould be refused: team/guide.md: edit (forbidden: your token is read-only, a reader's edits are not sent)\n",
+    );
+    const real = await syncJson(b, ritaEnv);
+    expect([real.json.pushed.applied, real.json.pushed.rejected.sort()]).toEqual([[], ["team/guide.md", "team/new.md"]]);
+
+    // The same edits, now that rita may write again: the dry run and the sync both send them.
+    await setRole("member");
+    const again = JSON.parse((await teammem(["sync", "--dir", b, "--dry-run", "--json"], ritaEnv)).stdout);
+    expect(again).toMatchObject({ notResent: [], forbidden: [] });
+    expect(again.send.map((s: { path: string; action: string }) => [s.path, s.action]).sort()).toEqual([
+      ["team/guide.md", "edit"],
+      ["team/new.md", "create"],
+    ]);
+    expect((await syncJson(b, ritaEnv)).json.pushed.applied.sort()).toEqual(["team/guide.md", "team/new.md"]);
+  });
+
   it("names a merge, an outbox operation left by an unreachable server, and a mass delete it would refuse (exit 1)", async () => {
     const { a, b, envA, envB, server } = await setup("postgres");
     for (let i = 0; i < 14; i++) await writeFile(join(a, "team", `n${i}.md`), `note ${i}\n`);

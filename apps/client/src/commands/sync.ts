@@ -116,6 +116,7 @@ function describePlan(p: DryRunPlan): string {
         : `not sent now: ${d.path} was queued earlier and cannot be read safely now (stays queued)`,
     );
   for (const r of p.notResent) lines.push(`not sent again: ${r.path} (refused before: ${r.code}; change the file to send it)`);
+  for (const f of p.forbidden) lines.push(`would be refused: ${f.path}: ${f.action} (forbidden: your token is read-only, a reader's edits are not sent)`);
   lines.push(`pending in outbox: ${p.pending}; cursor ${p.cursor}`);
   return lines.join("\n") + "\n";
 }

@@ -62,6 +62,12 @@ export interface DryRunPlan {
   readonly dropped: { path: string; reason: "deleted" | "unreadable" }[];
   /** Files the server refused before with the same content: not sent again. */
   readonly notResent: { path: string; code: string }[];
+  /**
+   * Operations the server would refuse as `forbidden` because the token is read-only (a reader):
+   * the sync records them as rejected and sends them again once the file changes and the token may
+   * write. Empty when the token may write (asked with GET whoami when there is something to send).
+   */
+  readonly forbidden: { path: string; action: PlannedSend["action"] }[];
   /** The sync would refuse as a mass delete (nothing pulled or sent): its message. */
   readonly refused: { code: string; message: string } | null;
   /** The namespace does not exist on the server yet (the sync would create it). */
@@ -169,7 +175,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
   const queuedPaths = new Set<string>();
   const heldBack: DryRunPlan["heldBack"] = [];
   const unresolved: DryRunPlan["unresolved"] = [];
-  const notResent: DryRunPlan["notResent"] = [];
+  const notResent: (DryRunPlan["notResent"][number] & Pick<PlannedSend, "action" | "baseVersion">)[] = [];
   const dropped: DryRunPlan["dropped"] = [];
   const withMarkers = new Set(reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
   for (const { entry } of outbox) {
@@ -226,12 +232,12 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
       }
     }
     const rejected = reports.rejected.find((r) => r.path === change.path);
+    const action = change.content === null ? "delete" : (state.bases[change.path]?.sha256 ?? null) === null ? "create" : "edit";
     if (rejected && rejected.sha256 === change.sha256 && !rejected.retry) {
-      notResent.push({ path: displayPath(change.path), code: rejected.code });
+      notResent.push({ path: displayPath(change.path), code: rejected.code, action, baseVersion: change.baseVersion });
       continue;
     }
     if (change.content === null) deletes.push(change.path);
-    const action = change.content === null ? "delete" : (state.bases[change.path]?.sha256 ?? null) === null ? "create" : "edit";
     if (action === "create") creates.push({ path: change.path, sha256: change.sha256!, text: change.content! });
     send.push({ path: displayPath(change.path), action, baseVersion: change.baseVersion, queued: false });
   }
@@ -250,6 +256,23 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     const sources = new Set(renames.values());
     deletes = deletes.filter((path) => !sources.has(path));
   }
+  // As the sync does: ask the server once whether the token may write (a reader's batch is refused
+  // as a whole), and only when it matters: something to send, or an edit refused as forbidden
+  // before, which the sync resends unchanged once the token may write.
+  const forbidden: DryRunPlan["forbidden"] = [];
+  const refusedForbidden = notResent.filter((r) => r.code === "forbidden");
+  if (send.length > 0 || refusedForbidden.length > 0) {
+    const mayWrite = await tokenMayWrite(api);
+    if (mayWrite === false) {
+      for (const s of send) forbidden.push({ path: s.path, action: s.action });
+      send.length = 0;
+    } else if (mayWrite === true && refusedForbidden.length > 0) {
+      for (const r of refusedForbidden) {
+        notResent.splice(notResent.indexOf(r), 1);
+        send.push({ path: r.path, action: r.action, baseVersion: r.baseVersion, queued: false });
+      }
+    }
+  }
   if (refused === null) {
     try {
       checkMassDelete(deletes, state, allowMassDelete);
@@ -263,7 +286,8 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     send: send.sort(byPath),
     heldBack: heldBack.sort(byPath),
     unresolved,
-    notResent,
+    notResent: notResent.map(({ path, code }) => ({ path, code })),
+    forbidden: forbidden.sort(byPath),
     dropped,
     refused,
     namespaceMissing,
@@ -287,4 +311,18 @@ async function pairedRenames(layout: Layout, state: SyncState, deletes: readonly
     if (sha256) deleted.push({ path, sha256, text: await readBaseContent(layout, sha256) });
   }
   return new Map(pairRenames(deleted, creates).map(([from, to]) => [to, from]));
+}
+
+/**
+ * Whether the token may write, as the sync finds out: GET whoami (role other than reader).
+ * @returns undefined when the server could not tell (unreachable, refused): the forecast keeps the
+ *   sends as they are, and a refusal recorded before stands, as in the sync.
+ */
+async function tokenMayWrite(api: Api): Promise<boolean | undefined> {
+  try {
+    return (await api.whoami()).role !== "reader";
+  } catch (err) {
+    if (err instanceof NetworkError || err instanceof ServerError || err instanceof ProtocolError) return undefined;
+    throw err;
+  }
 }
