@@ -195,6 +195,22 @@ const cases: [string, (size: number) => string][] = [
   ["CRLFs only (every line empty)", (n) => repeatTo("\r\n", n)],
   // A key-block header on every line: putty-private-key read the next 30 lines after each (~7.7x).
   ["a PuTTY key header on every line (PuTTY-User-Key-File-3: ssh-ed25519)", (n) => repeatTo("PuTTY-User-Key-File-3: ssh-ed25519\n", n)],
+  // Key blocks in Markdown shapes (rule-helpers/block-lines.ts, try14 F4): blanks alone, `<br>`, a
+  // table cell's `|`, list numbers separate a block's lines; each attempt stops where its body does.
+  ["a BEGIN line then one-letter words joined by spaces, repeated", (n) => repeatTo(`-----BEGIN PRIVATE KEY----- ${"a ".repeat(40)}`, n)],
+  ["a BEGIN line then lines of 31 base64 characters joined by <br>, repeated", (n) => repeatTo(`-----BEGIN OPENSSH PRIVATE KEY-----<br>${`${"Ab1+".repeat(7)}Ab1<br>`.repeat(8)}`, n)],
+  ["a BEGIN line then numbered table rows of 40 base64 characters and blanks, repeated", (n) => repeatTo(`| -----BEGIN RSA PRIVATE KEY----- |\n${"| 12. Ab1/Ab1/Ab1/Ab1/Ab1/Ab1/Ab1/Ab1/Ab1/Ab1/     |\n".repeat(4)}| -----END |\n`, n)],
+  ["one line of `<br>` and `| ` repeated", (n) => repeatTo("<br>| ", n)],
+  // An OpenSSH key body without its BEGIN line (openssh-unarmored-private-key, try14 F5): the magic
+  // on every line, each followed by a short run.
+  ["the OpenSSH key magic on every line", (n) => repeatTo("b3BlbnNzaC1rZXktdjEAAAAA\n", n)],
+  ["a PuTTY private section header on every line (Private-Lines: 1)", (n) => repeatTo("Private-Lines: 1\n", n)],
+  // JDBC URLs (database-url-password-parameter, oracle-jdbc-url-credentials; try14 F6): a parameter
+  // run without a password (each attempt reads at most 512 characters, never past the next jdbc:),
+  // and Oracle's user/ repeated with no @ after it.
+  ["one line of jdbc: URLs with a long parameter run and no password", (n) => repeatTo(`jdbc:mysql://h/d?${"a=b&".repeat(200)}`, n)],
+  ["one line of jdbc:x;a= repeated", (n) => repeatTo("jdbc:x;a=", n)],
+  ["one line of jdbc:oracle:thin:a/b repeated (no @)", (n) => repeatTo("jdbc:oracle:thin:a/b", n)],
   // The pair rules (rule-helpers/key-pair.ts): a secret within 5 lines of each key ID, before or
   // after it. A line of repeated IDs made every ID read its whole window (~40x Markdown per byte).
   // The AWS IDs end in EXAMPLE, so aws-access-token refuses them: a valid ID is a finding of its own
@@ -212,6 +228,11 @@ const cases: [string, (size: number) => string][] = [
  */
 const denseMatches: [string, (size: number) => string][] = [
   ["one line of postgres://user:password@ repeated (a placeholder URL credential each time)", (n) => repeatTo("postgres://user:password@", n)],
+  // The OpenSSH key magic and 160 base64 characters across 3 lines, repeated: a complete match of
+  // openssh-unarmored-private-key each time that its validator refuses (no key structure).
+  ["the OpenSSH key magic and 160 base64 characters across lines, repeated (a body the validator refuses each)", (n) => repeatTo(`b3BlbnNzaC1rZXktdjEAAAAA${"Qk1x".repeat(12)}\n${"Qk1x".repeat(16)}\n${"Qk1x".repeat(16)}\n`, n)],
+  // A JDBC password parameter every 40 characters, a placeholder each (a match its validator refuses).
+  ["one line of jdbc:mysql://h/d?password=password repeated (a placeholder each)", (n) => repeatTo("jdbc:mysql://db/d?user=a&password=password ", n)],
   // Raw reserved characters in a URL password (rule-helpers/url-credentials.ts): `a:p#/?` at host
   // `hx:` is a credential, a finding every 12 characters (one value: one fingerprint).
   ["one line of a URL of user a, password p#/?, host h repeated (a URL credential with raw reserved characters each time)", (n) => repeatTo("x://a:p#/?" + "@h", n)],

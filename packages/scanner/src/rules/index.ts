@@ -30,6 +30,7 @@ import cloudflareOriginCaKey from "./cloudflare-origin-ca-key.js";
 import contentfulPersonalAccessToken from "./contentful-personal-access-token.js";
 import cratesIoApiToken from "./crates-io-api-token.js";
 import databaseUrlCredentials from "./database-url-credentials.js";
+import databaseUrlPasswordParameter from "./database-url-password-parameter.js";
 import databricksApiToken from "./databricks-api-token.js";
 import definedNetworkingApiToken from "./defined-networking-api-token.js";
 import digitaloceanAccessToken from "./digitalocean-access-token.js";
@@ -115,7 +116,9 @@ import openaiApiKey from "./openai-api-key.js";
 import openrouterApiKey from "./openrouter-api-key.js";
 import openshiftUserToken from "./openshift-user-token.js";
 import opensshPrivateKey from "./openssh-private-key.js";
+import opensshUnarmoredPrivateKey from "./openssh-unarmored-private-key.js";
 import openvpnStaticKey from "./openvpn-static-key.js";
+import oracleJdbcUrlCredentials from "./oracle-jdbc-url-credentials.js";
 import paddleApiKey from "./paddle-api-key.js";
 import paypalBraintreeAccessToken from "./paypal-braintree-access-token.js";
 import perplexityApiKey from "./perplexity-api-key.js";
@@ -220,6 +223,7 @@ export const RULES: readonly Rule[] = [
   contentfulPersonalAccessToken,
   cratesIoApiToken,
   databaseUrlCredentials,
+  databaseUrlPasswordParameter,
   databricksApiToken,
   definedNetworkingApiToken,
   digitaloceanAccessToken,
@@ -305,7 +309,9 @@ export const RULES: readonly Rule[] = [
   openrouterApiKey,
   openshiftUserToken,
   opensshPrivateKey,
+  opensshUnarmoredPrivateKey,
   openvpnStaticKey,
+  oracleJdbcUrlCredentials,
   paddleApiKey,
   paypalBraintreeAccessToken,
   perplexityApiKey,

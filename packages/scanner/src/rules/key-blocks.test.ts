@@ -22,6 +22,24 @@ const LEADS: Record<string, string> = {
   "comment //": "// ",
   "indented 4": "    ",
   "tab": "\t",
+  "list item *": "* ",
+  "list item -": "- ",
+  "list item + in a quote": "> + ",
+};
+
+/**
+ * Markdown and HTML shapes of a whole block (try14 F4): lines numbered as a list, each line a table
+ * row, lines joined by `<br>` (a table cell, an HTML note), all lines joined by spaces on one line
+ * (a key pasted into a one-line field).
+ */
+const SHAPES: Record<string, (t: string) => string> = {
+  "numbered list (1. 2. …)": (t) => t.split("\n").map((l, i) => `${i + 1}. ${l}`).join("\n"),
+  "numbered list (1) 2) …)": (t) => t.split("\n").map((l, i) => `${i + 1}) ${l}`).join("\n"),
+  "table rows (| line |)": (t) => `| key |\n|---|\n${t.split("\n").map((l) => `| ${l} |`).join("\n")}`,
+  "lines joined by <br>": (t) => `| key | ${t.split("\n").join("<br>")} |`,
+  "lines joined by <br/>": (t) => t.split("\n").join("<br/>"),
+  "lines ended by <br /> and LF": (t) => t.split("\n").join("<br />\n"),
+  "lines joined by spaces on one line": (t) => `key: ${t.split("\n").join(" ")}`,
 };
 
 /** Whole-text wrappings: the example inside a JSON string, a shell string, with CRLF inside JSON. */
@@ -48,6 +66,14 @@ describe.each(multiLine)("%s keeps its finding", (_name, rule, example) => {
   });
   it.each(Object.entries(WRAPS))("in a %s", (_wrap, wrap) => {
     expect(found(wrap(example))).toEqual([rule.id]);
+  });
+  // On one line, armor header lines (PGP `Version:`, PEM `Proc-Type:`) and line leads (`- ` list
+  // items) are not told apart from the body: the shape applies to blocks without them (PuTTY's
+  // private section follows `Private-Lines: <n>` directly, whatever the header holds).
+  const oneLineOk = rule.id === "putty-private-key" || !/\n(?:[A-Za-z][A-Za-z0-9-]{0,30}: |[-*>#] )/.test(example);
+  const shapes = Object.entries(SHAPES).filter(([name]) => oneLineOk || !name.includes("one line"));
+  it.each(shapes)("as %s", (_shape, shape) => {
+    expect(found(shape(example.replace(/\r\n/g, "\n")))).toEqual([rule.id]);
   });
 });
 

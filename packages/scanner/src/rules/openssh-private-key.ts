@@ -1,5 +1,5 @@
 import type { Rule } from "../rule.js";
-import { BODY_BREAK, BREAK, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
+import { afterBeginLine, blockBody, blockChars } from "../rule-helpers/block-lines.js";
 import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -17,7 +17,7 @@ const rule: Rule = {
   label: "OpenSSH private key",
   prefixes: ["-----BEGIN OPENSSH PRIVATE KEY-----"],
   pattern:
-    new RegExp(String.raw`-----BEGIN OPENSSH PRIVATE KEY-----[ \t]{0,16}${BREAK}${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`, "y"),
+    new RegExp(String.raw`-----BEGIN OPENSSH PRIVATE KEY-----${afterBeginLine(0, false)}(?<secret>${blockChars(64)})`, "y"),
   validate: (value) =>
     isPlausibleSecret(blockBody(value), { minEntropy: 3, maxRun: Infinity, maxSequence: Infinity }),
   examples: () => ({

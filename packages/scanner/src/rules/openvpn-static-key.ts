@@ -1,6 +1,6 @@
 import { randomChars, ALPHABETS } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { BODY_BREAK, BREAK, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
+import { BODY_BREAK, FIRST_RUN, afterBeginLine, blockBody } from "../rule-helpers/block-lines.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
 /**
@@ -19,7 +19,7 @@ const rule: Rule = {
   label: "OpenVPN static key",
   prefixes: ["-----BEGIN OpenVPN Static key V1-----"],
   pattern:
-    new RegExp(String.raw`-----BEGIN OpenVPN Static key V1-----[ \t]{0,16}${BREAK}${LINE_LEAD}(?<secret>(?:[0-9a-fA-F](?:${BODY_BREAK})?){64})`, "y"),
+    new RegExp(String.raw`-----BEGIN OpenVPN Static key V1-----${afterBeginLine(0, false)}(?<secret>[0-9a-fA-F]{${FIRST_RUN}}(?:${BODY_BREAK})?(?:[0-9a-fA-F](?:${BODY_BREAK})?){${64 - FIRST_RUN}})`, "y"),
   validate: (value) => isPlausibleSecret(blockBody(value)),
   examples: () => ({
     positive: [`<tls-auth>\n${block(1)}\n</tls-auth>`, `"ta.key": "${block(20, "\\n")}"`],

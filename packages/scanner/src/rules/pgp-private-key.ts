@@ -1,5 +1,5 @@
 import type { Rule } from "../rule.js";
-import { BODY_BREAK, BREAK, HEADER_LINE, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
+import { afterBeginLine, blockBody, blockChars } from "../rule-helpers/block-lines.js";
 import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -16,7 +16,7 @@ const rule: Rule = {
   prefixes: ["-----BEGIN PGP PRIVATE KEY BLOCK-----"],
   pattern:
     new RegExp(
-    String.raw`-----BEGIN PGP PRIVATE KEY BLOCK-----[ \t]{0,16}${BREAK}(?:${HEADER_LINE}){0,6}(?:${LINE_LEAD}[ \t]{0,16}${BREAK})?${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`,
+    String.raw`-----BEGIN PGP PRIVATE KEY BLOCK-----${afterBeginLine(6, true)}(?<secret>${blockChars(64)})`,
     "y",
   ),
   validate: (value) =>

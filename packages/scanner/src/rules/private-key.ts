@@ -1,5 +1,5 @@
 import type { Rule } from "../rule.js";
-import { BODY_BREAK, BREAK, HEADER_LINE, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
+import { afterBeginLine, blockBody, blockChars } from "../rule-helpers/block-lines.js";
 import { fakePemBlock } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -19,7 +19,7 @@ const rule: Rule = {
   prefixes: ["-----BEGIN "],
   pattern:
     new RegExp(
-    String.raw`-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----[ \t]{0,16}${BREAK}(?:${HEADER_LINE}){0,4}(?:${LINE_LEAD}[ \t]{0,16}${BREAK})?${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`,
+    String.raw`-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----${afterBeginLine(4, true)}(?<secret>${blockChars(64)})`,
     "y",
   ),
   validate: (value) =>

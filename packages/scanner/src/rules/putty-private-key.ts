@@ -1,5 +1,5 @@
 import type { Rule } from "../rule.js";
-import { BREAK, LINE_LEAD } from "../rule-helpers/block-lines.js";
+import { LINE_END, LINE_LEAD, NEWLINE, afterBeginLine } from "../rule-helpers/block-lines.js";
 import { fakeBase64Lines } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -29,6 +29,14 @@ import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
  * 29 for one of 40 principals) and 5 key-derivation lines (PPK 3, encrypted). A skipped line never holds `PuTTY-User-Key-File-`, so an attempt stops at the next
  * key's header and no line is read by two attempts (issue 10: a line of `PuTTY-User-Key-File-3:
  * ssh-ed25519` repeated made each attempt read the next 30 lines, ~7.7x Markdown per byte).
+ *
+ * The private section alone (`Private-Lines: <n>` and its lines, without the header: try14 F5) is
+ * reported too, by the second prefix: it is the private key itself (an unencrypted key's private
+ * fields: the ed25519 seed, RSA's d, p, q; an encrypted one's ciphertext, as an encrypted PEM key
+ * is reported), and `Private-Lines:` is PPK's own field name. Same finding (its first line) with or
+ * without the header; a `Private-Lines:` hit inside a match from the header is skipped. The skipped
+ * header lines end at a plain line break (`NEWLINE`): a header joined by `<br>` is found from its
+ * `Private-Lines:` (and the 128-line window stays under the longest match the engine allows).
  */
 /** A fake `.ppk`; `lead` opens the private part (`AAAAI`: a 32- or 33-byte first field, `AAAAF`: 20 or 21 bytes, a DSA x). */
 const ppk = (version: number, seed: number, algorithm = "ssh-ed25519", privateChars = 48, lead = "AAAAI"): string =>
@@ -46,18 +54,23 @@ const ppk = (version: number, seed: number, algorithm = "ssh-ed25519", privateCh
 const rule: Rule = {
   id: "putty-private-key",
   label: "PuTTY private key",
-  prefixes: ["PuTTY-User-Key-File-"],
+  prefixes: ["PuTTY-User-Key-File-", "Private-Lines: "],
   pattern:
     new RegExp(
-    String.raw`PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{3,40}[ \t]{0,16}${BREAK}(?:(?:(?!PuTTY-User-Key-File-)[^\r\n\\]){0,100}${BREAK}){1,128}?${LINE_LEAD}Private-Lines: [0-9]{1,3}[ \t]{0,16}${BREAK}${LINE_LEAD}(?<secret>[A-Za-z0-9+/=]{28,64})`,
+    String.raw`(?:PuTTY-User-Key-File-[23]: [A-Za-z0-9@.-]{3,40}${LINE_END}(?:(?:(?!PuTTY-User-Key-File-)[^\r\n\\]){0,100}${NEWLINE}){1,128}?${LINE_LEAD})?Private-Lines: [0-9]{1,3}${afterBeginLine(0, false)}(?<secret>[A-Za-z0-9+/=]{28,64})`,
     "y",
   ),
   validate: (value) => isPlausibleSecret(value.slice(5), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
-    positive: [ppk(2, 1), ppk(3, 2).replace(/\n/g, "\r\n"), ppk(3, 3, "ecdsa-sha2-nistp256", 52), ppk(3, 4, "ssh-rsa", 64), ppk(3, 6, "ssh-dss", 32, "AAAAF")],
+    positive: [
+      ppk(2, 1), ppk(3, 2).replace(/\n/g, "\r\n"), ppk(3, 3, "ecdsa-sha2-nistp256", 52), ppk(3, 4, "ssh-rsa", 64), ppk(3, 6, "ssh-dss", 32, "AAAAF"),
+      ppk(3, 7).slice(ppk(3, 7).indexOf("Private-Lines:")), // the private section alone
+    ],
     negative: [
       ppk(2, 3).replace(/Private-Lines: 1\n.*\n/, "Private-Lines: 1\n...\n"), // placeholder private part
       "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\n", // truncated: no private part
+      "Private-Lines: 1\nAAAAIxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", // the private section alone, placeholder
+      `Private-Lines: 14 (${"a".repeat(30)})`, // the field name in prose, no private line after it
       ppk(3, 5).replace(/Private-Lines: 1\n.*\n/, `Private-Lines: 1\nAAAAI${"A".repeat(43)}\n`), // placeholder: one repeated character
     ],
   }),

@@ -1,5 +1,5 @@
 import type { Rule } from "../rule.js";
-import { BODY_BREAK, BREAK, HEADER_LINE, LINE_LEAD, blockBody } from "../rule-helpers/block-lines.js";
+import { afterBeginLine, blockBody, blockChars } from "../rule-helpers/block-lines.js";
 import { fakeBase64Lines } from "../rule-helpers/pem-fakes.js";
 import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
 
@@ -18,7 +18,7 @@ const rule: Rule = {
   prefixes: ["---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"],
   pattern:
     new RegExp(
-    String.raw`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----[ \t]{0,16}${BREAK}(?:${HEADER_LINE}){0,4}${LINE_LEAD}(?<secret>(?:[A-Za-z0-9+/=](?:${BODY_BREAK})?){64})`,
+    String.raw`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----${afterBeginLine(4, false)}(?<secret>${blockChars(64)})`,
     "y",
   ),
   validate: (value) =>

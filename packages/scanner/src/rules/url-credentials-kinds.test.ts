@@ -176,8 +176,9 @@ describe("4. a vendor token in a URL's user info is reported by its vendor rule"
     return /^[^\s'"<>\\@/?#]{8,128}$/.test(value) && !value.includes("://") ? [[rule.id, value] as const] : [];
   });
   // Rules whose format is read with context that a URL's password does not have (a key name, a
-  // file's syntax, an ID nearby): the URL rule reports the password.
-  const needContext = new Set(["gitlab-session-cookie", "npmrc-auth-token", "nuget-config-password", "putty-private-key", "sidekiq-secret", "twilio-api-key"]);
+  // file's syntax, an ID nearby; the 160 characters an OpenSSH key body is read for, of which the
+  // finding is the first 64): the URL rule reports the password.
+  const needContext = new Set(["gitlab-session-cookie", "npmrc-auth-token", "nuget-config-password", "openssh-unarmored-private-key", "putty-private-key", "sidekiq-secret", "twilio-api-key"]);
   it("holds many vendor formats", () => expect(vendorTokens.length).toBeGreaterThan(150));
   it.each(vendorTokens)("%s as the password of an HTTPS URL", (ruleId, token) => {
     const text = `https://ci:${token}@git.acme-corp.io/o/r.git`;
