@@ -8,7 +8,9 @@
 // functions and packages with the most self time and the inclusive time of our code's frames.
 // Kinds: write (bench.mjs's write row: one fast-forward operation of ~1 KB per request, a namespace
 // per worker), shape (the write route's HTTP layer without its store: same auth, schemas, zod
-// validation and serialization, a fixed result), floor (bench.mjs's floor route), health (/healthz).
+// validation and serialization, a fixed result), floor (bench.mjs's floor route), health (/healthz),
+// batch (bench.mjs's batch row: 100 operations of ~1 KB per request, a namespace per worker; the
+// per-request figures are per batch of 100).
 // With --cpu-only, no profiler: the kinds alternate for --rounds rounds and the server's CPU time
 // per request (process.cpuUsage()) is printed, median and every round.
 //   node apps/server/bench/profile.mjs [--concurrency 16] [--ops 2000] [--warmup 300] [--out DIR]
@@ -73,6 +75,22 @@ if (values.load) {
           if (kind === "shape") {
             const res = await post(`${base}/bench/write-shape/own-w${w}`, { operations: [{ opId: randomUUID(), path: `bench/w${w}.md`, baseVersion: i + 1, content: content(i) }] });
             if (res.status !== 200) throw new Error(`shape: ${res.status} ${res.body}`);
+            continue;
+          }
+          if (kind === "batch") {
+            // 100 operations per request, a namespace per worker: new entries on the first request, then edits (as load.mjs).
+            const ns = `batch-w${w}`;
+            const operations = Array.from({ length: 100 }, (_, k) => {
+              const path = `bench/b${k}.md`;
+              return { opId: randomUUID(), path, baseVersion: versions.get(`${ns}/${path}`) ?? 0, content: content(i * 100 + k) };
+            });
+            const res = await post(`${base}/v1/namespaces/${ns}/batch`, { operations });
+            const results = res.status === 200 ? JSON.parse(res.body).results : [];
+            for (const r of results) {
+              if (r.status !== "applied") throw new Error(`batch: ${JSON.stringify(r).slice(0, 300)}`);
+              versions.set(`${ns}/${r.path}`, r.version);
+            }
+            if (results.length !== 100) throw new Error(`batch: ${res.status} ${res.body.slice(0, 300)}`);
             continue;
           }
           const path = `bench/w${w}.md`;

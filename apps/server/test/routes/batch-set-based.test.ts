@@ -4,9 +4,11 @@
  * runs the same batches in two namespaces: as multi-operation batches in one, one operation per
  * request in the other (the per-operation path), and compares results and change feeds.
  */
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { OperationResult } from "@teammem/protocol";
 import { fakeGithubPat } from "@teammem/scanner/testing";
+import { rowsOf } from "../../src/db/database.js";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { useHarness, type Harness } from "./harness.js";
 
@@ -114,5 +116,29 @@ describe.each(DATABASE_KINDS)("set-based batches on %s", (kind) => {
     const feed = (await h.call("GET", "/v1/namespaces/sb-replay/changes?since=0", h.tokens.member)).json() as { nextCursor: number; changes: unknown[] };
     expect(feed.nextCursor).toBe(50);
     expect(feed.changes).toHaveLength(50);
+  });
+
+  it("writes a run of new paths and a run of edits each in one transaction (set-based, not one transaction per operation)", async () => {
+    // A failed run falls back to one transaction per operation with the same results, so only the
+    // writing transactions tell the set-based path ran: every version of a run has the same xmin.
+    const created = await h.batch("sb-one-tx", Array.from({ length: 20 }, (_, i) => put(`t-${i}`, `t/${i}.md`, 0, `${i}\n`)));
+    expect(created.map((r) => r.status)).toEqual(created.map(() => "applied"));
+    const edited = await h.batch("sb-one-tx", Array.from({ length: 20 }, (_, i) => put(`t-e-${i}`, `t/${i}.md`, 1, `edited ${i}\n`)));
+    expect(edited.map((r) => (r.status === "applied" ? r.version : r.status))).toEqual(edited.map(() => 2));
+    const byVersion = rowsOf<{ version: number; transactions: number | string; rows: number | string }>(
+      await h.db.execute(sql`
+        SELECT v.version, count(DISTINCT v.xmin::text) AS transactions, count(*) AS rows
+        FROM versions v JOIN namespaces n ON n.id = v.namespace_id WHERE n.name = 'sb-one-tx' GROUP BY v.version ORDER BY v.version`),
+    ).map((r) => ({ version: r.version, transactions: Number(r.transactions), rows: Number(r.rows) }));
+    expect(byVersion).toEqual([
+      { version: 1, transactions: 1, rows: 20 },
+      { version: 2, transactions: 1, rows: 20 },
+    ]);
+    const heads = rowsOf<{ edited: number | string; transactions: number | string }>(
+      await h.db.execute(sql`
+        SELECT count(*) FILTER (WHERE e.content = 'edited ' || split_part(split_part(e.path, '/', 2), '.', 1) || chr(10)) AS edited, count(DISTINCT e.xmin::text) AS transactions
+        FROM entries e JOIN namespaces n ON n.id = e.namespace_id WHERE n.name = 'sb-one-tx' AND e.version = 2`),
+    );
+    expect(heads.map((r) => ({ edited: Number(r.edited), transactions: Number(r.transactions) }))).toEqual([{ edited: 20, transactions: 1 }]);
   });
 });
