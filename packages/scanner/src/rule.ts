@@ -50,6 +50,20 @@ export interface Rule {
    */
   readonly generic?: boolean;
   /**
+   * Ids of rules that name some of this rule's matches more precisely (the any-scheme URL rule
+   * yields to the database and HTTP ones): where one of them reports the same span, its finding is
+   * kept and this rule's dropped, whatever the catalog order. Ids not in the scanned catalog are
+   * ignored. See scan.ts.
+   */
+  readonly yieldsTo?: readonly string[];
+  /**
+   * A literal every match of `pattern` holds after the prefix (the `@` of a URL's user info). A
+   * prefix occurrence with no such literal within the pattern's longest match after it is refused
+   * before the pattern runs; the engine finds the literal with one forward search per text,
+   * shared by all hits (engine/match.ts). Only an optimisation: it must never refuse a match.
+   */
+  readonly contains?: string;
+  /**
    * Examples a test iterates: each `positive` text must give exactly one finding, of this rule;
    * each `negative` text must give none from this rule. A function, so fake tokens are generated at
    * test time (never literal in source) and cost nothing at import.

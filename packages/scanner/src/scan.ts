@@ -17,7 +17,7 @@ import type { Finding, Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import type { QuietRange } from "./engine/prefix-automaton.js";
-import { matchAt, Verdicts } from "./engine/match.js";
+import { HitMemo, matchAt, Verdicts } from "./engine/match.js";
 import { PairSearch } from "./pair-search.js";
 import { normalize, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
@@ -111,6 +111,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
   let pairs: PairSearch | undefined; // the pair rules' positions in `t` (lazily, at the first ID)
   const verdicts = new Verdicts(); // validators are pure: verdicts hold in the normalised text too
+  let memo = new HitMemo(); // positions in `t`: a new one after normalisation
   let out: RawMatch[] = [];
   let gateSink = gateHits;
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
@@ -130,7 +131,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
       const r = candidates[k]!;
       if (skipUntil !== undefined && start < skipUntil[r]!) continue;
       const cr = rules[r]!;
-      const found = cr.rule.pair !== undefined ? (pairs ??= new PairSearch(t, verdicts)).matchAt(cr, start) : matchAt(cr, t, start, verdicts);
+      const found = cr.rule.pair !== undefined ? (pairs ??= new PairSearch(t, verdicts)).matchAt(cr, start) : matchAt(cr, t, start, verdicts, memo);
       if (found === undefined) continue;
       (skipUntil ??= new Int32Array(rules.length))[r] = found.matchEnd;
       out.push({ start: found.start, end: found.end, rule: r, value: found.value, prefix: found.start === start ? prefixId : -1 });
@@ -145,6 +146,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     t = norm.text;
     skipUntil = undefined;
     pairs = undefined;
+    memo = new HitMemo();
     out = [];
     automaton.forEachHit(t, onHit); // no gate hits kept after a restart
     for (const m of out) {
@@ -276,9 +278,11 @@ function findSpans<T>(text: string, options: ScanOptions, lines: LineIndex, emit
 
 /**
  * Flags (1 at index i) of the matches of generic rules (`Rule.generic`: a URL's user info) that
- * contain a match of a rule that is not generic (a vendor token as the password): the specific
- * match is reported instead. `found` is ordered by {@link byPosition}, so the matches inside
- * `found[i]` follow it, except those of the same span, which may precede it. Undefined when none.
+ * contain a match of a rule that is not generic (a vendor token as the password), and of the
+ * matches of a rule with `Rule.yieldsTo` that has a match of a rule it names on the same span (the
+ * any-scheme URL rule and the database one on `postgres://…`): the other match is reported instead.
+ * `found` is ordered by {@link byPosition}, so the matches inside `found[i]` follow it, except
+ * those of the same span, which may precede it. Undefined when none.
  * Cost: each match is looked at once per generic match starting at or before it and ending after
  * its start; a generic rule's matches do not overlap each other (a rule's later prefix hits inside
  * its match are skipped), so that is a few per match.
@@ -288,10 +292,17 @@ function yieldingContainers(found: readonly RawMatch[], catalog: CompiledCatalog
   let out: Uint8Array | undefined;
   for (let i = 0; i < found.length; i++) {
     const g = found[i]!;
-    if (rules[g.rule]!.rule.generic !== true) continue;
+    const generic = rules[g.rule]!.rule.generic === true;
+    const yieldsTo = rules[g.rule]!.yieldsTo;
+    if (!generic && yieldsTo === undefined) continue;
+    // Same span (before or after i): a rule that is not generic, or one this rule yields to.
+    const wins = (r: number): boolean => (generic && rules[r]!.rule.generic !== true) || yieldsTo?.has(r) === true;
     let inside = false;
-    for (let j = i - 1; !inside && j >= 0 && found[j]!.start === g.start && found[j]!.end === g.end; j--) inside = rules[found[j]!.rule]!.rule.generic !== true;
-    for (let j = i + 1; !inside && j < found.length && found[j]!.start < g.end; j++) inside = found[j]!.end <= g.end && rules[found[j]!.rule]!.rule.generic !== true;
+    for (let j = i - 1; !inside && j >= 0 && found[j]!.start === g.start && found[j]!.end === g.end; j--) inside = wins(found[j]!.rule);
+    for (let j = i + 1; !inside && j < found.length && found[j]!.start < g.end; j++) {
+      const f = found[j]!;
+      inside = f.start === g.start && f.end === g.end ? wins(f.rule) : generic && f.end <= g.end && rules[f.rule]!.rule.generic !== true;
+    }
     if (inside) (out ??= new Uint8Array(found.length))[i] = 1;
   }
   return out;

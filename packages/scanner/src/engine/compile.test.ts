@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RULES } from "../rules/index.js";
-import { compileRules, numberGroups } from "./compile.js";
+import { compileRules, numberGroups, splitLeadingLookbehind } from "./compile.js";
 
 describe("numberGroups", () => {
   it("writes named groups as numbered ones and keeps escapes, classes and lookarounds", () => {
@@ -30,5 +30,21 @@ describe("numberGroups", () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+});
+
+describe("shared tails", () => {
+  it("splits a pattern after its leading lookbehind, past escapes and classes", () => {
+    expect(splitLeadingLookbehind(String.raw`(?<=(?<lead>[)(]\)x)):\/\/(?<secret>a)`)).toEqual([String.raw`(?<=(?<lead>[)(]\)x))`, String.raw`:\/\/(?<secret>a)`]);
+    expect(splitLeadingLookbehind("(?<=a)")).toBeUndefined();
+    expect(splitLeadingLookbehind("a(?<=b)c")).toBeUndefined();
+  });
+
+  it("gives the three URL rules one shared tail and no other catalog rule one", () => {
+    const shared = compileRules(RULES).rules.filter((cr) => cr.tail !== undefined);
+    expect(shared.map((cr) => cr.rule.id)).toEqual(["database-url-credentials", "http-url-credentials", "url-credentials"]);
+    expect(new Set(shared.map((cr) => cr.tail))).toHaveProperty("size", 1);
+    // A rule alone shares nothing.
+    expect(compileRules([shared[0]!.rule]).rules[0]!.tail).toBeUndefined();
   });
 });

@@ -32,6 +32,57 @@ export interface CompiledRule {
   /** Index in a {@link CompiledRule.preCheck} match of the `secret` / `body` group (0: none). */
   readonly preCheckSecret: number;
   readonly preCheckBody: number;
+  /**
+   * For a rule with a pre-check whose pattern is a leading lookbehind and a rest that other rules
+   * of the catalog share (the three URL rules: their schemes differ, `://user:password@host` does
+   * not): the lookbehind alone (sticky, tested at the prefix) and the shared rest, matched once per
+   * prefix occurrence for all of them (match.ts, `HitMemo`). Undefined otherwise.
+   */
+  readonly leadTest: RegExp | undefined;
+  readonly tail: SharedTail | undefined;
+  /** `rule.contains` and how far after the prefix occurrence's start it must be found (the pattern's longest match). */
+  readonly contains: string | undefined;
+  readonly containsWithin: number;
+  /** Indices (into the catalog's rules) of the rules named by `rule.yieldsTo`; undefined when none. */
+  readonly yieldsTo: ReadonlySet<number> | undefined;
+}
+
+/**
+ * The part of several rules' patterns after their leading lookbehind, when it is the same source
+ * with the same flags: a sticky copy with named groups numbered (no `d`), matched once per prefix
+ * occurrence and reused by every rule whose lookbehind holds there (the lookbehind is zero-width
+ * and refers to no group of the rest, so the rest matches the same whichever rule asks).
+ */
+export interface SharedTail {
+  /** Index among the catalog's shared tails (the memo's slot). */
+  readonly id: number;
+  readonly re: RegExp;
+  /** Index in a match of `re` of the `secret` / `body` group (0: none). */
+  readonly secret: number;
+  readonly body: number;
+}
+
+/**
+ * `source` split after its leading lookbehind `(?<=…)`: [lookbehind, rest]; undefined when it does
+ * not open with one or the rest is empty.
+ */
+export function splitLeadingLookbehind(source: string): [string, string] | undefined {
+  if (!source.startsWith("(?<=")) return undefined;
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i + 1 < source.length ? [source.slice(0, i + 1), source.slice(i + 1)] : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -114,6 +165,14 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   const prefixIds = new Map<string, number>();
   const byPrefix: number[][] = [];
   const atoms = atomCache();
+  // The rest after a leading lookbehind, by source and flags: shared when two pre-checked rules have it.
+  const tailKeys = rules.map((rule) => {
+    const split = rule.validate && rule.pattern.source.includes("(?<secret>") ? splitLeadingLookbehind(rule.pattern.source) : undefined;
+    return split === undefined ? undefined : `${rule.pattern.flags.replace(/[gyd]/g, "")}/${split[1]}`;
+  });
+  const tailCounts = new Map<string, number>();
+  for (const key of tailKeys) if (key !== undefined) tailCounts.set(key, (tailCounts.get(key) ?? 0) + 1);
+  const tails = new Map<string, SharedTail>();
   const compiled = rules.map((rule, index): CompiledRule => {
     if (rule.prefixes.length === 0) throw new TypeError(`rule ${rule.id}: no prefixes`);
     for (const p of rule.prefixes) {
@@ -136,7 +195,28 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     const boundary = tokenBoundary(rule.pattern, rule.prefixes, atoms);
     const numbered = rule.validate && hasSecretGroup ? numberGroups(source) : undefined;
     const preCheck = rule.validate && hasSecretGroup ? new RegExp(numbered?.source ?? source, flags.replace("d", "")) : undefined;
+    const key = tailKeys[index];
+    let tail: SharedTail | undefined;
+    let leadTest: RegExp | undefined;
+    const split = key !== undefined && tailCounts.get(key)! > 1 ? splitLeadingLookbehind(source) : undefined;
+    const rest = split && numberGroups(split[1]);
+    const lookbehind = split && numberGroups(split[0]);
+    if (key !== undefined && rest && lookbehind && (rest.numbers.get("secret") ?? 0) > 0) {
+      tail = tails.get(key);
+      if (tail === undefined) {
+        tail = { id: tails.size, re: new RegExp(rest.source, flags.replace("d", "")), secret: rest.numbers.get("secret")!, body: rest.numbers.get("body") ?? 0 };
+        tails.set(key, tail);
+      }
+      leadTest = new RegExp(lookbehind.source, flags.replace("d", ""));
+    }
+    const maxWidth = rule.contains === undefined ? 0 : checkPatternSafety(rule.pattern).maxWidth;
+    if (rule.contains !== undefined && (rule.contains.length === 0 || !Number.isFinite(maxWidth))) throw new TypeError(`rule ${rule.id}: contains needs a non-empty literal and a bounded pattern`);
     return {
+      leadTest,
+      tail,
+      contains: rule.contains,
+      containsWithin: maxWidth,
+      yieldsTo: undefined,
       rule,
       index,
       preCheck,
@@ -149,6 +229,11 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       boundary,
     };
   });
+  const indexOfId = new Map(rules.map((r, i) => [r.id, i]));
+  for (const cr of compiled) {
+    const ids = cr.rule.yieldsTo?.flatMap((id) => (indexOfId.has(id) ? [indexOfId.get(id)!] : []));
+    if (ids !== undefined && ids.length > 0) (cr as { yieldsTo: ReadonlySet<number> | undefined }).yieldsTo = new Set(ids);
+  }
   const rulePrefixes = [...prefixIds.keys()];
   const hasGates = canGate(rulePrefixes);
   // A prefix opening with a letter or digit whose every rule derives a start boundary from it

@@ -12,7 +12,7 @@
  */
 import { isKnownExample } from "../examples.js";
 import { endsToken, leadStart, startsToken, trimmedEnd } from "./boundaries.js";
-import type { CompiledRule } from "./compile.js";
+import type { CompiledRule, SharedTail } from "./compile.js";
 import { sameString } from "./same-string.js";
 
 export interface RuleMatch {
@@ -28,21 +28,35 @@ export interface RuleMatch {
  * Tries `cr` at the prefix occurrence `prefixStart` of `text`; undefined when it does not report there.
  * `verdicts` (one per searched text) remembers the validator's verdicts.
  */
-export function matchAt(cr: CompiledRule, text: string, prefixStart: number, verdicts?: Verdicts): RuleMatch | undefined {
+export function matchAt(cr: CompiledRule, text: string, prefixStart: number, verdicts?: Verdicts, memo?: HitMemo): RuleMatch | undefined {
   const b = cr.boundary;
   // Checked before the regex runs (a few code units read), so a run of repeated prefixes glued to
   // each other (`glpat-a-glpat-a-…`) costs no regex attempt.
   if (b !== undefined && !cr.hasLeadGroup && !startsToken(b, text, prefixStart)) return undefined;
+  if (cr.contains !== undefined && !(memo ?? new HitMemo()).holds(text, cr.contains, prefixStart, cr.containsWithin)) return undefined;
   if (cr.preCheck !== undefined) {
     // Group offsets (the `d` flag) cost several times a plain match: a plain match first, and its
     // validator on the checked group, turns a refused near miss (a placeholder URL) away cheaply.
     // The early refusal is final only when the `secret` group does not end the match (otherwise
     // trailing punctuation trimming below could change what is validated).
-    cr.preCheck.lastIndex = prefixStart;
-    const m0 = cr.preCheck.exec(text);
-    if (m0 === null) return undefined;
-    const secret = cr.preCheckSecret > 0 ? m0[cr.preCheckSecret] : m0.groups?.["secret"];
-    const checked = (cr.hasBodyGroup ? (cr.preCheckBody > 0 ? m0[cr.preCheckBody] : m0.groups?.["body"]) : undefined) ?? secret;
+    let m0: RegExpExecArray | null;
+    let secret: string | undefined;
+    let checked: string | undefined;
+    if (cr.tail !== undefined) {
+      // The rest after the lookbehind is matched once for every rule that shares it (the URL rules).
+      cr.leadTest!.lastIndex = prefixStart;
+      if (!cr.leadTest!.test(text)) return undefined;
+      m0 = (memo ?? new HitMemo()).tailMatch(cr.tail, text, prefixStart);
+      if (m0 === null) return undefined;
+      secret = m0[cr.tail.secret];
+      checked = (cr.hasBodyGroup && cr.tail.body > 0 ? m0[cr.tail.body] : undefined) ?? secret;
+    } else {
+      cr.preCheck.lastIndex = prefixStart;
+      m0 = cr.preCheck.exec(text);
+      if (m0 === null) return undefined;
+      secret = cr.preCheckSecret > 0 ? m0[cr.preCheckSecret] : m0.groups?.["secret"];
+      checked = (cr.hasBodyGroup ? (cr.preCheckBody > 0 ? m0[cr.preCheckBody] : m0.groups?.["body"]) : undefined) ?? secret;
+    }
     if (secret !== undefined && checked !== undefined && !m0[0].endsWith(secret) && !validates(cr, checked, verdicts)) return undefined;
   }
   cr.re.lastIndex = prefixStart;
@@ -104,6 +118,51 @@ export function validates(cr: CompiledRule, checked: string, verdicts?: Verdicts
   }
   verdicts?.set(cr, checked, verdict);
   return verdict;
+}
+
+/**
+ * What the prefix occurrences of one searched text share (one per text; a normalised text gets a
+ * new one): the last match of each shared tail (compile.ts, `SharedTail`) with its position, so
+ * the rules that share it match it once per occurrence; and per `Rule.contains` literal, the last
+ * forward search for it (from where, found where), so a text's hits, which come in increasing
+ * order, find the literal with searches that each start past the previous one's answer: O(n) in
+ * all, not one search per hit.
+ */
+export class HitMemo {
+  private readonly tailAt: number[] = [];
+  private readonly tailMatches: (RegExpExecArray | null)[] = [];
+  private literals: string[] = [];
+  private searchedFrom: number[] = [];
+  private foundAt: number[] = [];
+
+  /** The match of `tail` at `at` in `text` (sticky), or null. */
+  tailMatch(tail: SharedTail, text: string, at: number): RegExpExecArray | null {
+    if (this.tailAt[tail.id] === at) return this.tailMatches[tail.id]!;
+    tail.re.lastIndex = at;
+    const m = tail.re.exec(text);
+    this.tailAt[tail.id] = at;
+    this.tailMatches[tail.id] = m;
+    return m;
+  }
+
+  /** Whether `literal` occurs whole in `text[at, at + within)`. */
+  holds(text: string, literal: string, at: number, within: number): boolean {
+    let k = this.literals.indexOf(literal);
+    if (k === -1) {
+      k = this.literals.push(literal) - 1;
+      this.searchedFrom.push(-1);
+      this.foundAt.push(-1);
+    }
+    const from = this.searchedFrom[k]!;
+    const found = this.foundAt[k]!;
+    // The last answer holds for `at` when `at` lies between where that search started and what it found.
+    if (from === -1 || at < from || (found !== -1 && at > found)) {
+      this.searchedFrom[k] = at;
+      this.foundAt[k] = text.indexOf(literal, at);
+    }
+    const next = this.foundAt[k]!;
+    return next !== -1 && next + literal.length - at <= within;
+  }
 }
 
 /**

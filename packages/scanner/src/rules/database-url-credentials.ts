@@ -24,6 +24,7 @@ const rule: Rule = {
   pattern: urlCredentialPattern(String.raw`(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?`),
   validate: (body) => !isPlaceholderUrlCredential(body),
   generic: true,
+  contains: "@", // every match holds the @ ending the user info
   examples: () => ({
     positive: [
       `DATABASE_URL=postgres://app:${password(1)}@db.internal:5432/app`,

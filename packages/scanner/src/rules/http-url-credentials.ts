@@ -20,6 +20,7 @@ const rule: Rule = {
   pattern: urlCredentialPattern(String.raw`(?:(?:git|hg|svn|bzr)\+)?(?:https?|wss?)`),
   validate: (body) => !isPlaceholderUrlCredential(body),
   generic: true,
+  contains: "@", // every match holds the @ ending the user info
   examples: () => ({
     positive: [
       `const API = "https://apiuser:${password(1)}@api.acme-corp.io/v2";`,

@@ -7,7 +7,8 @@ import { ANY_SCHEME, isPlaceholderUrlCredential, urlCredentialPattern } from "..
  * (`[A-Za-z][A-Za-z0-9+.-]*`): FTP/FTPS/SFTP, SSH, SMTP(S), IMAP(S), POP3(S), LDAP(S), SVN, SOCKS,
  * RTSP, VNC, Telnet, `s3`, `git+ssh`, a custom `myapp+tls` … (Database and broker URLs are
  * `database-url-credentials`, HTTP/WebSocket ones `http-url-credentials`: for their schemes the
- * three rules match the same span and the catalog order reports theirs.) Placeholders are not
+ * three rules match the same span and `yieldsTo` reports theirs, whatever the catalog order; the
+ * three share one match of `://user:password@host` per occurrence, engine/compile.ts `SharedTail`.) Placeholders are not
  * reported (see `isPlaceholderUrlCredential` and the package README).
  * Format: RFC 3986 §3.1 (scheme), §3.2.1 (userinfo); RFC 1738 §3.1 (FTP "user:password@host").
  */
@@ -20,6 +21,8 @@ const rule: Rule = {
   pattern: urlCredentialPattern(ANY_SCHEME),
   validate: (body) => !isPlaceholderUrlCredential(body),
   generic: true,
+  yieldsTo: ["database-url-credentials", "http-url-credentials"],
+  contains: "@", // every match holds the @ ending the user info
   examples: () => ({
     positive: [
       `const SECURE_FTP = "ftps://deployment:${password(1)}@files.acme-corp.io/uploads";`,
