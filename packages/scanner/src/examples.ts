@@ -56,7 +56,8 @@ const EXAMPLE_LENGTHS: ReadonlySet<number> = new Set([...[...KNOWN_EXAMPLE_VALUE
 /** True when `value` is a known, documented example credential (see {@link KNOWN_EXAMPLE_VALUES} and {@link KNOWN_EXAMPLE_SHA256}). */
 export function isKnownExample(value: string): boolean {
   const same = EXAMPLES_BY_LENGTH.get(value.length);
-  if (same?.some((example) => sameString(example, value))) return true;
+  if (same === undefined && !EXAMPLE_LENGTHS.has(value.length)) return false;
+  if (same !== undefined) for (let i = 0; i < same.length; i++) if (sameString(same[i]!, value)) return true;
   const hashed = KNOWN_EXAMPLE_SHA256.get(value.length);
   return hashed !== undefined && hashed.has(createHash("sha256").update(value, "utf8").digest("hex"));
 }

@@ -59,6 +59,7 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number, ver
     }
     if (secret !== undefined && checked !== undefined && !m0[0].endsWith(secret) && !validates(cr, checked, verdicts)) return undefined;
   }
+  if (!cr.hasLeadGroup && !cr.hasSecretGroup && !cr.hasBodyGroup) return plainMatchAt(cr, text, prefixStart, verdicts);
   cr.re.lastIndex = prefixStart;
   let m = cr.re.exec(text);
   if (m === null) return undefined;
@@ -96,8 +97,37 @@ export function matchAt(cr: CompiledRule, text: string, prefixStart: number, ver
   const secret = cr.hasSecretGroup ? groups?.["secret"] : undefined;
   const [start, end] = secret ?? [tokenStart, m.index + m[0].length];
   const value = secret ? m.groups!["secret"]! : start === m.index ? m[0] : text.slice(start, end);
-  if (value.length === 0 || isKnownExample(value) || isKnownExample(m[0])) return undefined;
+  if (value.length === 0 || isKnownExample(value) || (value !== m[0] && isKnownExample(m[0]))) return undefined;
   if (cr.rule.validate && !validates(cr, (cr.hasBodyGroup ? m.groups?.["body"] : undefined) ?? value, verdicts)) return undefined;
+  return { start, end, value, matchEnd };
+}
+
+/**
+ * {@link matchAt} for a rule whose pattern has no `lead`, `secret` or `body` group (most vendor
+ * tokens): the same checks on the match's end alone, read from the sticky regex's `lastIndex`
+ * after `test`, so no match array is made for a hit the checks then refuse (a line of 250 000 AWS
+ * key IDs ending in `EXAMPLE`).
+ */
+function plainMatchAt(cr: CompiledRule, text: string, start: number, verdicts: Verdicts | undefined): RuleMatch | undefined {
+  const re = cr.re;
+  re.lastIndex = start;
+  if (!re.test(text)) return undefined;
+  const matchEnd = re.lastIndex;
+  let end = matchEnd;
+  const b = cr.boundary;
+  if (b !== undefined) {
+    if (!endsToken(b, text, matchEnd)) return undefined;
+    // Trailing punctuation swallowed by a variable-length body: the shorter match when the pattern still matches it exactly.
+    const trimmed = trimmedEnd(b, text, start, matchEnd);
+    if (trimmed < matchEnd) {
+      re.lastIndex = start;
+      if (re.test(text.slice(0, trimmed)) && re.lastIndex === trimmed) end = trimmed;
+    }
+  }
+  if (end === start) return undefined;
+  const value = text.slice(start, end);
+  if (isKnownExample(value)) return undefined;
+  if (cr.rule.validate && !validates(cr, value, verdicts)) return undefined;
   return { start, end, value, matchEnd };
 }
 
