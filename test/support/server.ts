@@ -17,6 +17,8 @@ export const JWT_SECRET = "client-tests-".padEnd(40, "s");
 export interface TestServer {
   readonly url: string;
   readonly database: Database;
+  /** Every request the server received, as "METHOD /path?query", in order (tests count them). */
+  readonly requests: string[];
   /** A token of team `team` for `user`, with `role` (default member), expiring after `expiresInSeconds` (default never). */
   token(user: string, team?: string, role?: "admin" | "member" | "reader", expiresInSeconds?: number): Promise<string>;
   start(): Promise<void>;
@@ -51,11 +53,17 @@ export function reopenableListener(build: () => Promise<FastifyInstance>): { sta
 
 export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
   const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
-  const { start, stop, url } = reopenableListener(() => buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } }));
+  const requests: string[] = [];
+  const { start, stop, url } = reopenableListener(async () => {
+    const app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } });
+    app.addHook("onRequest", async (request) => void requests.push(`${request.method} ${request.url}`));
+    return app;
+  });
   await start();
   return {
     url: url(),
     database: tdb.database,
+    requests,
     token: async (user, team = "default", role = "member", expiresInSeconds) =>
       (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role, ...(expiresInSeconds ? { expiresInSeconds } : {}) })).token,
     start,

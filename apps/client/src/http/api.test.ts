@@ -43,6 +43,17 @@ describe("the client's HTTP calls", () => {
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(990); // waited the second it was told
   });
 
+  it("wait a Retry-After longer than the backoff cap (try14 F12: 31 s over a 30 s cap failed a sync), saying so", async () => {
+    // Scaled down: a backoff cap of 0.2 s and Retry-After 1 s stand for the 30 s cap and 31 s.
+    const { api, arrivals } = await scriptedServer([refuse(429, "rate_limited", { "retry-after": "1" }), ok]);
+    const waits: string[] = [];
+    const client = api({ limit: 3, maxDelayMs: 200, onWait: (ms, code) => waits.push(`${code} ${ms}`) });
+    expect(await client.changes(0, 10)).toEqual(EMPTY_CHANGES);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(990);
+    expect(waits).toEqual(["rate_limited 1000"]);
+  });
+
   it("retry a 503 database_busy with backoff until the server answers", async () => {
     const { api, arrivals } = await scriptedServer([refuse(503, "database_busy"), refuse(503, "server_shutting_down"), ok]);
     expect(await api().changes(0, 10)).toEqual(EMPTY_CHANGES);

@@ -25,6 +25,7 @@ import {
   HistoryResponse,
   FindVersionsResponse,
   HeadsResponse,
+  ReadEntriesResponse,
   ServerInfoResponse,
   NamespaceResponse,
   ScanPolicyResponse,
@@ -66,6 +67,8 @@ export interface Api {
   batch(request: BatchRequest): Promise<BatchResponse>;
   /** The head of one entry (404 not_found: never existed). */
   entry(path: string): Promise<EntryResponse>;
+  /** The heads of up to 200 paths with their content; paths without an entry are left out. */
+  entries(paths: readonly string[]): Promise<ReadEntriesResponse>;
   /** Version `version` of one entry, with its content (null for a tombstone; 404 not_found: no such version). */
   version(path: string, version: number): Promise<VersionResponse>;
   /** Every version of one entry, newest first, and its conflict records (404 not_found: no history at this path). */
@@ -177,6 +180,7 @@ export function createApi(options: ApiOptions): Api {
     changes: (since, limit) => call("GET", `${base}/changes?since=${since}&limit=${limit}`, "GET changes", ChangesResponse),
     batch: (request) => call("POST", `${base}/batch`, "POST batch", BatchResponse, request),
     entry: (path) => call("GET", `${base}/entry?path=${encodeURIComponent(path)}`, "GET entry", EntryResponse),
+    entries: (paths) => call("POST", `${base}/entries/read`, "POST entries/read", ReadEntriesResponse, { paths }),
     version: (path, version) => call("GET", `${base}/version?path=${encodeURIComponent(path)}&version=${version}`, "GET version", VersionResponse),
     history: (path) => call("GET", `${base}/history?path=${encodeURIComponent(path)}`, "GET history", HistoryResponse),
     restore: (request) => call("POST", `${base}/restore`, "POST restore", AppliedWriteResponse, request),

@@ -4,9 +4,11 @@
  * internal_error; a proxy's bodyless 502/504 counts as internal_error) is retried, any other
  * refusal is not; a request that reached no server (refused, reset) is retried too. Every request
  * the client makes may be sent twice: writes carry an `opId` the server answers once.
- * The wait is the reply's `Retry-After` (429 and 503), else exponential backoff with jitter
- * (0.3 s, 0.6 s, 1.2 s, ... each between half and all of that), at most `maxDelayMs`; a reply asking
- * for a longer wait is not retried (the caller reports it and the next sync tries again).
+ * The wait is the reply's `Retry-After` (429 and 503), waited for up to `maxRetryAfterMs` (a
+ * rate limit's window is often a minute: a sync is not failed for it) with a line through `onWait`
+ * saying so; else exponential backoff with jitter (0.3 s, 0.6 s, 1.2 s, ... each between half and
+ * all of that), at most `maxDelayMs`. A reply asking for a longer wait than `maxRetryAfterMs` is
+ * not retried (the caller reports it, what was queued stays queued, and the next sync tries again).
  */
 import type { RetryOptions as KyRetryOptions } from "ky";
 import { HTTPError } from "ky";
@@ -17,10 +19,15 @@ export interface RetryOptions {
   readonly limit?: number;
   /** Longest wait before one retry, in ms (default 30 000): a longer `Retry-After` is not waited for. */
   readonly maxDelayMs?: number;
+  /** Longest `Retry-After` (429, 503) waited for, in ms (default 120 000); a longer one is not retried. */
+  readonly maxRetryAfterMs?: number;
+  /** Told before each wait for a `Retry-After` (ms, and the reply's code), so a long wait is not silent. */
+  readonly onWait?: (waitMs: number, code: ErrorCode) => void;
 }
 
 const DEFAULT_LIMIT = 3;
 const DEFAULT_MAX_DELAY_MS = 30_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
 /** Statuses that can carry a code marked `retry`, plus a proxy's 502 and 504. */
 const RETRY_STATUSES = [...new Set([...ERROR_CODES.filter((c) => ERRORS[c].retry).map((c) => ERRORS[c].http), 502, 504])].filter(
   (s): s is number => s !== null,
@@ -50,20 +57,22 @@ function retryAfterMs(response: Response): number | undefined {
 /** ky's retry option for the policy above. */
 export function kyRetry(options: RetryOptions = {}): KyRetryOptions {
   const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+  const maxRetryAfterMs = Math.max(maxDelayMs, options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS);
   return {
     limit: options.limit ?? DEFAULT_LIMIT,
     methods: ["get", "put", "post", "delete"],
     statusCodes: RETRY_STATUSES,
     afterStatusCodes: [429, 503],
-    maxRetryAfter: maxDelayMs,
+    maxRetryAfter: maxRetryAfterMs,
     backoffLimit: maxDelayMs,
     jitter: (delay) => delay * (0.5 + Math.random() / 2),
     shouldRetry: async ({ error }) => {
       if (!(error instanceof HTTPError)) return undefined; // unreachable server: ky's default (retry; not after a timeout)
       const { code } = await codeOf(error.response.clone());
       if (!ERRORS[code].retry) return false;
-      const after = retryAfterMs(error.response);
-      if (after !== undefined && after > maxDelayMs) return false;
+      const after = [429, 503].includes(error.response.status) ? retryAfterMs(error.response) : undefined;
+      if (after !== undefined && after > maxRetryAfterMs) return false;
+      if (after !== undefined) options.onWait?.(after, code);
       return undefined; // ky waits Retry-After (429, 503) or backs off
     },
   };

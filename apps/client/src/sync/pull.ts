@@ -170,21 +170,42 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
   return run.outcome;
 }
 
+/** Paths per POST entries/read (the protocol's maximum). */
+const READ_PAGE = 200;
+
 /**
- * Applies the current heads of `paths` (read with GET entry; a path the server does not have is
+ * The current heads of `paths` that the server has, in pages of {@link READ_PAGE} (POST
+ * entries/read), so applying N heads takes N / 200 requests, not N. A server without that route
+ * (older than the client: 404 "no route") is read one GET entry per path.
+ */
+async function readHeads(ctx: SyncContext, paths: readonly string[]): Promise<Incoming[]> {
+  const heads: Incoming[] = [];
+  for (let i = 0; i < paths.length; i += READ_PAGE) {
+    const page = paths.slice(i, i + READ_PAGE);
+    try {
+      heads.push(...(await ctx.api.entries(page)).entries);
+    } catch (err) {
+      if (!(err instanceof ServerError && err.code === "not_found" && err.serverMessage.startsWith("no route "))) throw err;
+      for (const path of page) {
+        try {
+          heads.push(await ctx.api.entry(path));
+        } catch (e) {
+          if (!(e instanceof ServerError && e.code === "not_found")) throw e;
+        }
+      }
+    }
+  }
+  return heads;
+}
+
+/**
+ * Applies the current heads of `paths` (read with POST entries/read; a path the server does not have is
  * skipped) like pulled changes: written when the local file is at its base, merged when it changed
  * here too, deleted for a tombstone. For a reconciliation; the caller saves the cursor.
  */
 export async function applyHeads(ctx: SyncContext, paths: readonly string[]): Promise<PullOutcome> {
   const run = newRun(ctx);
-  for (const path of paths) {
-    let head: Incoming;
-    try {
-      head = await ctx.api.entry(path);
-    } catch (err) {
-      if (err instanceof ServerError && err.code === "not_found") continue;
-      throw err;
-    }
+  for (const head of await readHeads(ctx, paths)) {
     run.outcome.changes++;
     await applyChange(ctx, head, run);
   }
@@ -212,21 +233,18 @@ export function dropCaughtUp(ctx: SyncContext): void {
 async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>, run: PullRun): Promise<void> {
   dropCaughtUp(ctx);
   let applied = 0;
+  const due: string[] = [];
   for (const entry of ctx.reports.newerOnServer.filter((n) => !touched.has(n.path))) {
     const local = await readTeamFile(ctx.layout, entry.path);
     if (local.kind === "unsafe") continue;
     const localSha = local.kind === "file" ? local.sha256 : null;
     if (localSha !== (ctx.state.bases[entry.path]?.sha256 ?? null)) continue;
-    let head: Incoming;
-    try {
-      head = await ctx.api.entry(entry.path);
-    } catch (err) {
-      if (err instanceof ServerError && err.code === "not_found") {
-        ctx.reports.newerOnServer = ctx.reports.newerOnServer.filter((n) => n.path !== entry.path);
-        continue;
-      }
-      throw err;
-    }
+    due.push(entry.path);
+  }
+  const heads = due.length === 0 ? [] : await readHeads(ctx, due);
+  const found = new Set(heads.map((h) => h.path));
+  ctx.reports.newerOnServer = ctx.reports.newerOnServer.filter((n) => !due.includes(n.path) || found.has(n.path));
+  for (const head of heads) {
     await applyChange(ctx, head, run);
     applied++;
   }
@@ -248,19 +266,10 @@ function keptOut(ctx: SyncContext, change: Incoming, sha256: string | null): voi
 async function retryNotWritten(ctx: SyncContext, touched: ReadonlySet<string>, run: PullRun): Promise<void> {
   const retry = ctx.reports.notWritten.filter((n) => !touched.has(n.path));
   if (retry.length === 0) return;
-  for (const entry of retry) {
-    let head: Incoming;
-    try {
-      head = await ctx.api.entry(entry.path);
-    } catch (err) {
-      if (err instanceof ServerError && err.code === "not_found") {
-        forget(ctx, entry.path);
-        continue;
-      }
-      throw err;
-    }
-    await applyChange(ctx, head, run);
-  }
+  const heads = await readHeads(ctx, retry.map((n) => n.path));
+  const found = new Set(heads.map((h) => h.path));
+  for (const entry of retry) if (!found.has(entry.path)) forget(ctx, entry.path);
+  for (const head of heads) await applyChange(ctx, head, run);
   await saveSyncState(ctx.layout, ctx.state);
   await saveNotWritten(ctx.layout, ctx.reports.notWritten);
 }

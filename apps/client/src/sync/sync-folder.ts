@@ -72,7 +72,14 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
     return await sync({
       layout,
       config,
-      api: options.api ?? createApi({ server: config.server, namespace: config.namespace, token: options.token }),
+      api:
+        options.api ??
+        createApi({
+          server: config.server,
+          namespace: config.namespace,
+          token: options.token,
+          retry: { onWait: (ms, code) => options.warn?.(`the server answered ${code}: waiting ${Math.ceil(ms / 1000)} s as it asked, then sending again`) },
+        }),
       state: await loadSyncState(layout),
       reports: await loadReports(layout),
       scanKey: scanKeyOf(config, await loadScanPolicy(layout)),

@@ -1,6 +1,6 @@
 /** Reads of one namespace: an entry's head, its history, one version, conflict records. */
 import type { ConflictRecord, EntryResponse, VersionInfo } from "@teammem/protocol";
-import { and, asc, desc, eq, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { conflicts, entries, renames, versions } from "../db/schema.js";
 
@@ -24,6 +24,35 @@ export async function readEntry(db: Db, namespaceId: string, path: string): Prom
     author: await headAuthor(db, namespaceId, path, row.version),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The heads of `paths` that have an entry, in the order of `paths` (one query; at most 200 paths by the protocol). */
+export async function readEntries(db: Db, namespaceId: string, paths: readonly string[]): Promise<Omit<EntryResponse, "server">[]> {
+  if (paths.length === 0) return [];
+  const rows = await db
+    .select({ entry: entries, author: versions.authorName })
+    .from(entries)
+    .leftJoin(versions, and(eq(versions.namespaceId, entries.namespaceId), eq(versions.path, entries.path), eq(versions.version, entries.version)))
+    .where(and(eq(entries.namespaceId, namespaceId), inArray(entries.path, [...paths])));
+  const byPath = new Map(rows.map((r) => [r.entry.path, r]));
+  return [...new Set(paths)].flatMap((path) => {
+    const r = byPath.get(path);
+    if (!r) return [];
+    const row = r.entry;
+    return [
+      {
+        path: row.path,
+        version: row.version,
+        deleted: row.deleted,
+        sha256: row.sha256,
+        size: row.sizeBytes,
+        content: row.deleted ? null : row.content,
+        cursor: row.cursor,
+        author: r.author ?? "",
+        updatedAt: row.updatedAt.toISOString(),
+      },
+    ];
+  });
 }
 
 /** The author name of the head version ("" when its version row is gone). */

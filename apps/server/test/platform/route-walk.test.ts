@@ -139,6 +139,12 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
       "GET /v1/namespaces/:namespace/history": { url: `${ns}/history?path=team/a.md`, role: "reader", otherTeam: "not_found" },
       "GET /v1/namespaces/:namespace/version": { url: `${ns}/version?path=team/a.md&version=1`, role: "reader", otherTeam: "not_found" },
       "GET /v1/namespaces/:namespace/heads": { url: `${ns}/heads`, role: "reader", otherTeam: "not_found" },
+      "POST /v1/namespaces/:namespace/entries/read": {
+        url: `${ns}/entries/read`,
+        role: "reader",
+        otherTeam: "not_found",
+        payload: () => ({ paths: ["team/a.md"] }),
+      },
       "POST /v1/namespaces/:namespace/versions/find": {
         url: `${ns}/versions/find`,
         role: "reader",

@@ -57,6 +57,7 @@ describe.each(DATABASE_KINDS)("server identity on %s", (kind) => {
       ["GET version", await get(`${ns}/version?path=a.md&version=1`)],
       ["POST restore", await post(`${ns}/restore`, { opId: randomUUID(), path: "a.md", version: 1 })],
       ["GET conflicts", await get(`${ns}/conflicts`)],
+      ["POST entries/read", await post(`${ns}/entries/read`, { paths: ["a.md"] })],
       ["POST versions/find", await post(`${ns}/versions/find`, { paths: [{ path: "a.md", candidates: ["0".repeat(16)] }] })],
     ];
     for (const [what, res] of replies) expect({ what, ok: res.statusCode < 300, server: res.json().server }).toEqual({ what, ok: true, server: ref });

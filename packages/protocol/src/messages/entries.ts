@@ -128,3 +128,20 @@ export type RestoreRequest = z.infer<typeof RestoreRequest>;
 /** Answer to POST .../restore and POST .../conflicts/:id/resolve: the version written. */
 export const AppliedWriteResponse = AppliedResult.extend({ server: ServerRef });
 export type AppliedWriteResponse = z.infer<typeof AppliedWriteResponse>;
+
+/**
+ * POST /v1/namespaces/:namespace/entries/read: the heads of up to 200 paths, with their content
+ * (null for a tombstone), in one request. A client applying many heads at once (a reconciliation,
+ * retries of entries not written) reads them in pages of this size rather than one GET entry each.
+ */
+export const ReadEntriesRequest = z.strictObject({
+  paths: z.array(EntryPath).min(1).max(200),
+});
+export type ReadEntriesRequest = z.infer<typeof ReadEntriesRequest>;
+
+/** One head per requested path that has an entry, in the order asked; paths without one are left out. */
+export const ReadEntriesResponse = z.object({
+  entries: z.array(EntryResponse.omit({ server: true })),
+  server: ServerRef,
+});
+export type ReadEntriesResponse = z.infer<typeof ReadEntriesResponse>;

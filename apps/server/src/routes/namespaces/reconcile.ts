@@ -1,6 +1,7 @@
-/** Read routes of a namespace for a client's reconciliation: heads by path, versions by content hash. */
+/** Read routes of a namespace for a client's reconciliation: heads by path, versions by content hash, many entries at once. */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { FindVersionsRequest, FindVersionsResponse, HeadsQuery, HeadsResponse, NamespaceParams } from "@teammem/protocol";
+import { FindVersionsRequest, FindVersionsResponse, HeadsQuery, HeadsResponse, NamespaceParams, ReadEntriesRequest, ReadEntriesResponse } from "@teammem/protocol";
+import { readEntries } from "../../store/reads.js";
 import { findVersions, listHeads } from "../../store/reconcile-reads.js";
 import { errorReplies, requireNamespace, serverRef } from "./context.js";
 import { queryPath } from "./reads.js";
@@ -45,6 +46,28 @@ const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
       const server = await serverRef(app);
       const queries = request.body.paths.map((q) => ({ path: queryPath(q.path), candidates: q.candidates }));
       return { found: await findVersions(app.db, ns.id, queries), server };
+    },
+  );
+
+  app.post(
+    "/:namespace/entries/read",
+    {
+      onRequest: reader,
+      schema: {
+        summary: "The heads of up to 200 paths, with their content, in one request",
+        description:
+          "What GET entry answers for each path, without `server` per entry; paths without an entry are left out. " +
+          "A client applying many heads (a reconciliation) reads them in pages of 200 instead of one request per file.",
+        params: NamespaceParams,
+        body: ReadEntriesRequest,
+        response: { 200: ReadEntriesResponse, ...errorReplies },
+      },
+    },
+    async (request) => {
+      const ns = await requireNamespace(app, request, request.params.namespace);
+      const server = await serverRef(app);
+      const paths = request.body.paths.map(queryPath);
+      return { entries: await readEntries(app.db, ns.id, paths), server };
     },
   );
 };
