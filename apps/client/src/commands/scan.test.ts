@@ -144,7 +144,41 @@ describe("teammem scan PATH", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("team/ok.md: no credentials found\nteam/bad.md:3:github-pat (GitHub personal access token (classic))\n");
     const missing = await teammem(["scan", "--dir", dir, "team/nope.md"]);
-    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("team/nope.md: cannot read (ENOENT)")]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("team/nope.md: no such file")]);
+  });
+
+  it("exits 2 no_such_file for a path that does not exist, team or private (try14 F11: it said 'private … not checked', exit 0)", async () => {
+    const dir = await memoryFolder();
+    for (const path of ["does/not/exist.md", "team/nope.md"]) {
+      const r = await teammem(["scan", "--dir", dir, path]);
+      expect([r.code, r.stdout]).toEqual([2, ""]);
+      expect(r.stderr).toMatch(new RegExp(`^teammem: ${path}: no such file .*\\[no_such_file\\]\\n$`));
+    }
+  });
+
+  it("reads a relative path from the current folder, as shell globbing gives it (try14 F11)", async () => {
+    const parent = await memoryFolder();
+    const mem = join(parent, "m-alice");
+    await mkdir(join(mem, "team"), { recursive: true });
+    await writeFile(join(mem, "team", "x.md"), `t=${fakeGithubPat()}\n`);
+    const r = await teammem(["scan", "--dir", "m-alice", "m-alice/team/x.md"], undefined, {}, parent);
+    expect([r.code, r.stdout]).toEqual([1, "team/x.md:1:github-pat (GitHub personal access token (classic))\n"]);
+  });
+
+  it("reports a file that is not UTF-8, scans the others, and exits 2: not everything was scanned (try14 F10)", async () => {
+    const dir = await memoryFolder();
+    await writeFile(join(dir, "team", "a-latin1.md"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    await writeFile(join(dir, "team", "b-ok.md"), "fine\n");
+    const clean = await teammem(["scan", "--dir", dir, "team/a-latin1.md", "team/b-ok.md"]);
+    expect(clean).toEqual({
+      code: 2,
+      stdout: "team/b-ok.md: no credentials found\n",
+      stderr: "teammem: not scanned: team/a-latin1.md is not UTF-8 text; team files must be UTF-8\nteammem: not everything was scanned (1 file(s) above)\n",
+    });
+    await writeFile(join(dir, "team", "c-bad.md"), `t=${fakeGithubPat()}\n`);
+    const found = await teammem(["scan", "--dir", dir, "team/a-latin1.md", "team/b-ok.md", "team/c-bad.md"]);
+    expect([found.code, found.stdout]).toEqual([1, "team/b-ok.md: no credentials found\nteam/c-bad.md:1:github-pat (GitHub personal access token (classic))\n"]);
+    expect(found.stderr).toContain("not scanned: team/a-latin1.md is not UTF-8 text");
   });
 
   it("finds exactly what a sync holds back (one scan for both)", async () => {

@@ -5,11 +5,15 @@
  * the team scope before it reaches disk. Prints one `file:line:rule (label)` line per finding on
  * stdout (never the value) and exits 1; exits 0 when clean, or when the path is private (outside
  * `team/`: it never leaves the machine, so it is not checked); 2 on usage errors (no input, a path
- * outside the memory folder or invalid, input over 8 MiB or not UTF-8).
+ * outside the memory folder or invalid, a path that does not exist: `no_such_file`, standard input
+ * over 8 MiB or not UTF-8). A file that cannot be scanned (not UTF-8, over 8 MiB, unreadable) is
+ * reported on stderr and the other files are scanned; the exit is then 2 ("not everything was
+ * scanned") unless a finding made it 1.
  * Without `--dir`/`--agent`/`--repo` the memory folder is the nearest folder holding `.teammem` at or
  * above the current folder, else at or above the first absolute path given, else the current folder.
- * A relative path is relative to the current folder when that lies inside the memory folder
- * (`cd team && teammem scan ci.md`), else to the memory folder (`--dir mem team/ci.md`).
+ * A relative path is relative to the current folder (as shell globbing gives them: `teammem scan
+ * --dir mem mem/team/*`) when the current folder lies inside the memory folder or the path exists
+ * there inside it; else to the memory folder (`--dir mem team/ci.md`).
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -113,13 +117,23 @@ async function scanLayout(paths: readonly string[], options: OptionsOf<typeof de
   return found !== undefined ? layoutOf(found) : layoutFor(options, ctx);
 }
 
-/** `raw` as teamPathOf reads it: a relative path made absolute against the current folder when that lies inside the memory folder. */
+/** Whether `path` (absolute) lies inside `root` (or is `root`). */
+function within(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** `raw` as teamPathOf reads it: made absolute against the current folder when that lies inside the memory folder, or when the path exists there inside it (see the module comment). */
 function fromCwd(layout: Layout, raw: string, cwd: string): string {
   if (isAbsolute(raw)) return raw;
-  const rel = relative(layout.root, resolve(cwd));
-  const cwdInside = rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-  return cwdInside && rel !== "" ? resolve(cwd, raw) : raw;
+  const here = resolve(cwd);
+  const fromHere = resolve(here, raw);
+  if (within(layout.root, here) && here !== resolve(layout.root)) return fromHere;
+  return within(layout.root, fromHere) && existsSync(fromHere) ? fromHere : raw;
 }
+
+/** `raw` (as fromCwd made it) on disk. */
+const onDisk = (layout: Layout, raw: string) => resolve(layout.root, raw);
 
 async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const { hook, ...rest } = options;
@@ -137,28 +151,36 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const fingerprintKey = scanKey?.fingerprintKey;
   const allowed = scanKey?.allowFingerprints ?? [];
   const results: ScanResult[] = [];
+  /** Why a file named was not scanned, one line each. */
+  const notScanned: string[] = [];
   if (options.stdin) {
     if (!ctx.io.readStdin) throw new UsageError("--stdin: there is no standard input to read");
     const content = decodeTeamContent(await ctx.io.readStdin(MAX_SCAN_BYTES), "standard input");
     results.push(scanAt(layout, stdinPath!, content, fingerprintKey, allowed));
   } else {
+    const missing = paths.filter((raw) => !existsSync(onDisk(layout, raw)));
+    if (missing.length > 0)
+      throw new UsageError(`${missing.map((m) => displayRelative(m)).join(", ")}: no such file (a relative path is read from the current folder, else from the memory folder ${layout.root})`, "no_such_file");
     for (const raw of paths) {
       const where = teamPathOf(layout, raw);
       if (where.scope !== "team" || where.entryPath === "") {
         results.push(scanAt(layout, raw, "", fingerprintKey, allowed)); // refuses or reports private, as with --stdin
         continue;
       }
-      let bytes: Buffer;
       try {
-        bytes = await readFile(join(layout.team, where.entryPath));
+        const bytes = await readFile(join(layout.team, where.entryPath)).catch((err: NodeJS.ErrnoException) => {
+          throw new UsageError(`${displayPath(where.entryPath)}: cannot read (${err.code ?? String(err)})`);
+        });
+        results.push(scanAt(layout, raw, decodeTeamContent(bytes, displayPath(where.entryPath)), fingerprintKey, allowed));
       } catch (err) {
-        throw new UsageError(`${displayPath(where.entryPath)}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+        if (!(err instanceof UsageError)) throw err;
+        // One file that cannot be scanned does not stop the others (try14 F10): it is reported, and the exit says so.
+        notScanned.push(err.message);
       }
-      results.push(scanAt(layout, raw, decodeTeamContent(bytes, displayPath(where.entryPath)), fingerprintKey, allowed));
     }
   }
   const dirty = results.filter((r) => r.findings.length + r.pathFindings.length > 0);
-  if (options.json) ctx.io.stdout(JSON.stringify({ ok: dirty.length === 0, results }, null, 2) + "\n");
+  if (options.json) ctx.io.stdout(JSON.stringify({ ok: dirty.length === 0 && notScanned.length === 0, results, ...(notScanned.length ? { notScanned } : {}) }, null, 2) + "\n");
   else {
     for (const r of results) {
       const lines = findingLines(r);
@@ -171,5 +193,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
       `teammem: ${r.path} holds ${r.findings.length + r.pathFindings.length} credential(s): it must not be written to the team scope; ` +
         "remove the value (keep it in a private file outside team/ or in a secret manager)\n",
     );
-  return dirty.length ? 1 : 0;
+  for (const why of notScanned) ctx.io.stderr(`teammem: not scanned: ${why}\n`);
+  if (notScanned.length > 0) ctx.io.stderr(`teammem: not everything was scanned (${notScanned.length} file(s) above)\n`);
+  return dirty.length ? 1 : notScanned.length ? 2 : 0;
 }
