@@ -64,6 +64,13 @@ export interface Rule {
    */
   readonly contains?: string;
   /**
+   * What the fingerprint is of, when the value holds layout that is not the credential: the key
+   * block rules give the key material (`blockBody`: base64 without line breaks, their `\n`
+   * escapes, line leads such as `> ` and blanks), so one key written plainly, JSON-escaped or
+   * quoted gets one fingerprint (try14 F9). Default: the value as it is.
+   */
+  readonly fingerprintOf?: (value: string) => string;
+  /**
    * Examples a test iterates: each `positive` text must give exactly one finding, of this rule;
    * each `negative` text must give none from this rule. A function, so fake tokens are generated at
    * test time (never literal in source) and cost nothing at import.

@@ -267,8 +267,9 @@ function findSpans<T>(text: string, options: ScanOptions, lines: LineIndex, emit
     maxEnd = m.end;
     const { start, end, value, prefix } = m;
     if (markerLines && (markerLines.has(lines.lineOf(start)) || markerLines.has(lines.lineOf(end)))) continue;
-    let fp = fingerprints.get(value);
-    if (fp === undefined) fingerprints.set(value, (fp = fingerprint(value, key)));
+    const material = catalog.rules[m.rule]!.rule.fingerprintOf?.(value) ?? value;
+    let fp = fingerprints.get(material);
+    if (fp === undefined) fingerprints.set(material, (fp = fingerprint(material, key)));
     if (allowed?.has(fp)) continue;
     const preview = prefix >= 0 && prefixes[prefix]!.length < value.length ? (previews[prefix] ??= prefixes[prefix] + "****") : "****";
     out.push(emit(start, end, catalog.rules[m.rule]!.rule, fp, preview, m.encoding));

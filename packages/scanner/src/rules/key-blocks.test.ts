@@ -77,6 +77,41 @@ describe.each(multiLine)("%s keeps its finding", (_name, rule, example) => {
   });
 });
 
+/**
+ * try14 F9: one key, one fingerprint. The fingerprint is of the key material (`Rule.fingerprintOf`,
+ * `blockBody`), so an admin sees one leak and an approved bypass carries over, however the block is
+ * written: every lead and wrapping above, and the body re-wrapped at another width.
+ */
+describe.each(multiLine)("%s keeps its fingerprint", (_name, rule, example) => {
+  const fingerprints = (text: string) => scan(text, { rules: [rule] }).map((f) => f.fingerprint);
+  const [plain] = fingerprints(example);
+  it("has one plainly", () => expect(plain).toMatch(/^[0-9a-f]{32}$/));
+  it.each(Object.entries(LEADS))("with every line led by %s", (_lead, lead) => {
+    expect(fingerprints(lead + example.replace(/\n/g, `\n${lead}`))).toEqual([plain]);
+  });
+  it.each(Object.entries(WRAPS))("in a %s", (_wrap, wrap) => {
+    expect(fingerprints(wrap(example))).toEqual([plain]);
+  });
+  it("with CRLF line ends", () => expect(fingerprints(example.replace(/\r?\n/g, "\r\n"))).toEqual([plain]));
+});
+
+describe("fingerprints of the key material", () => {
+  it.each(["private-key", "pgp-private-key"])("of %s do not change when the body is wrapped at 40 columns", (id) => {
+    const rule = RULES.find((r) => r.id === id)!;
+    const example = rule.examples().positive[0]!;
+    const rewrapped = example.replace(/(-----\n(?:\n)?)([A-Za-z0-9+/=\n]+)(\n-----END)/, (_m, a: string, body: string, c: string) => a + body.replace(/\n/g, "").replace(/.{40}(?!$)/g, "$&\n") + c);
+    expect(rewrapped).not.toBe(example);
+    const fp = (t: string) => scan(t, { rules: [rule] }).map((f) => f.fingerprint);
+    expect(fp(rewrapped)).toEqual(fp(example));
+    expect(fp(JSON.stringify({ k: rewrapped }))).toEqual(fp(example));
+  });
+  it.each(["private-key", "openssh-private-key", "pgp-private-key", "ssh2-encrypted-private-key", "openvpn-static-key"])("differ between %s's examples (another key, another fingerprint)", (id) => {
+    const rule = RULES.find((r) => r.id === id)!;
+    const fps = rule.examples().positive.map((t) => scan(t, { rules: [rule] })[0]!.fingerprint);
+    expect(new Set(fps).size).toBe(fps.length);
+  });
+});
+
 describe("blockBody", () => {
   it("removes breaks, their escapes, line leads and blanks", () => {
     expect(blockBody("abc\n> def\\n+ ghi\r\n-jkl\n//mno\n  pqr")).toBe("abcdefghijklmnopqr");

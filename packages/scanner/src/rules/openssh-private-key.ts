@@ -18,6 +18,7 @@ const rule: Rule = {
   prefixes: ["-----BEGIN OPENSSH PRIVATE KEY-----"],
   pattern:
     new RegExp(String.raw`-----BEGIN OPENSSH PRIVATE KEY-----${afterBeginLine(0, false)}(?<secret>${blockChars(64)})`, "y"),
+  fingerprintOf: blockBody,
   validate: (value) =>
     isPlausibleSecret(blockBody(value), { minEntropy: 3, maxRun: Infinity, maxSequence: Infinity }),
   examples: () => ({

@@ -20,6 +20,7 @@ const rule: Rule = {
   prefixes: ["-----BEGIN OpenVPN Static key V1-----"],
   pattern:
     new RegExp(String.raw`-----BEGIN OpenVPN Static key V1-----${afterBeginLine(0, false)}(?<secret>[0-9a-fA-F]{${FIRST_RUN}}(?:${BODY_BREAK})?(?:[0-9a-fA-F](?:${BODY_BREAK})?){${64 - FIRST_RUN}})`, "y"),
+  fingerprintOf: blockBody,
   validate: (value) => isPlausibleSecret(blockBody(value)),
   examples: () => ({
     positive: [`<tls-auth>\n${block(1)}\n</tls-auth>`, `"ta.key": "${block(20, "\\n")}"`],

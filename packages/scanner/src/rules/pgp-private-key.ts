@@ -19,6 +19,7 @@ const rule: Rule = {
     String.raw`-----BEGIN PGP PRIVATE KEY BLOCK-----${afterBeginLine(6, true)}(?<secret>${blockChars(64)})`,
     "y",
   ),
+  fingerprintOf: blockBody,
   validate: (value) =>
     isPlausibleSecret(blockBody(value), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({

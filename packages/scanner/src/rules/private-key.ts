@@ -22,6 +22,7 @@ const rule: Rule = {
     String.raw`-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----${afterBeginLine(4, true)}(?<secret>${blockChars(64)})`,
     "y",
   ),
+  fingerprintOf: blockBody,
   validate: (value) =>
     isPlausibleSecret(blockBody(value), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({

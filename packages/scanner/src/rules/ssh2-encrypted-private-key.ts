@@ -21,6 +21,7 @@ const rule: Rule = {
     String.raw`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----${afterBeginLine(4, false)}(?<secret>${blockChars(64)})`,
     "y",
   ),
+  fingerprintOf: blockBody,
   validate: (value) =>
     isPlausibleSecret(blockBody(value), { minEntropy: 3.5, maxRun: 10, maxSequence: Infinity }),
   examples: () => ({
