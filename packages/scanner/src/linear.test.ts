@@ -163,6 +163,12 @@ const cases: [string, (size: number) => string][] = [
   ["one line of @", (n) => "@".repeat(n)],
   ["x://a: then one line of @", (n) => "x://a:" + "@".repeat(n - 6)],
   ["one line of x://a:b@ and a host run repeated", (n) => repeatTo(`x://a:b@${"h".repeat(300)}`, n)],
+  // try14 F17/F21: the JSON-escaped separator, and URLs opened by a quote (that quote ends them
+  // unless escaped) or not (quotes, `<` and `\` are password characters).
+  ["one line of x:\\/\\/a: repeated (JSON-escaped separators)", (n) => repeatTo(String.raw`x:\/\/a:`, n)],
+  ["one line of \"x://a:\\\" repeated (double-quoted URLs with escaped quotes)", (n) => repeatTo(String.raw`"x://a:\"`, n)],
+  ["one line of 'x://a:\\' repeated (single-quoted URLs with escaped quotes)", (n) => repeatTo(String.raw`'x://a:\'`, n)],
+  ["x://a: then one line of '\"<\\ (a password of quotes without an @)", (n) => "x://a:" + repeatTo(`'"<\\`, n - 6)],
   // The decode layer (engine/decode.ts): runs that decode to text, at both depths, and escapes.
   // (QUJD… decodes to ABCABC…, base64 again, refused at depth 2. QUFB… would decode to AAAA…, which
   // measures the rule whose prefix is 20 A's hit at every position, ~5x prose: "every catalog prefix

@@ -9,7 +9,8 @@
  * `#`, `/`, `?`, `@`, `[`): after `scheme://` (any scheme, `[A-Za-z][A-Za-z0-9+.-]*`, also nested
  * as in `jdbc:postgresql://`) the user (up to 128 characters, no `:`, `/`, `?`, `#`, `[`) runs to
  * the first `:`, and the host follows the LAST `@` before the first `/`, `?` or `#` that comes after
- * an `@` (or before the end of the URL: whitespace, a quote, `<`, `>`, a backslash). So the
+ * an `@` (or before the end of the URL: whitespace, `>`, or the quote that opened it unless a
+ * backslash escapes it; try14 F21, {@link PASSWORD_CHAR}). So the
  * password may hold raw `/`, `?`, `#`, `[` before its first raw `@` and up to four raw `@`
  * (`pa#ss/wo?rd`, `P@ss!w@rd`), not a `/`, `?` or `#` after one (`p@ss/word@host` reads as
  * password `p`, host `ss`, path `/word@host`), and never `://` (a second URL). A user may hold one
@@ -48,19 +49,49 @@ import { isPlaceholderPassword } from "./password-placeholder.js";
 const HOST_CHARS = String.raw`A-Za-z0-9_.%{}$[\]:,-`;
 /** A whole host: a run of host characters not followed by another host character or an `@`. */
 const HOST = String.raw`[${HOST_CHARS}]{1,253}(?![@${HOST_CHARS}])`;
-/** A user name: no `:`, `/`, `?`, `#`, `@`, `[`. */
+/** A user name: no `:`, `/`, `?`, `#`, `@`, `[`, quote, `<`, `>`, backslash. */
 const USER = String.raw`[^\s:/?#@'"<>\\[]`;
-/** A password before its first `@`: raw `/`, `?`, `#`, `[` allowed; never `://` (a second URL). */
-const BEFORE_AT = String.raw`(?:(?!:\/\/)[^\s'"<>\\@]){0,256}`;
-/** A password's part after one of its raw `@`: no `/`, `?`, `#` (they would end the authority). */
-const AFTER_AT = String.raw`[^\s'"<>\\@/?#]{0,128}`;
+/** `://`, or `:\/\/` as JSON may write it (PHP's `json_encode` escapes every `/`; try14 F17). */
+const SEP = String.raw`:(?:\/\/|\\\/\\\/)`;
 /**
- * `user:password`: a user without `@` and a password with raw `/`, `?`, `#` before its first `@`,
- * or a user holding one or two `@` (an e-mail address) and a password without them; then up to
- * four more raw `@` in the password, each part without `/`, `?`, `#`. Greedy: the host follows the
- * last `@` before the first `/`, `?` or `#` that comes after an `@`.
+ * One password character, by the URL's context (try14 F21): in a URL opened by a quote (`"` or `'`
+ * just before the scheme), that quote ends it unless a backslash escapes it (`\"` in JSON), and any
+ * other character but whitespace, `>` and `@` is the password's; in a URL not opened by a quote,
+ * `'`, `"`, `<` and `\` are all password characters (`pa'ss`, `pa"ss`, `pa<ss`, `pa\ss`).
  */
-const USERINFO = String.raw`(?:${USER}{0,128}:${BEFORE_AT}|${USER}{0,64}(?:@${USER}{0,64}){1,2}:${AFTER_AT})(?:@${AFTER_AT}){0,4}`;
+const PASSWORD_CHAR = {
+  doubleQuoted: String.raw`(?:[^\s">@]|(?<=\\)")`,
+  singleQuoted: String.raw`(?:[^\s'>@]|(?<=\\)')`,
+  free: String.raw`[^\s>@]`,
+} as const;
+/** Text just before the password when the URL is opened by `quote`: the quote, the scheme (nested: `jdbc:postgresql`), the separator. */
+const OPENED_BY = (quote: string): string => String.raw`${quote}[A-Za-z][A-Za-z0-9+.:-]{0,80}${SEP}`;
+/**
+ * `user:password` with password characters `c`: a user without `@` and a password with raw `/`,
+ * `?`, `#` before its first `@` (never `://`, `:\/\/`: a second URL), or a user holding one or two
+ * `@` (an e-mail address) and a password without them; then up to four more raw `@` in the
+ * password, each part without `/`, `?`, `#`. Greedy: the host follows the last `@` before the first
+ * `/`, `?` or `#` that comes after an `@`.
+ */
+const userInfo = (c: string): string => {
+  const beforeAt = String.raw`(?:(?!${SEP})${c}){0,256}`;
+  const afterAt = String.raw`(?:(?![/?#])${c}){0,128}`;
+  return String.raw`(?:${USER}{0,128}:${beforeAt}|${USER}{0,64}(?:@${USER}{0,64}){1,2}:${afterAt})(?:@${afterAt}){0,4}`;
+};
+/** The user info in its context: exactly one branch's lookbehind holds at a position. */
+const USERINFO = String.raw`(?:(?<=${OPENED_BY('"')})${userInfo(PASSWORD_CHAR.doubleQuoted)}|(?<=${OPENED_BY("'")})${userInfo(PASSWORD_CHAR.singleQuoted)}|(?<!${OPENED_BY(`["']`)})${userInfo(PASSWORD_CHAR.free)})`;
+
+/** The prefixes of the URL credential rules: `://` and its JSON-escaped form `:\/\/`. */
+export const URL_PREFIXES: readonly string[] = ["://", String.raw`:\/\/`];
+
+/**
+ * What a URL finding's fingerprint is of: the user info with the JSON escapes `\/`, `\"`, `\'`
+ * and `\\` read, so a password written in a JSON string (escaped slashes or quotes) has the
+ * fingerprint of the same password written plainly.
+ */
+export function urlCredentialMaterial(value: string): string {
+  return value.includes("\\") ? value.replace(/\\([/"'\\])/g, "$1") : value;
+}
 
 /** Any URI scheme (RFC 3986 §3.1), up to 64 characters. */
 export const ANY_SCHEME = String.raw`[A-Za-z][A-Za-z0-9+.-]{0,63}`;
@@ -75,7 +106,7 @@ export const ANY_SCHEME = String.raw`[A-Za-z][A-Za-z0-9+.-]{0,63}`;
  * and it stops at the next `://`, whatever follows.
  */
 export function urlCredentialPattern(scheme: string): RegExp {
-  return new RegExp(String.raw`(?<=(?<lead>${scheme})):\/\/(?<body>(?<secret>${USERINFO})@${HOST})`, "iy");
+  return new RegExp(String.raw`(?<=(?<lead>${scheme}))${SEP}(?<body>(?<secret>${USERINFO})@${HOST})`, "iy");
 }
 
 /** Defaults and common words that, on this machine (rule 5), are a local example rather than a secret. */
@@ -104,14 +135,19 @@ function hostName(hostPort: string): string {
 /**
  * True when `body` (`user:password@host[:port]`, the text between `://` and the end of the host)
  * is a documentation placeholder rather than a credential, by the rules of this module's doc.
+ * JSON escapes are read first (`\/` is `/`: {@link urlCredentialMaterial}), and a password in
+ * quotes as a whole is checked without them.
  */
-export function isPlaceholderUrlCredential(body: string): boolean {
+export function isPlaceholderUrlCredential(escapedBody: string): boolean {
+  const body = urlCredentialMaterial(escapedBody);
   const at = body.lastIndexOf("@");
   if (at === -1) return true;
   const colon = body.indexOf(":");
   if (colon === -1 || colon > at) return true;
   const user = body.slice(0, colon);
-  const password = body.slice(colon + 1, at);
+  const written = body.slice(colon + 1, at);
+  // A password in quotes as a whole (`'password'`, `"<pw>"`) is checked without them.
+  const password = /^(["']).+\1$/s.test(written) ? written.slice(1, -1) : written;
   // The password's checks first: a placeholder password (the common case in documentation) is
   // refused without reading the host. Same verdicts as the rules' order in the module doc.
   if (/^x-oauth-(?:basic|token)$/i.test(password)) {

@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderUrlCredential, urlCredentialPattern } from "../rule-helpers/url-credentials.js";
+import { isPlaceholderUrlCredential, urlCredentialPattern, URL_PREFIXES, urlCredentialMaterial } from "../rule-helpers/url-credentials.js";
 
 /**
  * Password in a database or message-broker connection URL: `scheme://user:password@host` for
@@ -20,11 +20,12 @@ const password = (seed: number): string => `${randomChars(10, seed)}${randomChar
 const rule: Rule = {
   id: "database-url-credentials",
   label: "Database connection URL with password",
-  prefixes: ["://"],
+  prefixes: URL_PREFIXES,
   pattern: urlCredentialPattern(String.raw`(?:postgres(?:ql)?|mysql(?:x)?|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse|couchdbs?|neo4j(?:\+s|\+ssc)?|bolt|cassandra|kafka|nats|mqtts?|memcached|oracle|db2)(?:\+[a-z0-9]{1,20})?`),
   validate: (body) => !isPlaceholderUrlCredential(body),
   generic: true,
   contains: "@", // every match holds the @ ending the user info
+  fingerprintOf: urlCredentialMaterial,
   examples: () => ({
     positive: [
       `DATABASE_URL=postgres://app:${password(1)}@db.internal:5432/app`,

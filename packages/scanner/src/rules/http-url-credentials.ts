@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderUrlCredential, urlCredentialPattern } from "../rule-helpers/url-credentials.js";
+import { isPlaceholderUrlCredential, urlCredentialPattern, URL_PREFIXES, urlCredentialMaterial } from "../rule-helpers/url-credentials.js";
 
 /**
  * Basic-auth credentials in an HTTP(S) or WebSocket URL: `https://user:password@host`, including
@@ -16,11 +16,12 @@ const password = (seed: number): string => `${randomChars(12, seed)}${randomChar
 const rule: Rule = {
   id: "http-url-credentials",
   label: "HTTP URL with user name and password",
-  prefixes: ["://"],
+  prefixes: URL_PREFIXES,
   pattern: urlCredentialPattern(String.raw`(?:(?:git|hg|svn|bzr)\+)?(?:https?|wss?)`),
   validate: (body) => !isPlaceholderUrlCredential(body),
   generic: true,
   contains: "@", // every match holds the @ ending the user info
+  fingerprintOf: urlCredentialMaterial,
   examples: () => ({
     positive: [
       `const API = "https://apiuser:${password(1)}@api.acme-corp.io/v2";`,

@@ -1,6 +1,6 @@
 import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { ANY_SCHEME, isPlaceholderUrlCredential, urlCredentialPattern } from "../rule-helpers/url-credentials.js";
+import { ANY_SCHEME, isPlaceholderUrlCredential, urlCredentialPattern, URL_PREFIXES, urlCredentialMaterial } from "../rule-helpers/url-credentials.js";
 
 /**
  * Password in a URL of any other scheme: `scheme://user:password@host` for every RFC 3986 scheme
@@ -17,12 +17,13 @@ const password = (seed: number): string => `${randomChars(11, seed)}${randomChar
 const rule: Rule = {
   id: "url-credentials",
   label: "URL with user name and password",
-  prefixes: ["://"],
+  prefixes: URL_PREFIXES,
   pattern: urlCredentialPattern(ANY_SCHEME),
   validate: (body) => !isPlaceholderUrlCredential(body),
   generic: true,
   yieldsTo: ["database-url-credentials", "http-url-credentials"],
   contains: "@", // every match holds the @ ending the user info
+  fingerprintOf: urlCredentialMaterial,
   examples: () => ({
     positive: [
       `const SECURE_FTP = "ftps://deployment:${password(1)}@files.acme-corp.io/uploads";`,
