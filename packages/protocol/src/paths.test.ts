@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import { checkEntryPath, pathFoldKey } from "./paths.js";
 
 describe("checkEntryPath", () => {
+  it("says why a leading letter and colon is refused (a Windows drive), not that the path is absolute (try14 F14)", () => {
+    expect(checkEntryPath("a:b.md")).toEqual({ ok: false, rule: "absolute", message: expect.stringContaining("on Windows that names a drive") });
+    expect(checkEntryPath("notes/a:b.md")).toEqual({ ok: true, path: "notes/a:b.md" }); // a colon elsewhere is accepted
+  });
+
   it.each([
     ["team/conventions.md", "team/conventions.md"],
     ["a/b/c.md", "a/b/c.md"],

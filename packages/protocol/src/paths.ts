@@ -52,8 +52,11 @@ export function checkEntryPath(raw: string): PathCheck {
   if (/[\u0000-\u001f\u007f-\u009f]/.test(raw))
     return fail("control_character", "path must not contain NUL or other control characters");
   if (raw.includes("\\")) return fail("backslash", "path must use '/' as separator, not '\\'");
-  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw))
-    return fail("absolute", "path must be relative (no leading '/' or drive letter)");
+  if (raw.startsWith("/")) return fail("absolute", "path must be relative (no leading '/')");
+  // A colon is a legal name character on Linux and macOS, but `a:b.md` on a Windows teammate's
+  // machine names b.md on drive A: (try14 F14): refused for portability, and said so.
+  if (/^[A-Za-z]:/.test(raw))
+    return fail("absolute", "path must not start with a letter and ':' (on Windows that names a drive, e.g. 'a:b.md' is b.md on drive A:)");
   if (raw.endsWith("/")) return fail("trailing_slash", "path must name a file, not end with '/'");
   const path = raw.normalize("NFC");
   if (utf8Bytes(path) > MAX_PATH_BYTES)

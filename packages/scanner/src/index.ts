@@ -13,5 +13,6 @@ export { fingerprint, loadFingerprintKey, FingerprintKeyError, type FingerprintK
 export { KNOWN_EXAMPLE_VALUES, isKnownExample } from "./examples.js";
 export { crc32, base62, hasGithubChecksum, hasNpmChecksum, githubChecksum } from "./checksums.js";
 export { loadConfig, parseConfig, ConfigError, type ScanConfig } from "./config.js";
+export { escapeControls } from "./escape-controls.js";
 export { fileText, decodeUtf16WithBom, MAX_SCAN_FILE_BYTES, type FileText } from "./text-file.js";
 export type { Encoding } from "./engine/decode.js";

@@ -71,6 +71,7 @@ function checkScope(scope: string): Scope {
 /** The settings file of `scope`; for a project scope, the repository's (worktree) root or the folder itself. */
 async function settingsFile(scope: Scope, repo: string | undefined, ctx: CommandContext): Promise<string> {
   if (scope === "user") return join(claudeConfigDir(ctx.env), "settings.json");
+  if (repo !== undefined && repo.trim() === "") throw new UsageError("--repo must not be empty");
   const folder = resolve(ctx.cwd, repo ?? ".");
   const root = await readRepo(folder).then(
     (r) => r.worktreeRoot,

@@ -89,6 +89,8 @@ describe("teammem scan --stdin --path", () => {
     [["--stdin", "--path", "team/../../x.md"], "is outside the memory folder"],
     [["--stdin", "--path", "team/.git/config"], "is not a valid team path"],
     [["--stdin", "--path", "team/"], "names the team folder, not a file"],
+    [["--stdin", "--path", ""], "--path must not be empty"],
+    [[""], "an empty path was given"],
   ])("exits 2 on %j", async (args, message) => {
     const dir = await memoryFolder();
     const r = await teammem(["scan", "--dir", dir, ...args], "x\n");

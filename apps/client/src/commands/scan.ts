@@ -140,6 +140,8 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return preWriteHook(ctx);
   if (options.stdin && paths.length > 0) throw new UsageError("give either --stdin --path P or file paths, not both");
   if (options.stdin && options.path === undefined) throw new UsageError("--stdin needs --path: where the content will be written, e.g. team/x.md");
+  if (options.path !== undefined && options.path.trim() === "") throw new UsageError("--path must not be empty");
+  if (paths.some((p) => p.trim() === "")) throw new UsageError("an empty path was given");
   if (!options.stdin && options.path !== undefined) throw new UsageError("--path goes with --stdin (to scan a file on disk, name it: teammem scan team/x.md)");
   if (!options.stdin && paths.length === 0) throw new UsageError("nothing to scan: give file paths, or --stdin --path team/x.md");
   const layout = await scanLayout(paths, options, ctx);

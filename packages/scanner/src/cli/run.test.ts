@@ -121,6 +121,22 @@ describe("teammem-scan", () => {
     expect((await cli(["--redact", "config.json"])).stdout).toBe(`{\n  "auths": { "ghcr.io": { "auth": "${auth.slice(0, 4)}[REDACTED:github-pat]" } }\n}\n`);
   });
 
+  it("escapes control characters of a file name in text output, one line per finding (try14 F13)", async () => {
+    const name = "we\nird\x1b[2K.md";
+    mkdirSync(join(dir, "ctl"), { recursive: true });
+    writeFileSync(join(dir, "ctl", name), `t=${token}\n`);
+    const r = await cli(["ctl"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("ctl/we\\nird\\x1b[2K.md:1:3 github-pat GitHub personal access token (classic)\n");
+    const json = await cli(["--format", "json", "ctl"]);
+    expect(JSON.parse(json.stdout)[0].path).toBe(`ctl/${name}`); // JSON escapes them itself
+  });
+
+  it.each(["--key-file", "--config"])("exits 2 'empty %s' for an empty value, which would resolve to the current folder (try14 F14)", async (flag) => {
+    const r = await cli([flag, "", "clean.md"]);
+    expect([r.code, r.stderr.split("\n")[0]]).toEqual([2, `teammem-scan: empty ${flag}: give a file path`]);
+  });
+
   it("exits 0 on clean input", async () => {
     expect(await cli(["clean.md"])).toEqual({ code: 0, stdout: "", stderr: "" });
   });

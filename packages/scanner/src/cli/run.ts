@@ -28,6 +28,7 @@ import type { Rule } from "../rule.js";
 import { RULES } from "../rules/index.js";
 import { redact, scan, type ScanOptions } from "../scan.js";
 import { FingerprintKeyError, loadFingerprintKey } from "../fingerprint.js";
+import { escapeControls } from "../escape-controls.js";
 import { collectInputs } from "./inputs.js";
 import { toSarif, type PathFinding } from "./sarif.js";
 
@@ -157,6 +158,8 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
     throw new UsageError(`--redact prints the redacted text; it cannot be combined with --format ${format}`);
   }
   if (values["no-config"] && values.config !== undefined) throw new UsageError("--config and --no-config contradict each other: give one");
+  // An empty value would resolve to the current folder: refused by name (try14 F14).
+  for (const flag of ["key-file", "config"] as const) if (values[flag] !== undefined && values[flag].trim() === "") throw new UsageError(`empty --${flag}: give a file path`);
   const keyFile = values["key-file"];
   if (keyFile !== undefined && !existsSync(resolve(cwd, keyFile))) {
     // Only the default key is created on first use: a mistyped --key-file would silently change
@@ -194,7 +197,7 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
     for (const finding of findings) results.push({ path: shown(input.path), finding });
     if (values.redact) {
       const text = findings.length > 0 ? redact(input.text, options) : input.text;
-      redacted.push(inputs.length > 1 ? `==> ${shown(input.path)} <==\n${text}` : text);
+      redacted.push(inputs.length > 1 ? `==> ${escapeControls(shown(input.path))} <==\n${text}` : text);
     }
   }
   for (const skipped of notScanned) results.push(...pathFindings(skipped.path));
@@ -204,7 +207,7 @@ async function scanPaths(values: Values, positionals: readonly string[], env: En
   else if (format === "json") io.stdout(JSON.stringify(results.map(jsonRow), null, 2) + "\n");
   else io.stdout(JSON.stringify(toSarif(results, [...RULES, ...customRules], cwd), null, 2) + "\n");
 
-  for (const m of [...notScanned, ...errors]) io.stderr(`teammem-scan: ${shown(m.path)}: ${m.reason}\n`);
+  for (const m of [...notScanned, ...errors]) io.stderr(`teammem-scan: ${escapeControls(shown(m.path))}: ${m.reason}\n`);
   if (errors.length > 0) return 2;
   if (results.length > 0) return 1;
   return notScanned.length > 0 ? EXIT_NOT_SCANNED : 0;
@@ -217,7 +220,9 @@ function configNotice(path: string, from: string, allowed: number, rules: number
 }
 
 /** One line of text output: `path:line:column ruleId label`, or `path: path holds ruleId label` for a finding in the path. */
-function textLine({ path, finding: f, inPath }: PathFinding): string {
+function textLine({ path: raw, finding: f, inPath }: PathFinding): string {
+  // Control characters in a name (newline, ESC) are escaped as the client prints paths; JSON and SARIF escape them already.
+  const path = escapeControls(raw);
   const encoded = f.encoding ? ` (${f.encoding}-encoded)` : "";
   return inPath ? `${path}: path holds ${f.ruleId} ${f.label}${encoded}\n` : `${path}:${f.line}:${f.column} ${f.ruleId} ${f.label}${encoded}\n`;
 }
