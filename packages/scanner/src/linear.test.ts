@@ -37,6 +37,15 @@ const GROWTH_SIZE = 512 * 1024;
  * about the former 10x. A retried bounded run (what this catches) was 48-97x.
  */
 const FACTOR = 16;
+/**
+ * Rows with a bound of their own, and why. "60-character base64 runs apart by spaces": one base64
+ * decode and a scan of the decoded bytes per 61 code units, bounded work (its growth row checks it
+ * stays linear). It measured 13-16x; 20fea73 made the ordinary text ~1.3x cheaper (its links' `://`
+ * no longer run three URL regexes: no `@` within reach) while this row's own time did not change
+ * (dist of 4a541fe and of 20fea73 in one process: 159-274 ms and 207-263 ms per 2 MiB), so it now
+ * measures 17-22x of the faster yardstick. Bringing it down is issue 10's decode-layer work.
+ */
+const OWN_FACTOR: Readonly<Record<string, number>> = { "one line of 60-character base64 runs apart by spaces, after a CR LF": 28 };
 /** Time of one scan at 8n / time of eight scans at n, upper bound (linear 1, quadratic 8). */
 const GROWTH = 3;
 const REPS = 5;
@@ -266,10 +275,11 @@ const denseMatches: [string, (size: number) => string][] = [
 describe("scan time is linear for any input (full catalog)", () => {
   const ordinary = ordinaryText(SIZE);
 
-  it.each(cases)(`%s stays within ${FACTOR}x of ordinary text of the same size`, (_name, make) => {
+  it.each(cases)(`%s stays within ${FACTOR}x (or its own bound) of ordinary text of the same size`, (name, make) => {
     const adversarial = make(SIZE);
-    const r = settled(() => slowdown(adversarial, ordinary), FACTOR);
-    expect(r, `adversarial/ordinary time ratio ${r.toFixed(2)}`).toBeLessThan(FACTOR);
+    const bound = OWN_FACTOR[name] ?? FACTOR;
+    const r = settled(() => slowdown(adversarial, ordinary), bound);
+    expect(r, `adversarial/ordinary time ratio ${r.toFixed(2)}`).toBeLessThan(bound);
   });
 
   it.each([...cases, ...denseMatches])(`%s: one scan of 8x the input costs at most ${GROWTH}x eight scans of the input`, (_name, make) => {
