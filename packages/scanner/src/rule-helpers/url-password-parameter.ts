@@ -5,6 +5,7 @@
  * password shorter than 4 characters, a template, a whole-value stand-in; a documentation host; on
  * this machine a default or the user's name), on the `user:password@host` this module rebuilds.
  */
+import { randomChars } from "../fakes.js";
 import { isPlaceholderUrlCredential } from "./url-credentials.js";
 
 /**
@@ -45,4 +46,12 @@ export function databaseUrlHost(url: string): string {
 export function isPlaceholderPasswordParameter(url: string, value: string): boolean {
   const user = param(url, /user|username|userid|uid/) ?? /\/\/([^/?#;:@\s]{1,128})(?::[^@/\s]*)?@/.exec(url)?.[1] ?? "";
   return isPlaceholderUrlCredential(`${user.replace(/[:@]/g, "")}:${value}@${databaseUrlHost(url).replace(/@/g, "")}`);
+}
+
+/**
+ * A made-up password for the password-parameter rules' examples: 10 letters and digits, then
+ * `digits` digits, reproducible from `seed` (test data only, never a real credential).
+ */
+export function examplePassword(seed: number, digits: number): string {
+  return `${randomChars(10, seed)}${randomChars(digits, seed + 1, "0123456789")}`;
 }

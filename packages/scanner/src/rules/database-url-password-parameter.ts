@@ -1,6 +1,5 @@
-import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { PARAM_VALUE, isPlaceholderPasswordParameter } from "../rule-helpers/url-password-parameter.js";
+import { PARAM_VALUE, examplePassword, isPlaceholderPasswordParameter } from "../rule-helpers/url-password-parameter.js";
 
 /**
  * Password in a parameter of a JDBC URL: `password=` (or `pwd=`, any case) after `?`, `&`, `;`, `:`,
@@ -23,7 +22,7 @@ import { PARAM_VALUE, isPlaceholderPasswordParameter } from "../rule-helpers/url
 /** The value that ends a match (the body): after the last key whose value runs to the end. */
 const VALUE_AT_END = new RegExp(String.raw`[?&;:,(](?:password|pwd)=\{?(${PARAM_VALUE})$`, "i");
 
-const password = (seed: number): string => `${randomChars(10, seed)}${randomChars(4, seed + 1, "0123456789")}`;
+const password = (seed: number): string => examplePassword(seed, 4);
 
 const rule: Rule = {
   id: "database-url-password-parameter",

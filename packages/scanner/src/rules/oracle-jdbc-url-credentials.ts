@@ -1,6 +1,5 @@
-import { randomChars } from "../fakes.js";
 import type { Rule } from "../rule.js";
-import { isPlaceholderPasswordParameter } from "../rule-helpers/url-password-parameter.js";
+import { examplePassword, isPlaceholderPasswordParameter } from "../rule-helpers/url-password-parameter.js";
 
 /**
  * User and password in an Oracle JDBC URL: `jdbc:oracle:thin:<user>/<password>@<database>` (also
@@ -12,7 +11,7 @@ import { isPlaceholderPasswordParameter } from "../rule-helpers/url-password-par
  * (https://docs.oracle.com/en/database/oracle/oracle-database/23/jjdbc/data-sources-and-URLs.html).
  * Judged by the URL credential rules' placeholder rules (rule-helpers/url-password-parameter.ts).
  */
-const password = (seed: number): string => `${randomChars(10, seed)}${randomChars(3, seed + 1, "0123456789")}`;
+const password = (seed: number): string => examplePassword(seed, 3);
 
 const rule: Rule = {
   id: "oracle-jdbc-url-credentials",
