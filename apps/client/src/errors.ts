@@ -103,10 +103,15 @@ export class ServerError extends ClientError {
  * code) and no summary of work that never happened.
  */
 export function isTokenRefusal(err: unknown): err is ServerError {
-  return (
-    err instanceof ServerError &&
-    (err.code === "unauthorized" || err.code === "token_expired" || err.code === "token_revoked" || err.code === "token_not_yet_valid" || err.code === "forbidden")
-  );
+  return err instanceof ServerError && isTokenRefusalCode(err.code);
+}
+
+/** The codes of {@link isTokenRefusal}: the server refused the token (401) or its access to the namespace (403). */
+const TOKEN_REFUSAL_CODES: ReadonlySet<string> = new Set<ErrorCode>(["unauthorized", "token_expired", "token_revoked", "token_not_yet_valid", "forbidden"]);
+
+/** Whether a server error `code` refuses the token itself or its access (see {@link isTokenRefusal}). */
+export function isTokenRefusalCode(code: string | undefined): boolean {
+  return code !== undefined && TOKEN_REFUSAL_CODES.has(code);
 }
 
 /** The server answered 2xx with a body that does not match the protocol. */

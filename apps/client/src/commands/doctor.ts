@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { claudeConfigDir, claudeMemoryDir, codexMemoryDir } from "../agents/agent-folders.js";
 import { readSettings, teammemHookCommands } from "../agents/claude-hooks/settings.js";
 import { checkTeamMemory } from "../checks/memory-checks.js";
-import { ClientError, NetworkError, ServerError } from "../errors.js";
+import { ClientError, isTokenRefusalCode, NetworkError, ServerError } from "../errors.js";
 import { createApi, type Api } from "../http/api.js";
 import { walkTeamScope } from "../scope.js";
 import { loadConfig, type Config } from "../state/config.js";
@@ -30,6 +30,8 @@ export interface DoctorCheck {
   status: Status;
   detail: string;
   fix?: string;
+  /** The server's stable code when it refused the token (`token_revoked`...): doctor then prints one error line with it. */
+  code?: string;
 }
 
 /** Days before expiry from which a token gets a warning. */
@@ -105,9 +107,18 @@ async function serverChecks(config: Config, token: string | undefined, ctx: Comm
       return checks;
     }
     if (!(err instanceof ServerError)) throw err;
-    if (err.code === "unauthorized" || err.code === "token_expired" || err.code === "token_revoked") {
+    if (isTokenRefusalCode(err.code)) {
       checks.push({ check: "server", status: "ok", detail: `${config.server} answers` });
-      checks.push({ check: "token", status: "fail", detail: `from ${source}: refused by the server (${err.code}: ${err.serverMessage})`, fix: "ask an admin for a new token, then teammem init --token T (or set TEAMMEM_TOKEN)" });
+      checks.push({
+        check: "token",
+        status: "fail",
+        detail: `from ${source}: refused by the server (${err.code}: ${err.serverMessage})`,
+        fix:
+          err.code === "token_not_yet_valid"
+            ? "check the clocks of this server and the one that issued the token (NTP), or ask an admin for a new token"
+            : "ask an admin for a new token, then teammem init --token T (or set TEAMMEM_TOKEN)",
+        code: err.code,
+      });
       return checks;
     }
     checks.push({ check: "server", status: "warn", detail: `${config.server} answered whoami with ${err.status} ${err.code} (a server older than this client?)` });
@@ -210,7 +221,9 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
     checks.push(...(await localChecks(config, layout, options)));
   }
   const failed = checks.some((c) => c.status === "fail");
-  if (options.json) ctx.io.stdout(JSON.stringify({ ok: !failed, checks }, null, 2) + "\n");
+  const refused = checks.find((c) => c.code !== undefined);
+  const error = refused ? { code: refused.code, message: `the token ${refused.detail}` } : undefined;
+  if (options.json) ctx.io.stdout(JSON.stringify({ ok: !failed, ...(error ? { error } : {}), checks }, null, 2) + "\n");
   else {
     const label: Record<Status, string> = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "info" };
     const width = Math.max(...checks.map((c) => c.check.length));
@@ -219,5 +232,7 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
       if (c.fix && c.status !== "ok") ctx.io.stdout(`      ${"".padEnd(width)}  fix: ${c.fix}\n`);
     }
   }
+  // Like every command the server refuses: one error line with the stable code (the checks above still hold).
+  if (error) ctx.io.stderr(`teammem: ${error.message} [${error.code}]\n`);
   return failed ? 1 : 0;
 }

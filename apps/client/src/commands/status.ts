@@ -20,7 +20,7 @@ import { localChanges } from "../sync/queue-changes.js";
 import { contentsOf, memoryFormat } from "./check.js";
 import { markersLeftIn } from "../sync/settle-conflicts.js";
 import { stat } from "node:fs/promises";
-import { ClientError } from "../errors.js";
+import { ClientError, isTokenRefusalCode } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { Layout } from "../state/layout.js";
 import { notChecked, PROBE_TIMEOUT_MS, probeServer, type ServerCheck } from "../sync/server-probe.js";
@@ -36,8 +36,13 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
     .action(async (options) => {
     const report = await collectStatus({ ...options, probe: options.offline !== true }, ctx);
     // Server messages (a refusal's reason) are printed redacted.
-    redactingIo(ctx.io).stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
-    exit(0);
+    const io = redactingIo(ctx.io);
+    io.stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
+    const { code, error } = report.serverCheck;
+    if (!isTokenRefusalCode(code)) return exit(0);
+    // The local state above still holds; the exit code says the server refused this token.
+    io.stderr(`teammem: ${error ?? "the server refused the token"}; the status above is local state only [${code}]\n`);
+    exit(1);
   });
 }
 
@@ -275,7 +280,11 @@ function formatStatus(s: StatusReport): string {
   if (waiting && (waiting.changes > 0 || waiting.more)) out.push(`${waitingChanges(waiting)} waiting on the server (run teammem sync)`);
   const asOf = `as of the last sync${s.lastSyncAt ? ` at ${s.lastSyncAt}` : " (never synced)"}`;
   const unknown = s.serverCheck.checked && s.serverCheck.reconcilePending === null;
-  if (unknown) out.push(`${s.serverCheck.reachable === false ? "server not reached" : "server could not tell"}: ${s.serverCheck.error}; ${asOf}:`);
+  const refused = isTokenRefusalCode(s.serverCheck.code);
+  if (unknown)
+    out.push(
+      `${s.serverCheck.reachable === false ? "server not reached" : refused ? "server refused the token" : "server could not tell"}: ${s.serverCheck.error}; ${asOf}:`,
+    );
   const header = out.length;
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
@@ -318,7 +327,8 @@ function formatStatus(s: StatusReport): string {
     s.newerOnServer.map((n) => `${n.path} (server version ${n.version}): ${n.reason}`),
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
-  if (out.length === header && unknown) out[header - 1] += " everything synced";
+  if (out.length === header && unknown && !refused) out[header - 1] += " everything synced";
+  else if (out.length === header && refused) out[header - 1] += " nothing pending here";
   else if (out.length === 1) out.push(s.serverCheck.checked ? "everything synced" : `everything synced ${asOf} (not checked with the server${s.serverCheck.error ? `: ${s.serverCheck.error}` : ": --offline"})`);
   section(
     "bypass requests (as of the last sync)",

@@ -31,6 +31,11 @@ export interface ServerCheck {
   reason?: string;
   error?: string;
   waiting?: { changes: number; more: boolean };
+  /**
+   * The server's error code when it answered with an error (e.g. `token_revoked`); a code of
+   * `isTokenRefusalCode` means it refused the token: `status` then exits 1.
+   */
+  code?: string;
 }
 
 /** Not asked (`--offline`, or no token): `why` says so when given. */
@@ -57,7 +62,8 @@ export async function probeServer(api: Api, state: SyncState): Promise<ServerChe
     if (err instanceof ServerError && err.code === "not_found" && state.cursor > 0)
       return { checked: true, reachable: true, reconcilePending: true, reason: "the namespace is gone from the server (its database was reset or replaced)" };
     if (err instanceof ServerError && err.code === "not_found") return { checked: true, reachable: true, reconcilePending: false, waiting: { changes: 0, more: false } };
-    if (err instanceof ClientError) return { checked: err instanceof ServerError, reachable: err instanceof ServerError ? true : null, reconcilePending: null, error: err.message };
+    if (err instanceof ServerError) return { checked: true, reachable: true, reconcilePending: null, error: err.message, code: err.code };
+    if (err instanceof ClientError) return { checked: false, reachable: null, reconcilePending: null, error: err.message };
     throw err;
   }
 }
