@@ -236,6 +236,9 @@ const cases: [string, (size: number) => string][] = [
   // The AWS IDs end in EXAMPLE, so aws-access-token refuses them: a valid ID is a finding of its own
   // each time (denseMatches below). After a 40-character hex run (a git commit id, refused) each ID
   // has a candidate secret before it.
+  // aws-secret-access-key-assignment (try15 F3): a leading lookbehind of up to 32 identifier
+  // characters at every name, and a 40-character value its validator refuses.
+  ["a long identifier ending in SECRET_ACCESS_KEY = and a refused value, repeated", (n) => repeatTo(`${"x".repeat(40)}SECRET_ACCESS_KEY = '${"a1".repeat(20)}' `, n)],
   ["one line of repeated Twilio API key SIDs (SK…)", (n) => repeatTo(`SK${randomChars(32, 2, HEX)} `, n)],
 ];
 

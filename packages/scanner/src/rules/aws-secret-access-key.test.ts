@@ -32,7 +32,17 @@ describe("AWS key pair", () => {
     ]);
   });
 
-  it("does not report a 40-character run without a key ID nearby", () => {
-    expect(scan(`aws_secret_access_key = ${secret}\n`)).toEqual([]);
+  it("does not report a 40-character run with neither its key ID nor its name nearby", () => {
+    expect(scan(`The build cache key is ${secret}\n`)).toEqual([]);
+  });
+
+  it("reports a secret key assigned to its name without the key ID (try15 F3), once where the ID is near too", () => {
+    expect(scan(`aws_secret_access_key = ${secret}\n`).map((f) => [f.ruleId, f.line, f.column])).toEqual([
+      ["aws-secret-access-key-assignment", 1, 25],
+    ]);
+    expect(scan(`AWS_SECRET_ACCESS_KEY=${secret}\nAWS_ACCESS_KEY_ID=AKIA${id}\n`).map((f) => f.ruleId)).toEqual([
+      "aws-secret-access-key",
+      "aws-access-token",
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import atlassianApiToken from "./atlassian-api-token.js";
 import awsAccessToken from "./aws-access-token.js";
 import awsAmazonBedrockApiKeyLongLived from "./aws-amazon-bedrock-api-key-long-lived.js";
 import awsAmazonBedrockApiKeyShortLived from "./aws-amazon-bedrock-api-key-short-lived.js";
+import awsSecretAccessKeyAssignment from "./aws-secret-access-key-assignment.js";
 import awsSecretAccessKey from "./aws-secret-access-key.js";
 import axiomApiToken from "./axiom-api-token.js";
 import axiomPersonalToken from "./axiom-personal-token.js";
@@ -208,6 +209,7 @@ export const RULES: readonly Rule[] = [
   awsAccessToken,
   awsAmazonBedrockApiKeyLongLived,
   awsAmazonBedrockApiKeyShortLived,
+  awsSecretAccessKeyAssignment,
   awsSecretAccessKey,
   axiomApiToken,
   axiomPersonalToken,
