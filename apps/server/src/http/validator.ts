@@ -16,12 +16,17 @@ import { fieldName, illFormedIssue, illFormedMessage, onlyIllFormed, type FieldS
 import { safeParse, type $ZodIssue, type $ZodType } from "zod/v4/core";
 import { markIllFormed } from "../errors/ill-formed-item.js";
 import { Refusal } from "../errors/refusal.js";
+import { isPlainKey } from "../errors/validation-message.js";
 
 type Result = { value: unknown } | { error: Error | FastifySchemaValidationError[] };
 
-/** The `invalid_utf8` refusal of the ill-formed string at `at` (`["body", "clientId"]`). */
+/**
+ * The `invalid_utf8` refusal of the ill-formed string at `at` (`["body", "clientId"]`). A key on
+ * the way that is not a plain identifier (an ill-formed key itself, or any key the client made up)
+ * is named "(an unknown key)", never quoted (errors/validation-message.ts `isPlainKey`).
+ */
 export function illFormedRefusal(at: readonly FieldStep[]): Refusal {
-  const field = fieldName(at);
+  const field = fieldName(at.map((step) => (typeof step === "string" && !isPlainKey(step) ? "(an unknown key)" : step)));
   return new Refusal("invalid_utf8", illFormedMessage(field), { field });
 }
 

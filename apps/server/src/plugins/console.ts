@@ -42,7 +42,7 @@ async function sendFile(reply: FastifyReply, relative: string, type: string): Pr
   try {
     body = await readFile(new URL(relative, CONSOLE_DIR));
   } catch {
-    throw new Refusal("not_found", `console file ${relative} not found (built with tsc -b?)`);
+    throw new Refusal("not_found", "no such console file (built with tsc -b?)");
   }
   return reply.headers(CONSOLE_HEADERS).type(type).send(body);
 }

@@ -85,7 +85,7 @@ export function frameworkErrors(maxParamLength: number) {
  * - malformed JSON → 400 `invalid_request`; invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
  * - a content type other than application/json, or a body sent with a `Content-Encoding` (gzip...)
  *   → 415 `unsupported_media_type` (the message names the encoding);
- * - unknown path → 404 `not_found`; a known path with a method none of its routes has → 405
+ * - unknown path → 404 `not_found` ("no route GET at this path": the path is never quoted); a known path with a method none of its routes has → 405
  *   `method_not_allowed` with `Allow` listing the methods its routes have (HEAD included for a GET
  *   route, as Fastify serves it: exposeHeadRoutes): each method learnt from the `onRoute` hook is
  *   looked up for the path in Fastify's router (`findRoute`);
@@ -143,9 +143,12 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
     const path = request.url.split("?")[0] ?? "/";
     const allow = allowedAt(path);
     // Empty: an unknown path. Holding the request's own method: a route's constraints did not match; not a 405 either.
-    if (allow.length === 0 || allow.includes(request.method)) return sendRefusal(reply, new Refusal("not_found", `no route ${request.method} ${path}`));
+    // The path is not quoted: a namespace or entry name in it can hold a credential (a route's own
+    // checks refuse such names; an unknown path never reaches them).
+    const method = /^[A-Z]{1,16}$/.test(request.method) ? request.method : "this method";
+    if (allow.length === 0 || allow.includes(request.method)) return sendRefusal(reply, new Refusal("not_found", `no route ${method} at this path`));
     reply.header("allow", allow.join(", "));
-    return sendRefusal(reply, new Refusal("method_not_allowed", `${path} does not accept ${request.method}; it accepts ${allow.join(", ")}`, { allow }));
+    return sendRefusal(reply, new Refusal("method_not_allowed", `this path does not accept ${method}; it accepts ${allow.join(", ")}`, { allow }));
   });
 
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

@@ -119,7 +119,7 @@ export async function decideRename(tx: Tx, ctx: WriteContext, op: RenameOp, from
   }
   const toLive = headTo !== null && !headTo.deleted;
   if (toLive && (headTo.content !== content || pending !== null))
-    return refusedOn(op.opId, to, new Refusal("version_conflict", `${to} exists with other content (version ${toVersion}); sync, then send the delete and the write`, { path: to, currentVersion: toVersion }));
+    return refusedOn(op.opId, to, new Refusal("version_conflict", `the new path exists with other content (version ${toVersion}); sync, then send the delete and the write`, { path: to, currentVersion: toVersion }));
 
   const author = { authorId: ctx.author.id, authorName: ctx.author.name, clientId: ctx.clientId, opId: op.opId };
   let cursor = namespaceCursor;

@@ -39,6 +39,7 @@ export async function findPathTypeClash(tx: Tx, namespaceId: string, path: strin
 
 /** The `path_type_conflict` refusal of writing `path` while the live entry `clash` exists. */
 export function pathTypeConflict(path: string, clash: string): Refusal {
-  const folder = pathFoldKey(clash).startsWith(`${pathFoldKey(path)}/`) ? path : clash;
-  return new Refusal("path_type_conflict", `${path} clashes with the live entry ${clash}: ${folder} cannot be both a file and a folder`, { path: clash });
+  // `path` (as sent) is not quoted; `clash` is a stored entry's path.
+  const folder = pathFoldKey(clash).startsWith(`${pathFoldKey(path)}/`) ? "this path" : clash;
+  return new Refusal("path_type_conflict", `this path clashes with the live entry ${clash}: ${folder} cannot be both a file and a folder`, { path: clash });
 }

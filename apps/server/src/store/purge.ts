@@ -41,8 +41,8 @@ export async function purgeVersion(db: Db, ctx: WriteContext, input: PurgeInput)
       .select({ sha256: versions.sha256, deleted: versions.deleted, purgedAt: versions.purgedAt })
       .from(versions)
       .where(and(eq(versions.namespaceId, ns), eq(versions.path, input.path), eq(versions.version, input.version)));
-    if (!target) throw new Refusal("not_found", `${input.path} has no version ${input.version}`);
-    if (target.deleted) throw new Refusal("invalid_request", `version ${input.version} of ${input.path} is a tombstone: it has no content to purge`, { reason: "tombstone" });
+    if (!target) throw new Refusal("not_found", `no version ${input.version} at this path`);
+    if (target.deleted) throw new Refusal("invalid_request", `version ${input.version} of this path is a tombstone: it has no content to purge`, { reason: "tombstone" });
     const sha = target.sha256!;
     const matching = and(
       eq(versions.namespaceId, ns),

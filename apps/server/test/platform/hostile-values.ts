@@ -4,9 +4,12 @@
  * (a body property at any depth, a query parameter, a path parameter) and keeps the rest valid.
  * Hostile means: a NUL character, an over-long string, a lone surrogate, an empty string, integers past the
  * database's columns (2^31) and past JavaScript's safe integers (2^53), and every
- * JSON type the field does not have; and a request header holding a lone surrogate. Used by the
- * route walk (route-walk.test.ts).
+ * JSON type the field does not have; and a request header holding a lone surrogate. Also a canary
+ * (a password-like string no scanner rule knows) as each field's value, as each parameter's value,
+ * as an unknown key of each object and as an unknown query parameter: no error reply may quote it
+ * (try14 F16). Used by the route walk (route-walk.test.ts).
  */
+import { randomBytes } from "node:crypto";
 
 /** The part of an OpenAPI 3 document the walk reads. */
 export interface OpenApiDoc {
@@ -33,6 +36,24 @@ export interface HostileRequest {
    * (`body/operations/0/path`, `headers/origin`), which must be refused with `invalid_utf8`.
    */
   illFormedField?: string;
+  /**
+   * Text of what this variant sent (a string value or an unknown key, as it appears in JSON; a long
+   * one's first 64 characters) that no error reply may contain.
+   */
+  echo: string[];
+}
+
+/**
+ * A made-up secret for this run: mixed case, digits and `_`, so no message may name it even as a
+ * key (errors/validation-message.ts names only plain identifiers); matched by no scanner rule, so
+ * no redaction hides it either. Built at run time.
+ */
+export const CANARY = `Zq7${randomBytes(9).toString("hex")}_Pw${randomBytes(3).toString("hex").toUpperCase()}`;
+
+/** The texts of `value` whose echo the walk looks for: strings of 8 or more characters, as JSON writes them. */
+function echoOf(value: unknown): string[] {
+  if (typeof value !== "string" || value.length < 8) return [];
+  return [JSON.stringify(value.slice(0, 64)).slice(1, -1)];
 }
 
 const LONG = "x".repeat(70_000);
@@ -55,6 +76,7 @@ const BODY_VALUES: [string, unknown][] = [
   ["object", {}],
   ["array", []],
   ["array of null", [null]],
+  ["canary", CANARY],
 ];
 /** Values for a query or path parameter (already percent-encoded where needed). */
 const PARAM_VALUES: [string, string][] = [
@@ -72,6 +94,7 @@ const PARAM_VALUES: [string, string][] = [
   ["20 digits", "99999999999999999999"],
   ["not a number", "abc"],
   ["dot-dot", "%2E%2E"],
+  ["canary", CANARY],
 ];
 
 /** OpenAPI path (`/v1/namespaces/{namespace}/batch`) of a Fastify route path (`/v1/namespaces/:namespace/batch`). */
@@ -108,6 +131,9 @@ function withValue(base: unknown, path: (string | 0)[], value: unknown): unknown
   return obj;
 }
 
+/** The echo texts of a parameter value (sent percent-encoded where needed): the long and the canary ones. */
+const paramEcho = (value: string) => (/^(?=.*[A-Za-z])[A-Za-z0-9_]{8,}$/.test(value) ? [value.slice(0, 64)] : []);
+
 const show = (path: (string | 0)[]) => path.map((p) => (p === 0 ? "[0]" : `.${p}`)).join("");
 /** The server's name of a body field (`body/operations/0/path`). */
 const bodyField = (path: (string | 0)[]) => ["body", ...path].join("/");
@@ -139,21 +165,25 @@ export function hostileRequests(doc: OpenApiDoc, method: string, route: string, 
           url: sample.url,
           payload: withValue(sample.payload ?? {}, path, value),
           ...(illFormed(value) ? { illFormedField: bodyField(path) } : {}),
+          echo: echoOf(value),
         });
       }
       // A key with a lone surrogate beside the field (once per object); named with U+FFFD in its place.
       const parent = path.slice(0, -1);
       if (!keyed.has(JSON.stringify(parent))) {
         keyed.add(JSON.stringify(parent));
-        out.push({ what: `body${show(parent)} key = lone surrogate`, url: sample.url, payload: withValue(sample.payload ?? {}, [...parent, `k${LONE_SURROGATE}`], 1), illFormedField: bodyField([...parent, "k\ufffd"]) });
+        // Named "(an unknown key)": a key that is not a plain identifier is never quoted.
+        out.push({ what: `body${show(parent)} key = lone surrogate`, url: sample.url, payload: withValue(sample.payload ?? {}, [...parent, `k${LONE_SURROGATE}`], 1), illFormedField: bodyField([...parent, "(an unknown key)"]), echo: [] });
+        out.push({ what: `body${show(parent)} key = canary`, url: sample.url, payload: withValue(sample.payload ?? {}, [...parent, CANARY], CANARY), echo: [CANARY] });
       }
     }
-    for (const [name, value] of BODY_VALUES) out.push({ what: `body = ${name}`, url: sample.url, payload: value, ...(illFormed(value) ? { illFormedField: "body" } : {}) });
+    for (const [name, value] of BODY_VALUES) out.push({ what: `body = ${name}`, url: sample.url, payload: value, ...(illFormed(value) ? { illFormedField: "body" } : {}), echo: echoOf(value) });
   }
   // Headers arrive from a socket as Latin-1 (never a surrogate); inject can send one, as a later front end might.
   for (const header of ["origin", "x-teammem-probe"]) {
-    out.push({ what: `header ${header} = lone surrogate`, url: sample.url, payload: sample.payload, headers: { [header]: `a${LONE_SURROGATE}` }, illFormedField: `headers/${header}` });
+    out.push({ what: `header ${header} = lone surrogate`, url: sample.url, payload: sample.payload, headers: { [header]: `a${LONE_SURROGATE}` }, illFormedField: `headers/${header}`, echo: [] });
   }
+  out.push({ what: `?${CANARY}=canary (an unknown query parameter)`, url: `${pathPart}?${queryPart ? `${queryPart}&` : ""}${CANARY}=${CANARY}`, payload: sample.payload, echo: [CANARY] });
 
   const query = new URLSearchParams(queryPart);
   for (const p of (operation.parameters ?? []).filter((x) => x.in === "query")) {
@@ -161,9 +191,9 @@ export function hostileRequests(doc: OpenApiDoc, method: string, route: string, 
       const q = new URLSearchParams(query);
       q.delete(p.name);
       const rest = q.toString();
-      out.push({ what: `?${p.name}=${name}`, url: `${pathPart}?${rest ? `${rest}&` : ""}${p.name}=${value}`, payload: sample.payload });
+      out.push({ what: `?${p.name}=${name}`, url: `${pathPart}?${rest ? `${rest}&` : ""}${p.name}=${value}`, payload: sample.payload, echo: paramEcho(value) });
     }
-    out.push({ what: `?${p.name} twice`, url: `${pathPart}?${queryPart}&${p.name}=1&${p.name}=2`, payload: sample.payload });
+    out.push({ what: `?${p.name} twice`, url: `${pathPart}?${queryPart}&${p.name}=1&${p.name}=2`, payload: sample.payload, echo: [] });
   }
 
   const patternSegments = route.split("/");
@@ -174,7 +204,7 @@ export function hostileRequests(doc: OpenApiDoc, method: string, route: string, 
       if (value === "") continue; // an empty segment is another route
       const segs = [...urlSegments];
       segs[i] = value;
-      out.push({ what: `${segment}=${name}`, url: `${segs.join("/")}${queryPart ? `?${queryPart}` : ""}`, payload: sample.payload });
+      out.push({ what: `${segment}=${name}`, url: `${segs.join("/")}${queryPart ? `?${queryPart}` : ""}`, payload: sample.payload, echo: paramEcho(value) });
     }
   });
   return out;

@@ -5,11 +5,12 @@
  * A route without a sample request below fails the walk until one is added.
  */
 import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, type ErrorCode } from "@teammem/protocol";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import type { Role } from "../../src/auth/auth-context.js";
-import { hostileRequests, type OpenApiDoc } from "./hostile-values.js";
+import { CANARY, hostileRequests, type OpenApiDoc } from "./hostile-values.js";
 import { badTokens, bearer, startTestServer, type TestServer } from "./support.js";
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -50,6 +51,8 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
   const tokens = {} as Record<"admin" | "member" | "reader" | "otherAdmin", string>;
   let samples: Record<string, Sample>;
   let routes: string[];
+  /** Every line the server logged (info and above), for the echo check. */
+  const logLines: string[] = [];
 
   const send = async (method: Method, sample: Sample, headers: Record<string, string>) =>
     server.app.inject({
@@ -62,7 +65,13 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
   const protectedRoutes = () => routes.filter((r) => !PUBLIC.test(keyParts(r)[1]));
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { limits: { rateLimitMax: 0 } });
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(chunk.toString("utf8"));
+        done();
+      },
+    });
+    server = await startTestServer(kind, { limits: { rateLimitMax: 0 }, logger: { level: "info", stream: logStream } });
     await server.app.ready();
     routes = routesOf(server.app.printRoutes({ commonPrefix: false }));
     tokens.admin = (await server.token("walk-a", "wa-admin", "admin")).token;
@@ -313,11 +322,26 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
     return `${res.statusCode} ${res.body.slice(0, 200)}`;
   };
 
-  it("never answers 5xx to a hostile value in any field of any route (NUL, over-long, wrong type), as its OpenAPI document describes it; refuses every lone surrogate with invalid_utf8 naming its field", async () => {
+  /**
+   * The texts of `needles` that `res` quotes where an error is told: anywhere in a 4xx body; in a
+   * batch's 200, in a rejected result's message, details and findings (its opId and path say which
+   * operation it is, as sent).
+   */
+  const echoedIn = (res: { statusCode: number; body: string }, needles: readonly string[]): string[] => {
+    if (needles.length === 0) return [];
+    if (res.statusCode >= 400) return needles.filter((n) => res.body.includes(n));
+    if (res.statusCode !== 200 || !res.body.startsWith('{"results"')) return [];
+    const results = (JSON.parse(res.body) as { results: { status: string; message?: string; details?: unknown; findings?: unknown }[] }).results;
+    const told = JSON.stringify(results.filter((r) => r.status === "rejected").map((r) => [r.message, r.details, r.findings]));
+    return needles.filter((n) => told.includes(n));
+  };
+
+  it("never answers 5xx to a hostile value in any field of any route (NUL, over-long, wrong type), as its OpenAPI document describes it; refuses every lone surrogate with invalid_utf8 naming its field; never quotes a value or key sent in an error reply or the log (try14 F16)", async () => {
     const doc = (await server.app.inject({ url: "/docs/json" })).json() as OpenApiDoc;
     const failures: string[] = [];
     let sent = 0;
     let illFormedSent = 0;
+    let canaryRefused = 0;
     for (const key of protectedRoutes()) {
       const [method, route] = keyParts(key);
       const sample = samples[key]!;
@@ -339,6 +363,9 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
         else if (res.statusCode >= 400 && typeof res.json().code !== "string") failures.push(`${key} ${h.what} → ${res.statusCode} without a code`);
         // a batch answers 200 with per-operation results: an internal error there is a 500 in disguise (and retryable)
         else if (res.body.includes('"internal_error"')) failures.push(`${key} ${h.what} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        const echoed = echoedIn(res, h.echo);
+        if (echoed.length > 0) failures.push(`${key} ${h.what} → ${res.statusCode} quotes what was sent: ${res.body.slice(0, 300)}`);
+        if (h.echo.includes(CANARY) && res.statusCode >= 400) canaryRefused++;
         if (h.illFormedField !== undefined) {
           illFormedSent++;
           const problem = illFormedProblem(res, h.illFormedField);
@@ -349,5 +376,15 @@ describe.each(DATABASE_KINDS)("route walk on %s", (kind) => {
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(1000);
     expect(illFormedSent).toBeGreaterThan(100);
+    expect(canaryRefused).toBeGreaterThan(100);
+    // The log keeps method, URL (credentials redacted), status: never a body, so never a body's canary.
+    expect(logLines.length).toBeGreaterThan(sent);
+    // (The URL is logged as sent, credentials redacted: a canary sent in the query is there.)
+    const withoutUrl = (line: string) => {
+      const entry = JSON.parse(line) as { req?: { url?: string } };
+      delete entry.req?.url;
+      return JSON.stringify(entry);
+    };
+    expect(logLines.map(withoutUrl).filter((line) => line.includes(CANARY))).toEqual([]);
   });
 });

@@ -132,7 +132,7 @@ describe.each(DATABASE_KINDS)("entry reads, compare-and-set, restore and conflic
     ];
     for (const [method, url, body] of routes) {
       const res = await h.call(method, url, h.tokens.otherTeam, body);
-      expect([url, res.statusCode, res.json()]).toEqual([url, 404, { code: "not_found", message: "namespace private not found" }]);
+      expect([url, res.statusCode, res.json()]).toEqual([url, 404, { code: "not_found", message: "no namespace of this name in this team" }]);
     }
     const writes: [("PUT" | "POST"), string, unknown][] = [
       ["PUT", "/v1/namespaces/private/entry?path=p.md", { baseVersion: 1, content: "x" }],

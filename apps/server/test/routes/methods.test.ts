@@ -34,7 +34,7 @@ describe("methods a route does not have (pglite)", () => {
         path,
         status: 405,
         allow,
-        body: { code: "method_not_allowed", message: `${path} does not accept ${method}; it accepts ${allow}`, details: { allow: allow.split(", ") } },
+        body: { code: "method_not_allowed", message: `this path does not accept ${method}; it accepts ${allow}`, details: { allow: allow.split(", ") } },
       });
     }
   });

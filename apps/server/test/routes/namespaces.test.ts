@@ -52,8 +52,8 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
     const theirs = await h.call("GET", "/v1/namespaces/repo-one/changes", h.tokens.otherTeam);
     const missing = await h.call("GET", "/v1/namespaces/no-such-ns/changes", h.tokens.otherTeam);
     expect([theirs.statusCode, missing.statusCode]).toEqual([404, 404]);
-    expect(theirs.json()).toEqual({ code: "not_found", message: "namespace repo-one not found" });
-    expect(missing.json()).toEqual({ code: "not_found", message: "namespace no-such-ns not found" });
+    expect(theirs.json()).toEqual({ code: "not_found", message: "no namespace of this name in this team" });
+    expect(missing.json()).toEqual({ code: "not_found", message: "no namespace of this name in this team" });
     expect((await h.call("GET", "/v1/namespaces", h.tokens.otherTeam)).json()).toEqual({ namespaces: [], server: expect.objectContaining({ epoch: expect.any(String) }) });
     // writing to the same name from the other team makes that team its own namespace
     const own = await h.call("POST", "/v1/namespaces/repo-one/batch", h.tokens.otherTeam, { operations: [{ opId: opId("o"), path: "a.md", baseVersion: 0, content: "theirs" }] });

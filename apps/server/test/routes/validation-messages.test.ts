@@ -31,6 +31,23 @@ describe("validation messages name the failing field(s), also in union bodies", 
     expect(text).not.toContain("body/: ");
   });
 
+  it("names an unknown key only when it is a short plain identifier, never quoting anything else sent (try14 F16)", async () => {
+    // A token pasted as a key (built at run time), a password-like key, a 25-character word.
+    const token = ["ghp", "_", "Xk9", "q".repeat(3), "7Lm2", "Np4R".repeat(7)].join("");
+    const keys = [token, "Hunter2_pw", "a".repeat(25)];
+    const text = await message(put({ baseVersion: 0, content: "x", ...Object.fromEntries(keys.map((k) => [k, k])) }));
+    expect(text).toBe("invalid request: body/: 3 unknown keys");
+    expect(await message(put({ baseVersion: 0, content: "x", expiresAt: 1, [token]: 1 }))).toBe("invalid request: body/: unknown key expiresAt and 1 other unknown key");
+    expect(await message(put({ baseVersion: 0, content: "x", base_version: 1 }))).toBe("invalid request: body/: unknown key base_version");
+    expect(await message(h.call("GET", `/v1/namespaces/vm/changes?since=0&${token}=1`, h.tokens.reader))).toBe("invalid request: querystring/: an unknown key");
+    // A batch operation inside a union body, and a lone surrogate in a made-up key: named, not quoted.
+    const op = { opId: opId("k"), path: "a.md", baseVersion: 0, content: "x" };
+    expect(await message(h.call("POST", "/v1/namespaces/vm/batch", h.tokens.member, { operations: [{ ...op, [token]: 1 }] }))).toBe("invalid request: body/operations/0: an unknown key");
+    const surrogate = await h.call("POST", "/v1/namespaces/vm/batch", h.tokens.member, { operations: [op], [`${token}\ud800`]: { x: 1 } });
+    expect([surrogate.statusCode, surrogate.json().code, surrogate.json().details]).toEqual([400, "invalid_utf8", { field: "body/(an unknown key)" }]);
+    expect(surrogate.body).not.toContain(token.slice(4));
+  });
+
   it("keeps naming fields of non-union bodies and querystrings", async () => {
     expect(await message(h.call("POST", "/v1/namespaces/vm/batch", h.tokens.member, { operations: [{ opId: opId("x"), path: "a", baseVersion: -1, content: "x" }] }))).toContain("body/operations/0");
     expect(await message(h.call("GET", "/v1/namespaces/vm/changes?since=abc", h.tokens.reader))).toContain("querystring/since");

@@ -104,10 +104,10 @@ describe.each(DATABASE_KINDS)("write validation and limits on %s", (kind) => {
     const op = { opId: "lone-client-1", path: "team/c.md", baseVersion: 0, content: "x" };
     for (const [body, field] of [
       [{ clientId: "laptop\ud800", operations: [op] }, "body/clientId"],
-      [{ operations: [op], ["x\udc00"]: 1 }, "body/x\ufffd"],
+      [{ operations: [op], ["x\udc00"]: 1 }, "body/(an unknown key)"], // a made-up key is never quoted (try14 F16)
     ] as const) {
       const res = await post("lone2", body);
-      expect([res.statusCode, res.json()]).toEqual([400, { code: "invalid_utf8", message: expect.stringMatching(new RegExp(`^${field.replace("/", "\\/")} is not valid Unicode text`)), details: { field } }]);
+      expect([res.statusCode, res.json()]).toEqual([400, { code: "invalid_utf8", message: expect.stringMatching(new RegExp(`^${field.replace(/[/()]/g, "\\$&")} is not valid Unicode text`)), details: { field } }]);
     }
     expect((await h.call("GET", "/v1/namespaces/lone2/changes", h.tokens.member)).statusCode).toBe(404);
   });

@@ -39,7 +39,7 @@ const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user } = request.params;
       const changed = await setMemberRole(app.db, request.auth.teamId, user, request.body.role);
-      if (!changed) throw new Refusal("not_found", `${user} is not a member of this team`);
+      if (!changed) throw new Refusal("not_found", "no member of this name in this team");
       if (changed.previousRole !== changed.role) {
         app.tokenCache.clear();
         await recordAuditEvent(app.db, {

@@ -45,7 +45,7 @@ export async function requireNamespace(app: FastifyInstance, request: FastifyReq
   const known = app.namespaceCache.get(request.auth.teamId, name);
   if (known) return known;
   const ns = await findNamespace(app.db, request.auth.teamId, name);
-  if (!ns) throw new Refusal("not_found", `namespace ${name} not found`);
+  if (!ns) throw new Refusal("not_found", "no namespace of this name in this team");
   return app.namespaceCache.remember(ns);
 }
 
