@@ -30,7 +30,7 @@
  * do not overlap, so one call is O(n). The caller limits the depth ({@link MAX_DECODE_DEPTH}).
  */
 
-import { alignedSegments, headCuts, MIN_SEGMENT_BYTES, tailCuts } from "./realign.js";
+import { alignedSegments, cutSpans, MIN_SEGMENT_BYTES } from "./realign.js";
 
 /** How a run was encoded; a finding inside a run nested twice names both, outer first (`base64/percent`). */
 export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity";
@@ -321,7 +321,8 @@ const NOT_ASCII_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xff]/;
 /** Printable ASCII, tab, LF, CR: what the first bytes of an encoded credential are (`user:`, `{"`, a token). */
 const isAsciiTextByte = (b: number): boolean => (b >= 0x20 ? b < 0x7f : b === 9 || b === 10 || b === 13);
 
-const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
+/** Space, tab, LF, VT, FF, CR (one comparison for every code unit above the space). */
+const isSpace = (c: number): boolean => c <= 32 && (c === 32 || (c >= 9 && c <= 13));
 
 /**
  * The encoded runs of `text` worth scanning again, in order of position (base64 runs, then escape
@@ -373,9 +374,11 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     if (run === NOT_TEXT_RUN) return false;
     // A run found without gate hits (every run is tried) is cut only when it holds a gate: a run
     // without one cannot give a finding, however cut (base64Gates).
-    if (cuts && run !== undefined && cutRoom() >= MIN_SEGMENT_BYTES && (base64Hits !== undefined || seams === undefined || seams.within(text, start, charsEnd))) {
-      const spans = headCuts(text, start, charsEnd);
-      if (end === charsEnd) spans.push(...tailCuts(text, start, charsEnd));
+    const room = cuts && run !== undefined ? cutRoom() : 0;
+    if (room >= MIN_SEGMENT_BYTES && (base64Hits !== undefined || seams === undefined || seams.within(text, start, charsEnd))) {
+      // Spans over the room are not even looked for (their words not read to the end): the loop
+      // below would stop at the first of them.
+      const spans = cutSpans(text, start, charsEnd, end === charsEnd, room);
       for (let k = 0; k < spans.length; k += 2) {
         // At most an eighth of what this call decoded otherwise, plus CUT_ALLOWANCE: text dense with
         // runs that can be cut (every run of `AAAA…` after a CR LF) decodes 4 spans per run else.
@@ -477,6 +480,22 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     const nextEscape = (from: number): number => {
       for (;;) {
         let q = -1;
+        // The next few code units inline first: in an escaped word the candidates come close
+        // together (`&a&a…`, one refused every 2 code units), where an indexOf call each cost more.
+        for (let i = from, stop = Math.min(n, from + NEAR_INTRODUCER); i < stop; i++) {
+          const c = text.charCodeAt(i);
+          if (c === 37 || c === 92 || c === 38) {
+            q = i;
+            break;
+          }
+        }
+        if (q !== -1) {
+          escapeLength = tokenEscapeAt(text, q);
+          if (escapeLength > 0) return q;
+          from = q + 1;
+          continue;
+        }
+        from = Math.min(n, from + NEAR_INTRODUCER);
         for (let k = 0; k < 3; k++) {
           let c = cursors[k]!;
           if (c !== -1 && c < from) c = cursors[k] = text.indexOf(INTRODUCERS[k]!, from);
@@ -506,6 +525,9 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
   }
   return runs;
 }
+
+/** Code units read one by one for the next escape introducer before the indexOf search ({@link decodedRuns}). */
+const NEAR_INTRODUCER = 8;
 
 /**
  * Decoded bytes the cuts of one {@link decodedRuns} call (engine/realign.ts) may take besides an
@@ -575,14 +597,15 @@ function wrappedOffset(map: LineMap, at: number, c: number, afterEnd: boolean): 
  */
 function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  const n = text.length;
   for (let start = nextRunStart(text, 0, MIN_WRAP_WIDTH); start !== -1; ) {
     // A run of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
     const charsEnd = base64RunEnd(text, start);
     let lineStart = start;
     while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
-    const [contentEnd, next] = lineEndOf(text, charsEnd);
-    if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || contentEnd !== charsEnd || next > n) {
+    // A line break right after it (not the text's end): read without lineEndOf's pair (one per run of a long line).
+    const after = text.charCodeAt(charsEnd);
+    const breaks = after === 10 || (after === 13 && text.charCodeAt(charsEnd + 1) === 10);
+    if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || !breaks) {
       start = nextRunStart(text, charsEnd + 1, MIN_WRAP_WIDTH);
       continue;
     }
@@ -970,8 +993,10 @@ export class DecodedRuns {
 
   /** `textLength`: the length of the text the runs are found in (it bounds the pool's size). */
   constructor(textLength: number) {
-    // 3 bytes per 4 base64 characters and an LF per run (runs are at least 24 characters long).
-    const capacity = Math.min(Math.ceil(textLength * 0.8) + 64, MAX_FIRST_POOL);
+    // 3 bytes per 4 base64 characters and an LF per run (runs are at least 24 characters long: 0.8
+    // per code unit at most). The cuts (engine/realign.ts) add up to an eighth of that plus CUT_ALLOWANCE, and an empty
+    // separator run (one LF) each: a pool sized for the runs alone was copied once at its end.
+    const capacity = Math.min(textLength + 2 * CUT_ALLOWANCE + 64, MAX_FIRST_POOL);
     this.pool = { bytes: NO_BYTES, used: 0, capacity, last: 0, url: false, acc: 0, bits: 0 };
   }
 
@@ -1183,12 +1208,9 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
   // code units, is at least 8 characters long).
   const narrow = Buffer.allocUnsafe(end - start);
   let wide: Uint16Array | undefined;
-  const put = (j: number, unit: number): void => {
+  /** Code unit `unit` at `j` once it is not one byte: from then on every unit goes to `wide`. */
+  const putWide = (j: number, unit: number): void => {
     if (wide === undefined) {
-      if (unit < 256) {
-        narrow[j] = unit;
-        return;
-      }
       wide = new Uint16Array(end - start);
       for (let k = 0; k < j; k++) wide[k] = narrow[k]!;
     }
@@ -1207,17 +1229,22 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
     const c = text.charCodeAt(i);
     const esc = c === 37 || c === 92 || c === 38 ? escapeAt(text, i, end) : -1;
     if (esc < 0) {
-      put(j++, c);
+      // The common case inline (a closure call per code unit was a fifth of a word's decoding).
+      if (wide === undefined && c < 256) narrow[j] = c;
+      else putWide(j, c);
+      j++;
       i++;
       continue;
     }
     kinds |= 1 << (esc & 3);
     let cp = esc >> 10;
     if (cp > 0xffff) {
-      put(j++, 0xd800 + ((cp - 0x10000) >> 10));
+      putWide(j++, 0xd800 + ((cp - 0x10000) >> 10));
       cp = 0xdc00 + ((cp - 0x10000) & 0x3ff);
     }
-    put(j++, cp);
+    if (wide === undefined && cp < 256) narrow[j] = cp;
+    else putWide(j, cp);
+    j++;
     i += (esc >> 2) & 255;
   }
   if (kinds === 0) return undefined;
@@ -1285,21 +1312,24 @@ const isAlphanumeric = (c: number): boolean => isAsciiLetter(c) || isDigit(c);
 /** Length of the character reference at `q` (an `&`: `&#95;`, `&#x5F;`, `&lowbar;`), or 0 when there is none. Reads at most 35 code units. */
 function referenceLength(text: string, q: number): number {
   let i = q + 1;
-  /** Skips `min` to `max` code units of `is`; false when there are fewer than `min`. */
-  const skip = (is: (c: number) => boolean, min: number, max: number): boolean => {
-    const from = i;
-    while (i - from < max && is(text.charCodeAt(i))) i++;
-    return i - from >= min;
-  };
+  // Plain loops, no closure: this runs at every `&` of an escaped word (one per 2 code units at worst).
+  let from: number;
   if (text.charCodeAt(i) === 35 /* # */) {
     i++;
     const x = text.charCodeAt(i);
     if (x === 120 || x === 88 /* x X */) {
-      i++;
-      if (!skip(isHexDigit, 1, 6)) return 0;
-    } else if (!skip(isDigit, 1, 7)) return 0;
-  } else if (!isAsciiLetter(text.charCodeAt(i++)) || !skip(isAlphanumeric, 1, 31)) return 0;
-  return text.charCodeAt(i) === 59 /* ; */ ? i + 1 - q : 0;
+      from = ++i;
+      while (i - from < 6 && isHexDigit(text.charCodeAt(i))) i++;
+    } else {
+      from = i;
+      while (i - from < 7 && isDigit(text.charCodeAt(i))) i++;
+    }
+  } else {
+    if (!isAsciiLetter(text.charCodeAt(i++))) return 0;
+    from = i;
+    while (i - from < 31 && isAlphanumeric(text.charCodeAt(i))) i++;
+  }
+  return i > from && text.charCodeAt(i) === 59 /* ; */ ? i + 1 - q : 0;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { fakeGithubPat, randomChars } from "../testing.js";
 import { ALPHABETS } from "../fakes.js";
-import { alignedSegments, headCuts, MIN_SEGMENT_BYTES, TAIL_BYTES, tailCuts } from "./realign.js";
+import { alignedSegments, cutSpans, headCuts, MIN_SEGMENT_BYTES, TAIL_BYTES, tailCuts } from "./realign.js";
 
 const TOKEN = fakeGithubPat(8);
 const b64url = (s: string) => Buffer.from(s).toString("base64url");
@@ -95,5 +95,60 @@ describe("headCuts", () => {
     // Byte 2 is a space: no cut after the first group (one after the second, inside the token, is harmless).
     expect(heads(b64url(`ab ${TOKEN}`)).filter((t) => t.startsWith(TOKEN))).toEqual([]);
     expect(heads(b64url(`abcshort words only here, nothing long`))).toEqual([]);
+  });
+});
+
+/** headCuts and tailCuts as documented, byte by byte on the decoded run (the reference for their group-wise reading). */
+function referenceCuts(run: string, tail: boolean): number[] {
+  const bytes = Buffer.from(run, "base64");
+  const m = bytes.length;
+  const alnum = (b: number) => /[A-Za-z0-9]/.test(String.fromCharCode(b));
+  const word = (b: number) => alnum(b) || "_-.+/=~:$".includes(String.fromCharCode(b));
+  const glue = (b: number) => alnum(b) || "_-.+/=~".includes(String.fromCharCode(b));
+  const out: number[] = [];
+  for (let j = 1; j <= 2 && 3 * j + MIN_SEGMENT_BYTES <= m; j++) {
+    const before = bytes[3 * j - 1]!;
+    if (bytes[3 * j - 3] === 10 || bytes[3 * j - 2] === 10 || before === 10 || before === 13) break;
+    if (!glue(before)) continue;
+    let w = 3 * j;
+    while (w < m && w - 3 * j < TAIL_BYTES && word(bytes[w]!)) w++;
+    if (w - 3 * j >= MIN_SEGMENT_BYTES) out.push(4 * j, Math.min(run.length, 4 * Math.ceil(Math.min(m, w + 1) / 3)));
+  }
+  const value = (i: number) => (run[i] === "-" ? 62 : run[i] === "_" ? 63 : ALPHABETS.base64.indexOf(run[i]!));
+  for (let p = m - 1; tail && p >= Math.max(MIN_SEGMENT_BYTES, m - 3); p--) {
+    if (bytes[p] === 10 || bytes[p] === 13) break;
+    if (!glue(bytes[p]!)) continue;
+    const g = 4 * Math.floor(p / 3);
+    const r = p % 3;
+    if ((r === 1 && (value(g + 1) & 15) !== 0) || (r === 2 && (value(g + 2) & 3) !== 0)) continue;
+    let w = p;
+    while (w > 0 && p - w < TAIL_BYTES && word(bytes[w - 1]!)) w--;
+    if (p - w >= MIN_SEGMENT_BYTES) out.push(4 * Math.floor(Math.max(0, w - 1) / 3), g + (r === 0 ? 0 : r + 1));
+  }
+  return out;
+}
+
+describe("cutSpans", () => {
+  it("is headCuts then tailCuts, up to the first span that decodes to more than maxBytes bytes", () => {
+    // Runs of words and separators at every alignment, glued characters before and after; every
+    // room from 0 to past the longest span. The decode layer stops at the first span over its room.
+    const words = ["user:", TOKEN, "x".repeat(40), "short", "a-b.c_d", " ", "\n", "y".repeat(TAIL_BYTES + 50)];
+    let checked = 0;
+    for (let seed = 0; seed < 200; seed++) {
+      const picks = randomChars(6, seed, "01234567").split("").map((d) => words[Number(d)]!);
+      const run = `${randomChars(seed % 4, seed + 1000, ALPHABETS.base64)}${b64url(picks.join(""))}${randomChars(seed % 3, seed + 2000, ALPHABETS.base64)}`;
+      for (const tail of [false, true]) {
+        const all = [...headCuts(run, 0, run.length), ...(tail ? tailCuts(run, 0, run.length) : [])];
+        expect(all, `seed ${seed}`).toEqual(referenceCuts(run, tail));
+        for (let room = 0; room <= 3 * TAIL_BYTES; room = room < 80 ? room + 1 : room * 2) {
+          const expected: number[] = [];
+          for (let k = 0; k < all.length && Math.floor(((all[k + 1]! - all[k]!) * 3) / 4) <= room; k += 2) expected.push(all[k]!, all[k + 1]!);
+          expect(cutSpans(run, 0, run.length, tail, room), `seed ${seed}, room ${room}`).toEqual(expected);
+          checked += all.length;
+        }
+        expect(cutSpans(run, 0, run.length, tail, Infinity)).toEqual(all);
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
   });
 });

