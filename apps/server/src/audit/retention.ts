@@ -16,14 +16,19 @@ async function rowsOf<T>(tx: Tx, query: ReturnType<typeof sql>): Promise<T[]> {
 }
 
 /**
- * Deletes every audit event created before `cutoff`.
+ * Deletes every audit event created more than `retentionDays` days ago, by the database's clock
+ * (`now() - retentionDays days`, the clock `created_at` was set by; this process's clock may be off).
  * @returns per team (null: events of no team) how many were deleted; empty when nothing was, or
  *   when another process is purging right now.
  */
-export async function purgeAuditEvents(db: Db, cutoff: Date): Promise<{ teamId: string | null; purged: number }[]> {
+export async function purgeAuditEvents(db: Db, retentionDays: number): Promise<{ teamId: string | null; purged: number }[]> {
   return db.transaction(async (tx) => {
-    const [lock] = await rowsOf<{ ok: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) AS ok`);
+    const [lock] = await rowsOf<{ ok: boolean; cutoff: string | Date }>(
+      tx,
+      sql`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) AS ok, now() - make_interval(days => ${retentionDays}::int) AS cutoff`,
+    );
     if (!lock?.ok) return [];
+    const cutoff = new Date(lock.cutoff);
     const rows = await rowsOf<{ team_id: string | null; purged: string | number }>(
       tx,
       sql`SELECT team_id, purged FROM teammem_purge_audit_events(${cutoff.toISOString()}::timestamptz)`,

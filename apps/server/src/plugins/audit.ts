@@ -71,7 +71,7 @@ async function audit(app: FastifyInstance, opts: AuditOptions): Promise<void> {
     retentionDays: opts.retentionDays,
     intervalMs: opts.retentionIntervalMs,
     name: "audit retention",
-    prune: async (before) => (await purgeAuditEvents(app.db, before)).reduce((n, p) => n + p.purged, 0),
+    prune: async (days) => (await purgeAuditEvents(app.db, days)).reduce((n, p) => n + p.purged, 0),
   });
   app.addHook("onReady", async () => {
     denials.start();

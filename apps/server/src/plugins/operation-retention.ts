@@ -27,7 +27,7 @@ export interface OperationRetentionControl {
  * Decorates `app.operationRetention` ({@link OperationRetentionControl}).
  */
 async function operationRetention(app: FastifyInstance, opts: OperationRetentionOptions): Promise<void> {
-  const run = retentionJob(app, { ...opts, name: "operation retention", prune: (before) => pruneOperations(app.db, before) });
+  const run = retentionJob(app, { ...opts, name: "operation retention", prune: (days) => pruneOperations(app.db, days) });
   app.decorate("operationRetention", { run } satisfies OperationRetentionControl);
 }
 

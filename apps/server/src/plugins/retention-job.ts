@@ -1,7 +1,5 @@
 import type { FastifyInstance } from "fastify";
 
-const DAY_MS = 86_400_000;
-
 export interface RetentionJobOptions {
   /** Rows older than this many days are deleted; 0 turns the job off. */
   retentionDays: number;
@@ -9,8 +7,12 @@ export interface RetentionJobOptions {
   intervalMs: number;
   /** What the job deletes, for the log line when a run fails ("audit retention"). */
   name: string;
-  /** Deletes what is older than `before`; @returns how many rows went. */
-  prune(before: Date): Promise<number>;
+  /**
+   * Deletes what is older than `retentionDays` days by the DATABASE's clock (`now()`, the clock of
+   * every row's `created_at`), never this process's: a server whose clock runs ahead must not
+   * delete what is not yet due (try15 F8). @returns how many rows went.
+   */
+  prune(retentionDays: number): Promise<number>;
 }
 
 /**
@@ -25,7 +27,7 @@ export function retentionJob(app: FastifyInstance, opts: RetentionJobOptions): (
     if (opts.retentionDays <= 0) return Promise.resolve(0);
     running = running.then(async () => {
       try {
-        return await opts.prune(new Date(Date.now() - opts.retentionDays * DAY_MS));
+        return await opts.prune(opts.retentionDays);
       } catch (err) {
         app.log.error({ err: { message: (err as Error).message } }, `${opts.name} failed`);
         return 0;

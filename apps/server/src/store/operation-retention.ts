@@ -13,14 +13,15 @@ import type { Db } from "../db/database.js";
 const OPERATION_RETENTION_LOCK_KEY = 0x7ea3_a0e;
 
 /**
- * Deletes the stored results of every operation stored before `cutoff`.
+ * Deletes the stored results of every operation stored more than `retentionDays` days ago, by the
+ * database's clock (`now()`, the clock `created_at` was set by; this process's clock may be off).
  * @returns how many were deleted (0 also when another process is pruning right now).
  */
-export async function pruneOperations(db: Db, cutoff: Date): Promise<number> {
+export async function pruneOperations(db: Db, retentionDays: number): Promise<number> {
   return db.transaction(async (tx) => {
     const lock = (await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${OPERATION_RETENTION_LOCK_KEY}) AS ok`)) as unknown as { rows: { ok: boolean }[] };
     if (!lock.rows[0]?.ok) return 0;
-    const deleted = (await tx.execute(sql`DELETE FROM operations WHERE created_at < ${cutoff.toISOString()}::timestamptz`)) as unknown as {
+    const deleted = (await tx.execute(sql`DELETE FROM operations WHERE created_at < now() - make_interval(days => ${retentionDays}::int)`)) as unknown as {
       rowCount?: number | null;
       affectedRows?: number;
     };

@@ -202,6 +202,19 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
       // Nothing older is left, so running again deletes nothing and records nothing.
       expect(await app.audit.runRetention()).toBe(0);
       expect(await purges()).toHaveLength(1);
+      // The cut-off is the database's now() minus the retention: a process clock 400 days ahead
+      // deletes nothing more (try15 F8: it deleted every event). PGlite runs in this process and
+      // reads its clock, so there the database's clock is the server's.
+      if (kind === "postgres") {
+        vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 400 * 86_400_000 });
+        try {
+          expect(await app.audit.runRetention()).toBe(0);
+        } finally {
+          vi.useRealTimers();
+        }
+        const kept = await rowsOf<{ actor_name: string }>(tdb.database, sql`SELECT actor_name FROM audit_events WHERE kind = 'token_issued' ORDER BY id`);
+        expect(kept.map((r) => r.actor_name)).toEqual(["recent"]);
+      }
       produced.add("retention_purge");
     } finally {
       await app.close();

@@ -5,7 +5,7 @@
  * since its base is answered with the head, never applied a second time.
  */
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { namespaces, operations } from "../../src/db/schema.js";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { createHarness, opId, type Harness } from "./harness.js";
@@ -45,6 +45,20 @@ describe.each(DATABASE_KINDS)("operation retention on %s", (kind) => {
     expect(await h.app.operationRetention.run()).toBe(1);
     expect(await storedIds("keep")).toEqual(["new-op-1", "new-op-2"]);
     expect(await h.app.operationRetention.run()).toBe(0);
+  });
+
+  // PGlite runs in this process and reads its clock: there the database's clock is the server's.
+  it.skipIf(kind === "pglite")("goes by the database's clock: a server whose clock is 400 days ahead deletes nothing that is not due (try15 F8)", async () => {
+    await batch("skew", { opId: "skew-op-1", path: "a.md", baseVersion: 0, content: "a\n" });
+    await batch("skew", { opId: "skew-op-2", path: "b.md", baseVersion: 0, content: "b\n" });
+    await age("skew", 89);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 400 * 86_400_000 });
+    try {
+      await h.app.operationRetention.run();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await storedIds("skew")).toEqual(["skew-op-1", "skew-op-2"]);
   });
 
   it("answers a replayed edit with the head when its result was pruned and teammates edited since: nothing is re-applied", async () => {
