@@ -37,7 +37,7 @@ export const CLIENT_ERROR_CODES = [
   "network_error",
   /** The server's reply does not match the protocol (exit 1). */
   "protocol_error",
-  /** A state file is unreadable (exit 1). */
+  /** A state file teammem cannot rebuild (config, a queued operation, conflicts.json) is damaged; the message says what to do (exit 1). */
   "state_unreadable",
   /** Any other refusal or local failure (exit 1). */
   "failed",
@@ -123,7 +123,15 @@ export class ProtocolError extends ClientError {
 
 /** The state folder holds something unreadable (corrupt JSON, wrong shape). */
 export class StateError extends ClientError {
-  constructor(file: string, problem: string) {
-    super(`state file ${file} is unreadable: ${problem}`, 1, "state_unreadable");
+  /**
+   * @param file the state file's path; @param problem what is wrong (`not JSON`, the schema's complaint);
+   * @param hint what the user can do, for a file teammem cannot rebuild (appended after `; `).
+   */
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    hint?: string,
+  ) {
+    super(`state file ${file} is unreadable: ${problem}${hint ? `; ${hint}` : ""}`, 1, "state_unreadable");
   }
 }

@@ -5,7 +5,8 @@ import { redact } from "@teammem/scanner";
 import { AGENTS } from "../agents/agent-folders.js";
 import { locateFolder } from "../agents/locate-folder.js";
 import { UsageError } from "../errors.js";
-import type { Config } from "../state/config.js";
+import { requireConfig, type Config } from "../state/config.js";
+import { recoverDamagedState } from "../state/recover.js";
 import { displayRelative, layoutOf, type Layout } from "../state/layout.js";
 
 /** stdout carries data, stderr diagnostics; stdin for the commands that read it (`scan --stdin`, hooks). */
@@ -129,4 +130,16 @@ export function requireToken(options: CommonOptions, ctx: CommandContext, config
   const token = findToken(options, ctx, config);
   if (!token) throw new UsageError("no access token: pass --token, set TEAMMEM_TOKEN, or store one with `teammem init --token`");
   return token;
+}
+
+/**
+ * The config of a set-up folder, after damaged rebuildable state files were moved aside (see
+ * state/recover.ts; one `teammem: warning: ...` line each on stderr). `moveAside` false (a dry
+ * run) only warns.
+ * @throws UsageError when the folder was never set up; StateError when config.json is damaged.
+ */
+export async function openFolder(layout: Layout, ctx: CommandContext, moveAside = true): Promise<Config> {
+  const config = await requireConfig(layout);
+  await recoverDamagedState(layout, (line) => ctx.io.stderr(`teammem: ${line}\n`), moveAside);
+  return config;
 }

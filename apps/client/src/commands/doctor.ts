@@ -17,6 +17,7 @@ import { walkTeamScope } from "../scope.js";
 import { loadConfig, type Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
+import { recoverDamagedState } from "../state/recover.js";
 import { loadReports } from "../state/reports.js";
 import { contentsOf, memoryFormat } from "./check.js";
 import { findToken, layoutFor, redactingIo, type CommandContext, type CommonCommand, type CommonOptions, type OptionsOf } from "./common.js";
@@ -195,7 +196,12 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
     config = await loadConfig(layout);
   } catch (err) {
     if (!(err instanceof ClientError)) throw err;
-    checks.push({ check: "folder", status: "fail", detail: err.message, fix: `remove ${layout.state} and run teammem init again` });
+    checks.push({
+      check: "folder",
+      status: "fail",
+      detail: err.message,
+      fix: "repair the file, or move it aside and run teammem init again; do not remove .teammem/ (it holds queued edits)",
+    });
   }
   if (!config && checks.length === 0)
     checks.push({
@@ -206,6 +212,12 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
     });
   if (config) {
     checks.push({ check: "folder", status: "ok", detail: `${layout.root}: namespace ${config.namespace} at ${config.server}` });
+    try {
+      await recoverDamagedState(layout, (line) => checks.push({ check: "state", status: "warn", detail: line }));
+    } catch (err) {
+      if (!(err instanceof ClientError)) throw err;
+      checks.push({ check: "state", status: "fail", detail: err.message });
+    }
     checks.push(await agentCheck(config, layout, ctx));
     const source = options.token !== undefined ? "--token" : ctx.env["TEAMMEM_TOKEN"] ? "TEAMMEM_TOKEN" : "the stored token";
     let token: string | undefined;
@@ -218,7 +230,13 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
     if (!checks.some((c) => c.check === "token")) checks.push(...(await serverChecks(config, token, ctx, source)));
     const hooks = await hooksCheck(config, ctx);
     if (hooks) checks.push(hooks);
-    checks.push(...(await localChecks(config, layout, options)));
+    try {
+      checks.push(...(await localChecks(config, layout, options)));
+    } catch (err) {
+      // A queued operation or conflicts.json damaged (never moved by teammem): the message says what to do.
+      if (!(err instanceof ClientError)) throw err;
+      checks.push({ check: "local work", status: "fail", detail: err.message });
+    }
   }
   const failed = checks.some((c) => c.status === "fail");
   const refused = checks.find((c) => c.code !== undefined);

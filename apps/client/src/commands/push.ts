@@ -8,14 +8,13 @@
  */
 import { isTokenRefusal, UsageError } from "../errors.js";
 import { teamPathOf } from "../local/team-path.js";
-import { requireConfig } from "../state/config.js";
 import { displayRelative, type Layout } from "../state/layout.js";
 import { describeEvent } from "../sync/events.js";
 import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { postWriteHook } from "../hooks/post-write.js";
-import { hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { openFolder, hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "push";
 export const summary = "send these team files now (scanned first), without pulling";
@@ -52,7 +51,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return postWriteHook(ctx);
   if (paths.length === 0) throw new UsageError("name the team files to push, e.g. teammem push team/build.md");
   const layout = await layoutFor(options, ctx);
-  const config = await requireConfig(layout);
+  const config = await openFolder(layout, ctx);
   const prefixes = entryPrefixes(layout, paths);
   const token = requireToken(options, ctx, config);
   /** Every diagnostic line of the run (also on stderr), so --json carries them too. */

@@ -25,13 +25,12 @@ import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files
 import { teamPathOf } from "../local/team-path.js";
 import { firstMarkerLine } from "../merge/markers.js";
 import { storeBaseContent } from "../state/base-store.js";
-import { requireConfig } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { COMMAND_LOCK_WAIT_MS, acquireLock } from "../state/lock.js";
 import { loadReports, saveConflicts, type Conflict } from "../state/reports.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
 import { removeConflictCopy } from "../sync/settle-conflicts.js";
-import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { openFolder, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "resolve";
 export const summary = "settle the conflict on a team file: server records and conflict markers (default: the file as it is now wins)";
@@ -90,7 +89,7 @@ async function openRecords(api: Api, path: string, local: readonly Conflict[]): 
 async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const take = options.take;
   const layout = await layoutFor(options, ctx);
-  const config = await requireConfig(layout);
+  const config = await openFolder(layout, ctx);
   const token = requireToken(options, ctx, config);
   const path = entryPathOf(rawPath, layout, ctx.cwd);
   const shown = displayPath(path);

@@ -16,7 +16,6 @@ import { ClientError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { storeBaseContent } from "../state/base-store.js";
-import { requireConfig } from "../state/config.js";
 import { displayPath } from "../state/layout.js";
 import { COMMAND_LOCK_WAIT_MS, acquireLock } from "../state/lock.js";
 import { listOutbox } from "../state/outbox.js";
@@ -24,7 +23,7 @@ import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
 import { renameSource } from "../sync/renames.js";
 import { scanTeamFile } from "../sync/scan-team-file.js";
-import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { openFolder, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 import { missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
 
 export const name = "restore";
@@ -43,7 +42,7 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 
 async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const layout = await layoutFor(options, ctx);
-  const config = await requireConfig(layout);
+  const config = await openFolder(layout, ctx);
   const path = teamFileArg(layout, rawPath);
   const version = versionArg(options.version, "--version");
   const token = requireToken(options, ctx, config);

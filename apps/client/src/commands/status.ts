@@ -8,7 +8,7 @@
  */
 import { checkTeamMemory, formatWarning, type MemoryWarning } from "../checks/memory-checks.js";
 import { walkTeamScope, type TeamRoot, type TeamScope } from "../scope.js";
-import { requireConfig, type Config } from "../state/config.js";
+import type { Config } from "../state/config.js";
 import { listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import { loadReports, type Reports } from "../state/reports.js";
@@ -24,7 +24,7 @@ import { ClientError, isTokenRefusalCode } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { Layout } from "../state/layout.js";
 import { notChecked, PROBE_TIMEOUT_MS, probeServer, type ServerCheck } from "../sync/server-probe.js";
-import { findToken, layoutFor, redactingIo, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
+import { openFolder, findToken, layoutFor, redactingIo, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
 
 export const name = "status";
 export const summary = "show pending, held-back, rejected and conflicting files, and whether the server needs a reconciliation";
@@ -136,7 +136,7 @@ export interface StatusReport {
  */
 export async function collectStatus(options: CommonOptions & { probe?: boolean }, ctx: CommandContext): Promise<StatusReport> {
   const layout = await layoutFor(options, ctx);
-  const config = await requireConfig(layout);
+  const config = await openFolder(layout, ctx);
   const [state, reports, outbox, scope, bypasses] = await Promise.all([
     loadSyncState(layout),
     loadReports(layout),

@@ -13,7 +13,7 @@ import { scan } from "@teammem/scanner";
 import { ClientError, isTokenRefusal, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { StoredBypass } from "../state/bypasses.js";
-import { requireConfig, type Config } from "../state/config.js";
+import type { Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import type { AllowRequest } from "../sync/bypasses.js";
 import { planSync, type DryRunPlan } from "../sync/dry-run.js";
@@ -22,7 +22,7 @@ import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
 import { sessionStartHook } from "../hooks/session-start.js";
-import { hookAgent, layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { openFolder, hookAgent, layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "sync";
 export const summary = "pull the team's changes, then push local team/ changes (scanned first)";
@@ -47,7 +47,7 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
   const { hook, ...rest } = options;
   if (hookAgent(hook, Object.values(rest).some((v) => v !== undefined))) return sessionStartHook(ctx);
   const layout = await layoutFor(options, ctx);
-  const config = await requireConfig(layout);
+  const config = await openFolder(layout, ctx, options.dryRun !== true);
   const token = requireToken(options, ctx, config);
   const allow = allowRequestOf(options.allow, options.reason);
   if (options.dryRun && allow) throw new UsageError("--allow sends a request: it does not go with --dry-run");

@@ -6,10 +6,9 @@
  * permanent error (token refused or revoked, namespace gone), 2 on usage errors; a second watch
  * on the same folder is refused (exit 1) with the pid of the first.
  */
-import { requireConfig } from "../state/config.js";
 import { formatLiveEvent } from "../watch/live-log.js";
 import { Watch } from "../watch/watch-folder.js";
-import { layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { openFolder, layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "watch";
 export const summary = "keep the folder in sync while running: push saved team files, pull teammates' changes live";
@@ -26,7 +25,7 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
   // Server messages and refusal reasons are printed redacted.
   const ctx: CommandContext = { ...rawCtx, io: redactingIo(rawCtx.io) };
   const layout = await layoutFor(options, ctx);
-  const config = await requireConfig(layout);
+  const config = await openFolder(layout, ctx);
   const token = requireToken(options, ctx, config);
   const watch = new Watch(layout, {
     config,

@@ -9,6 +9,7 @@ import { memoryFolderOf, readHookInput, toolFilePath } from "../agents/claude-ho
 import type { CommandContext } from "../commands/common.js";
 import { teamPathOf } from "../local/team-path.js";
 import { loadConfig } from "../state/config.js";
+import { recoverDamagedState } from "../state/recover.js";
 import { layoutOf } from "../state/layout.js";
 import { pushOutcome } from "../sync/push-outcome.js";
 import { syncFolder } from "../sync/sync-folder.js";
@@ -35,6 +36,7 @@ export function postWriteHook(ctx: CommandContext): Promise<number> {
     }
     const entry = where.entryPath;
     const warnings: string[] = [];
+    await recoverDamagedState(layout, (l) => warnings.push(l));
     const summary = await withLockWait(() =>
       syncFolder(layout, {
         config,

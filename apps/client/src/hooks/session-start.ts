@@ -9,6 +9,7 @@ import { readHookInput } from "../agents/claude-hooks/hook-input.js";
 import { locateFolder } from "../agents/locate-folder.js";
 import type { CommandContext } from "../commands/common.js";
 import { loadConfig } from "../state/config.js";
+import { recoverDamagedState } from "../state/recover.js";
 import { displayPath, layoutOf } from "../state/layout.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { hookApi, hookGuard, hookToken, withLockWait } from "./hook-run.js";
@@ -31,6 +32,7 @@ export function sessionStartHook(ctx: CommandContext): Promise<number> {
       return 0;
     }
     const warnings: string[] = [];
+    await recoverDamagedState(layout, (l) => warnings.push(l));
     const summary = await withLockWait(() =>
       syncFolder(layout, { config, token, api: hookApi(config, token, SESSION_START_BUDGET_MS), warn: (l) => warnings.push(l) }),
     );

@@ -69,10 +69,11 @@ export async function saveJsonIfChanged(path: string, value: unknown, mode = 0o6
 
 /**
  * Reads and validates a JSON file.
+ * @param hint for a file teammem cannot rebuild: what the user can do, added to the StateError's message.
  * @returns the parsed value, or `undefined` when the file does not exist.
  * @throws StateError when the file is not JSON or does not match `schema`.
  */
-export async function readJson<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S> | undefined> {
+export async function readJson<S extends z.ZodType>(path: string, schema: S, hint?: string): Promise<z.infer<S> | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -84,10 +85,10 @@ export async function readJson<S extends z.ZodType>(path: string, schema: S): Pr
   try {
     json = JSON.parse(text);
   } catch {
-    throw new StateError(path, "not JSON");
+    throw new StateError(path, text.trim() === "" ? "empty (truncated?)" : "not JSON", hint);
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new StateError(path, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  if (!parsed.success) throw new StateError(path, parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), hint);
   return parsed.data;
 }
 

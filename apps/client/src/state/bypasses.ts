@@ -25,14 +25,15 @@ export const StoredBypass = z.object({
 });
 export type StoredBypass = z.infer<typeof StoredBypass>;
 
-const File = z.object({ entries: z.array(StoredBypass) });
+/** The file's shape (also for the recovery of a damaged one, state/recover.ts). */
+export const BypassesFile = z.object({ entries: z.array(StoredBypass) });
 
 /**
  * The stored bypass requests, oldest first; [] when the file does not exist yet.
  * @throws StateError when `.teammem/bypasses.json` is not JSON or not of this shape.
  */
 export async function loadBypasses(layout: Layout): Promise<StoredBypass[]> {
-  return (await readJson(layout.bypasses, File))?.entries ?? [];
+  return (await readJson(layout.bypasses, BypassesFile))?.entries ?? [];
 }
 
 /** Replaces the stored requests with `entries` (oldest first), keeping the newest 100; written atomically. */

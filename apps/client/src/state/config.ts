@@ -30,8 +30,13 @@ export type Config = z.infer<typeof Config>;
 
 /** @returns the config, or `undefined` when the folder was never initialised. */
 export async function loadConfig(layout: Layout): Promise<Config | undefined> {
-  return readJson(layout.config, Config);
+  return readJson(layout.config, Config, CONFIG_HINT);
 }
+
+/** What to do about a damaged config: it cannot be rebuilt (the client id, the token), so it is never moved or deleted. */
+const CONFIG_HINT =
+  "it holds the server, namespace, client id and stored token, which teammem cannot rebuild, so it was left as it is: " +
+  "repair the JSON, or move it aside and run teammem init again (--server, --namespace, --token); the rest of .teammem/ (queued edits) stays";
 
 /** @throws UsageError when the folder was never set up with `teammem init`. */
 export async function requireConfig(layout: Layout): Promise<Config> {

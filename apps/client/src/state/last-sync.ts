@@ -8,7 +8,7 @@ import { z } from "zod";
 import { readJson, writeFileAtomic } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
-const LastSync = z.object({ at: z.iso.datetime() });
+export const LastSync = z.object({ at: z.iso.datetime() });
 
 /** Records `at` (default now) as the last finished sync. Atomic; the folder is not fsynced (a lost record only makes `status` show an older time). */
 export async function saveLastSync(layout: Layout, at = new Date()): Promise<void> {

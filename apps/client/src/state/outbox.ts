@@ -21,8 +21,13 @@ const SEQ_DIGITS = 16;
 const SEQ_NAME = /^(\d{16})-/;
 const LEGACY_NAME = /^\d{15}-\d{6}-/;
 
-/** `.teammem/outbox-seq.json`: the last sequence number handed out (0: none yet). */
-const OutboxSeq = z.object({ lastSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) });
+/** What to do about a damaged queued operation: it is an edit not sent yet, so it is never moved or deleted by teammem. */
+const OUTBOX_HINT =
+  "it is an edit queued and not sent yet, so it was left as it is: repair the JSON, or move the file out of .teammem/outbox/ " +
+  "(the file in team/ still holds your edit and the next sync queues it again; a queued delete or rename must then be done again)";
+
+/** `.teammem/outbox-seq.json`: the last sequence number handed out (0: none yet); rebuilt from the operation files' names when damaged. */
+export const OutboxSeq = z.object({ lastSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) });
 
 export const OutboxEntry = z.object({
   operation: Operation,
@@ -91,7 +96,7 @@ export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
   const queued: QueuedOperation[] = [];
   for (const name of await operationFiles(layout)) {
     const file = join(layout.outbox, name);
-    const entry = await readJson(file, OutboxEntry);
+    const entry = await readJson(file, OutboxEntry, OUTBOX_HINT);
     if (entry) queued.push({ file, entry });
   }
   return queued;

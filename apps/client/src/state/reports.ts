@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES, Sha256, Version, WireFinding } from "@teammem/protocol";
+import { StateError } from "../errors.js";
 import { readJson, saveJsonIfChanged } from "./atomic.js";
 import type { Layout } from "./layout.js";
 
@@ -115,18 +116,36 @@ export interface Reports {
 
 const list = <T extends z.ZodType>(item: T) => z.object({ entries: z.array(item) });
 
+/** The shapes of the report files, for the recovery of damaged ones (state/recover.ts). */
+export const HeldBackFile = list(HeldBack);
+export const RejectedFile = list(Rejected);
+export const NotWrittenFile = list(NotWritten);
+export const NewerOnServerFile = list(NewerOnServer);
+
+/**
+ * What to do about a damaged conflicts.json: it cannot be rebuilt (it is what keeps a file with
+ * conflict markers from being sent), so it is never moved or deleted by teammem.
+ */
+const CONFLICTS_HINT =
+  "it records the open conflicts (a file with conflict markers is not sent while it lists it), which teammem cannot rebuild, so it was left as it is: " +
+  "repair the JSON, or settle the conflicts (remove the markers from the team files; your sides are in .teammem/conflicts/) and then move it aside";
+
 /**
  * The five reports of the last syncs (held back, rejected, conflicts, not written, newer on the
  * server); a report whose file does not exist yet is [].
+ * @param damagedAsEmpty read a damaged rebuildable report (all but conflicts.json) as [] (a dry
+ *   run, which warned about it and moves nothing; see state/recover.ts).
  * @throws StateError when one of the files is not JSON or not of its shape.
  */
-export async function loadReports(layout: Layout): Promise<Reports> {
+export async function loadReports(layout: Layout, damagedAsEmpty = false): Promise<Reports> {
+  const rebuildable = <S extends z.ZodType>(file: string, schema: S) =>
+    readJson(file, schema).catch((err: unknown) => (damagedAsEmpty && err instanceof StateError ? undefined : Promise.reject(err)));
   const [heldBack, rejected, conflicts, notWritten, newerOnServer] = await Promise.all([
-    readJson(layout.heldBack, list(HeldBack)),
-    readJson(layout.rejected, list(Rejected)),
-    readJson(layout.conflicts, list(Conflict)),
-    readJson(layout.notWritten, list(NotWritten)),
-    readJson(layout.newerOnServer, list(NewerOnServer)),
+    rebuildable(layout.heldBack, HeldBackFile),
+    rebuildable(layout.rejected, RejectedFile),
+    readJson(layout.conflicts, list(Conflict), CONFLICTS_HINT),
+    rebuildable(layout.notWritten, NotWrittenFile),
+    rebuildable(layout.newerOnServer, NewerOnServerFile),
   ]);
   return {
     heldBack: heldBack?.entries ?? [],

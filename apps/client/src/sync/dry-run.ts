@@ -7,7 +7,7 @@
  * It is a forecast: a teammate's push between the dry run and the sync changes the outcome, and
  * merges are named (`merge`) but not computed.
  */
-import { NetworkError, ProtocolError, ServerError } from "../errors.js";
+import { NetworkError, ProtocolError, ServerError, StateError } from "../errors.js";
 import type { Api } from "../http/api.js";
 import { readTeamFile } from "../local/team-files.js";
 import { firstMarkerLine } from "../merge/markers.js";
@@ -116,9 +116,13 @@ function heldBackEntry(path: string, content: string, key: ScanKey): DryRunPlan[
  * @param allowMassDelete as `--allow-mass-delete`.
  */
 export async function planSync(layout: Layout, config: Config, api: Api, allowMassDelete: boolean, pullPageSize = 500): Promise<DryRunPlan> {
-  const state = await loadSyncState(layout);
-  const reports = await loadReports(layout);
-  const key = scanKeyOf(config, await loadScanPolicy(layout));
+  // A damaged state.json or scan-policy.json (the command warned): a sync would move it aside and reconcile, or fetch the policy again.
+  const state: SyncState = await loadSyncState(layout).catch((err: unknown) => {
+    if (!(err instanceof StateError)) throw err;
+    return { version: 1 as const, cursor: 0, bases: {}, reconcile: { reason: "state.json is damaged", since: new Date().toISOString() } };
+  });
+  const reports = await loadReports(layout, true);
+  const key = scanKeyOf(config, await loadScanPolicy(layout).catch((err: unknown) => (err instanceof StateError ? undefined : Promise.reject(err))));
   const outbox = await listOutbox(layout);
   const scope = await walkTeamScope(layout);
 
