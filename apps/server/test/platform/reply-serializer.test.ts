@@ -8,7 +8,7 @@ import { createSerializerCompiler, validatorCompiler } from "fastify-type-provid
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import errors from "../../src/plugins/errors.js";
-import { createReplySerializerCompiler } from "../../src/http/reply-serializer.js";
+import { createReplySerializerCompiler, replyJsonSchema, withoutRefinements } from "../../src/http/reply-serializer.js";
 
 const server = { id: "6f1c1b9e-3f7a-4b8e-9d2a-1c2b3d4e5f60", epoch: "0b9d7e3c-1a2b-4c5d-8e9f-0a1b2c3d4e5f" };
 const sha = "ab".repeat(32);
@@ -78,6 +78,26 @@ describe("reply serializer", () => {
     const value = { path: null, version: null, deleted: false, sha256: null, cursor: "7", server };
     expect(JSON.parse(createReplySerializerCompiler()(route)(value))).toEqual({ path: "", version: 0, deleted: false, sha256: null, cursor: 7, server });
     expect(() => createSerializerCompiler()(route)(value)).toThrow();
+  });
+
+  it("picks a batch result's union member without re-checking refinements (no pattern checked per reply)", () => {
+    // An opId outside OpId's pattern and a version past its bound: zod would refuse it; the serializer
+    // picks the member by status and writes it (refinements are not re-checked on the way out).
+    const route = { schema: BatchResponse, method: "POST", url: "/x", httpStatus: "200" };
+    const value = { results: [{ opId: "x", path: "a.md", status: "applied", version: 2 ** 31, sha256: "not-a-hash", deleted: false, cursor: 1 }], server };
+    expect(JSON.parse(createReplySerializerCompiler()(route)(value))).toEqual(value);
+    expect(() => createSerializerCompiler()(route)(value)).toThrow();
+  });
+
+  it("drops refinements only where members stay told apart, and keeps property names and formats", () => {
+    const json = JSON.stringify(withoutRefinements(replyJsonSchema(BatchResponse)));
+    expect(json).not.toMatch(/"(pattern|minLength|maxLength|minimum|maximum)":/);
+    expect(json).toContain('"const":"applied"');
+    const named = { type: "object", properties: { pattern: { type: "string", pattern: "^a$" }, at: { type: "string", format: "date-time" } } };
+    expect(withoutRefinements(named)).toEqual({ type: "object", properties: { pattern: { type: "string" }, at: { type: "string", format: "date-time" } } });
+    // Members told apart by their patterns alone keep them.
+    const byPattern = { anyOf: [{ type: "object", properties: { k: { type: "string", pattern: "^a" } }, required: ["k"] }, { type: "object", properties: { k: { type: "string", pattern: "^b" }, x: { type: "number" } }, required: ["k", "x"] }] };
+    expect(withoutRefinements(byPattern)).toEqual(byPattern);
   });
 
   it("answers a reply missing a required property with 500 internal_error", async () => {

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Old vs new server CPU per request in ONE process (issue 12): for a loaded machine, where wall-time
+// ratios of separate runs are noise. Builds one app per build (each `apps/server/dist` folder given,
+// its own `pg` pool, all on one scratch PostgreSQL database and one team), forks profile.mjs's load
+// process, and runs the kinds against each app in turn, round after round, so outside load hits
+// every build alike. Prints, per kind and build, the server process's CPU per request
+// (process.cpuUsage() around each round: mean and median of the rounds) and each build's ratio to
+// the first: of the means, and the median and quartiles of the rounds' ratios. Short rounds, many
+// of them (the default 20 x 250 requests) interleave the builds finely.
+//   node apps/server/bench/ab.mjs --build old=/path/to/old/apps/server/dist --build new=apps/server/dist
+//        [--kinds write,floor] [--concurrency 16] [--ops 250] [--warmup 2000] [--rounds 20]
+// Each folder must be a build (`npm run build`) of a checkout with its own node_modules; the
+// scratch database is migrated by the first build.
+import { fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { adminQuery, localBenchUrl, machineLine, scratchDatabase } from "../../../scripts/lib/bench.mjs";
+import { addFloorRoute, FLOOR_TABLE_SQL } from "./floor-route.mjs";
+
+const { values } = parseArgs({
+  options: {
+    build: { type: "string", multiple: true },
+    kinds: { type: "string" },
+    concurrency: { type: "string" },
+    ops: { type: "string" },
+    warmup: { type: "string" },
+    rounds: { type: "string" },
+  },
+});
+const builds = (values.build ?? [`current=${new URL("../dist", import.meta.url).pathname}`]).map((b) => {
+  const [name, dir] = b.includes("=") ? [b.slice(0, b.indexOf("=")), b.slice(b.indexOf("=") + 1)] : [path.basename(path.dirname(path.dirname(path.dirname(b)))), b];
+  return { name, dir: path.resolve(dir) };
+});
+const kinds = (values.kinds ?? "write,floor").split(",");
+const concurrency = Number(values.concurrency ?? 16);
+const ops = Number(values.ops ?? 250);
+const warmup = Number(values.warmup ?? 2000);
+const rounds = Number(values.rounds ?? 20);
+
+const scratch = await scratchDatabase(localBenchUrl(), "teammem_bench");
+const load = fork(new URL("./profile.mjs", import.meta.url), ["--load"], { execArgv: [] });
+const apps = [];
+try {
+  const secret = randomBytes(32).toString("base64url");
+  let token;
+  for (const [i, build] of builds.entries()) {
+    const { buildApp, issueToken, openDatabase } = await import(pathToFileURL(path.join(build.dir, "index.js")).href);
+    if (i === 0) {
+      const setup = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: 1 });
+      await setup.migrate();
+      await setup.close();
+      await adminQuery(scratch.url, FLOOR_TABLE_SQL);
+    }
+    const database = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: Math.min(concurrency, 16) });
+    if (i === 0) ({ token } = await issueToken(database.db, secret, { teamName: "bench", userName: "bench", role: "member" }));
+    const app = await buildApp({ db: database.db, jwtSecret: secret, limits: { rateLimitMax: 1_000_000_000 } });
+    addFloorRoute(app, database.db.$client);
+    const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    apps.push({ ...build, app, database, base });
+  }
+  const runLoad = (base, kind, n) =>
+    new Promise((resolve, reject) => {
+      load.once("message", resolve);
+      load.once("exit", (code) => reject(new Error(`load process exited (${code})`)));
+      load.send({ base, token, concurrency, ops: n, kind });
+    }).finally(() => load.removeAllListeners("exit"));
+  for (const kind of kinds) for (const a of apps) await runLoad(a.base, kind, warmup);
+  const cpu = new Map(); // `${kind}/${name}` -> µs per request, one per round
+  const loads = [];
+  for (let round = 0; round < rounds; round++) {
+    loads.push(os.loadavg()[0]);
+    // Alternate the order of the builds every round (ABBA), so neither always runs first.
+    const order = round % 2 === 0 ? apps : [...apps].reverse();
+    for (const kind of kinds) {
+      for (const a of order) {
+        const t0 = process.cpuUsage();
+        await runLoad(a.base, kind, ops);
+        const t = process.cpuUsage(t0);
+        const key = `${kind}/${a.name}`;
+        cpu.set(key, [...(cpu.get(key) ?? []), (t.user + t.system) / ops]);
+      }
+    }
+  }
+  const pgVersion = (await adminQuery(scratch.url, "SHOW server_version")).rows[0].server_version;
+  console.log(machineLine(pgVersion));
+  console.log(`server CPU µs/request, ${ops} requests per round at concurrency ${concurrency}, ${rounds} rounds (load average at each round's start: ${loads.map((l) => l.toFixed(1)).join(" ")})`);
+  const mean = (xs) => xs.reduce((p, q) => p + q, 0) / xs.length;
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const kind of kinds) {
+    const first = cpu.get(`${kind}/${apps[0].name}`);
+    for (const a of apps) {
+      const xs = cpu.get(`${kind}/${a.name}`);
+      const ratios = xs.map((x, r) => x / first[r]).sort((p, q) => p - q);
+      const q = (p) => ratios[Math.min(ratios.length - 1, Math.floor(p * ratios.length))].toFixed(3);
+      console.log(
+        `  ${kind.padEnd(6)} ${a.name.padEnd(10)} mean ${mean(xs).toFixed(0).padStart(5)}  median ${median(xs).toFixed(0).padStart(5)}  min ${Math.min(...xs).toFixed(0).padStart(5)}` +
+          (a === apps[0] ? "" : `  | / ${apps[0].name}: mean ${(mean(xs) / mean(first)).toFixed(3)}, per round median ${q(0.5)} (quartiles ${q(0.25)}-${q(0.75)})`),
+      );
+    }
+  }
+} finally {
+  for (const a of apps) {
+    await a.app.close();
+    await a.database.close();
+  }
+  load.kill();
+  await scratch.drop();
+}
