@@ -60,6 +60,17 @@ describe("error contract", () => {
     expect(res.json()).toEqual({ code: "invalid_request", message: "the request body is not valid JSON" });
   });
 
+  it("refuses JSON nested deeper than 32 levels before parsing it (try15 F9), and parses 32 levels", async () => {
+    const deep = await post(`{"user": "bob", "role": "member", "x": ${"[".repeat(33)}${"]".repeat(33)}}`);
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json()).toEqual({ code: "invalid_request", message: "the request body nests arrays or objects deeper than 32 levels" });
+    // 32 levels in all (the body's object is one) and brackets inside strings do not count: the
+    // schema answers (an unknown key), not the depth check.
+    const ok = await post(`{"user": "[[[[{{{{\\"[[[[", "role": "member", "x": ${"[".repeat(31)}${"]".repeat(31)}}`);
+    expect(ok.statusCode).toBe(400);
+    expect(ok.json().message).not.toMatch(/deeper/);
+  });
+
   it("answers invalid UTF-8 in a JSON body with 400 invalid_utf8", async () => {
     const res = await post(Buffer.concat([Buffer.from('{"user": "b'), Buffer.from([0xc3, 0x28]), Buffer.from('b", "role": "member"}')]));
     expect(res.statusCode).toBe(400);
