@@ -19,6 +19,8 @@ export const CLIENT_ERROR_CODES = [
   "unknown_path",
   /** `--version`/`--from`/`--to` not a whole number in range (exit 2). */
   "invalid_version",
+  /** A team path given is not on disk as spelt, but a name differing only by letter case is (exit 2). */
+  "path_case_mismatch",
   /** A path given to scan does not exist (exit 2). */
   "no_such_file",
   /** A version the entry does not have on the server (exit 2). */

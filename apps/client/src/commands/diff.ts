@@ -17,7 +17,7 @@ import { readTeamFile } from "../local/team-files.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
-import { missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
+import { checkSpelling, missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
 
 export const name = "diff";
 export const summary = "show a unified diff of a team file: server head vs working file, or between versions (--from N, --to M)";
@@ -71,6 +71,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const path = teamFileArg(layout, rawPath);
+  await checkSpelling(layout, path);
   const from = options.from === undefined ? undefined : versionArg(options.from, "--from", true);
   const to = options.to === undefined ? undefined : versionArg(options.to, "--to");
   const token = requireToken(options, ctx, config);

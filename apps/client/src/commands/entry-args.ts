@@ -7,6 +7,7 @@
  */
 import { MAX_INT4 } from "@teammem/protocol";
 import { ServerError, UsageError } from "../errors.js";
+import { caseVariantOnDisk } from "../local/path-case.js";
 import { teamPathOf } from "../local/team-path.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 
@@ -23,6 +24,22 @@ export function teamFileArg(layout: Layout, raw: string): string {
   if (where.scope === "invalid") throw new UsageError(`${displayRelative(raw)} is not a valid team file path: ${where.reason}`, "invalid_path");
   if (where.entryPath === "") throw new UsageError("name a team file (team/<file>), not the team folder", "invalid_path");
   return where.entryPath;
+}
+
+/**
+ * Checks the spelling of a team path the user named against the disk: paths are compared as the
+ * server stores them, case-sensitively, also where the file system ignores case (there `team/NOTES.md`
+ * would open `team/notes.md` and be sent or restored under the wrong name).
+ * @throws UsageError path_case_mismatch when the path is not there as spelt but one differing only by letter case is.
+ */
+export async function checkSpelling(layout: Layout, entryPath: string): Promise<void> {
+  if (entryPath === "") return;
+  const variant = await caseVariantOnDisk(layout.team, entryPath);
+  if (variant === null) return;
+  throw new UsageError(
+    `${displayPath(entryPath)} is not in team/, but ${displayPath(variant)} is: paths are case-sensitive (as the server stores them); use ${displayPath(variant)}`,
+    "path_case_mismatch",
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { createApi } from "../http/api.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath } from "../state/layout.js";
 import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
-import { missingOnServer, teamFileArg } from "./entry-args.js";
+import { checkSpelling, missingOnServer, teamFileArg } from "./entry-args.js";
 
 export const name = "history";
 export const summary = "list the server's versions of a team file (author, time, kind: edits, deletes, renames, restores)";
@@ -67,6 +67,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const layout = await layoutFor(options, ctx);
   const config = await requireConfig(layout);
   const path = teamFileArg(layout, rawPath);
+  await checkSpelling(layout, path);
   const token = requireToken(options, ctx, config);
   const api = createApi({ server: config.server, namespace: config.namespace, token });
   const history = await api.history(path).catch((err: unknown) => {

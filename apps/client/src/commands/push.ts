@@ -14,6 +14,7 @@ import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { postWriteHook } from "../hooks/post-write.js";
+import { checkSpelling } from "./entry-args.js";
 import { openFolder, hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "push";
@@ -53,6 +54,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const layout = await layoutFor(options, ctx);
   const config = await openFolder(layout, ctx);
   const prefixes = entryPrefixes(layout, paths);
+  for (const prefix of prefixes) await checkSpelling(layout, prefix);
   const token = requireToken(options, ctx, config);
   /** Every diagnostic line of the run (also on stderr), so --json carries them too. */
   const warnings: string[] = [];

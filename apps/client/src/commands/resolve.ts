@@ -23,6 +23,7 @@ import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js
 import { createApi, type Api } from "../http/api.js";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { teamPathOf } from "../local/team-path.js";
+import { checkSpelling } from "./entry-args.js";
 import { firstMarkerLine } from "../merge/markers.js";
 import { storeBaseContent } from "../state/base-store.js";
 import { displayPath, type Layout } from "../state/layout.js";
@@ -92,6 +93,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const config = await openFolder(layout, ctx);
   const token = requireToken(options, ctx, config);
   const path = entryPathOf(rawPath, layout, ctx.cwd);
+  await checkSpelling(layout, path);
   const shown = displayPath(path);
   const api = createApi({ server: config.server, namespace: config.namespace, token });
 

@@ -24,7 +24,7 @@ import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.j
 import { renameSource } from "../sync/renames.js";
 import { scanTeamFile } from "../sync/scan-team-file.js";
 import { openFolder, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
-import { missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
+import { checkSpelling, missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
 
 export const name = "restore";
 export const summary = "bring back an old version of a team file as a new version (server and working file)";
@@ -44,6 +44,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const layout = await layoutFor(options, ctx);
   const config = await openFolder(layout, ctx);
   const path = teamFileArg(layout, rawPath);
+  await checkSpelling(layout, path);
   const version = versionArg(options.version, "--version");
   const token = requireToken(options, ctx, config);
   const api = createApi({ server: config.server, namespace: config.namespace, token });

@@ -47,4 +47,9 @@ export interface SyncContext {
   readonly events: SyncEvent[];
   /** Held-back files (path and content hash) this run already warned about: one warning per file per run. */
   readonly heldBackWarned: Set<string>;
+  /**
+   * Whether `team/`'s file system ignores letter case (local/path-case.ts probes it): a pulled
+   * change is then not written or deleted through a file whose name differs only by case.
+   */
+  readonly caseInsensitive?: boolean;
 }

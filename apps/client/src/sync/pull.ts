@@ -20,6 +20,7 @@
 import { checkEntryPath, sha256Hex, type Change, type PurgeNotice, type ServerRef } from "@teammem/protocol";
 import { ServerError } from "../errors.js";
 import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
+import { caseVariantOnDisk } from "../local/path-case.js";
 import { firstMarkerLine } from "../merge/markers.js";
 import type { ReadTeamFile, TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
@@ -293,6 +294,14 @@ function hasUnresolvedMarkers(ctx: SyncContext, path: string, content: string | 
   return content !== null && ctx.reports.conflicts.some((c) => c.path === path && c.markers === true) && firstMarkerLine(content) !== null;
 }
 
+/** Why a pulled version is not written on a case-insensitive file system where `variant` (an entry path) is. */
+export function caseClashReason(variant: string): string {
+  return (
+    `${displayPath(variant)} is here and its name differs only by letter case; this file system does not tell them apart, ` +
+    "so writing this one would overwrite it: rename one of them (on a case-sensitive machine, or in one folder on the server)"
+  );
+}
+
 async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Promise<void> {
   const { outcome } = run;
   const check = checkEntryPath(change.path);
@@ -315,6 +324,15 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
     return;
   }
   const incomingSha = change.deleted ? null : change.sha256;
+  if (ctx.caseInsensitive) {
+    // On this file system the path would reach a file whose name differs only by case: writing
+    // or deleting through it would change that other entry. Kept as not written, retried every sync.
+    const variant = await caseVariantOnDisk(ctx.layout.team, path);
+    if (variant !== null) {
+      notWritten(ctx, change, caseClashReason(variant), outcome);
+      return;
+    }
+  }
   const local = await readTeamFile(ctx.layout, path);
   if (local.kind === "unsafe") {
     notWritten(ctx, change, local.reason, outcome);

@@ -15,6 +15,7 @@ import type { AllowRequest } from "./bypasses.js";
 import type { SyncContext } from "./context.js";
 import { sync, type SyncSummary } from "./sync.js";
 import { underEntry } from "../local/team-path.js";
+import { probeCaseInsensitive } from "../local/path-case.js";
 
 /** Operations per batch to start with; a server naming a smaller limit lowers it for the run. */
 const DEFAULT_BATCH_SIZE = 100;
@@ -49,6 +50,8 @@ export interface SyncFolderOptions {
   readonly lockWaitMs?: number;
   /** `--allow <fingerprint> --reason <why>`: a bypass request sent before the push. */
   readonly allow?: AllowRequest;
+  /** Whether team/'s file system ignores letter case; default: probed (local/path-case.ts). */
+  readonly caseInsensitive?: boolean;
 }
 
 /** The `only` predicate (and the subtrees to walk) of `options`. */
@@ -94,6 +97,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       mergePolicy: mergePolicies(config.merge),
       events: [],
       heldBackWarned: new Set(),
+      caseInsensitive: options.caseInsensitive ?? (await probeCaseInsensitive(layout.team)),
     });
   } finally {
     await release();
