@@ -5,9 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import { buildApp, issueToken, type AppOptions, type Database } from "@teammem/server";
-import { createTestDatabase, rowsOf, type DatabaseKind, type TestDatabase } from "@teammem/server/testing";
+import { rowsOf, TestDatabasePool, type DatabaseKind, type TestDatabase } from "@teammem/server/testing";
 
 export { dumpAllRows } from "@teammem/server/testing";
 
@@ -51,8 +51,21 @@ export function reopenableListener(build: () => Promise<FastifyInstance>): { sta
   };
 }
 
+/**
+ * The databases of this test file's servers: a server's `dispose()` empties its database and hands
+ * it to the next `startTestServer` of the file (a fresh one costs seconds; see TestDatabasePool).
+ * Vitest evaluates this module again for each test file, so the pool is the file's; its afterAll
+ * drops what is left.
+ */
+const databases = new TestDatabasePool(inject("postgresUrl"));
+afterAll(() => databases.close());
+
+/**
+ * A server on an empty migrated database of `kind` (a new one, or one an earlier test of the file
+ * used and `dispose()` emptied), with `limits`; rate limiting off unless `limits` sets it.
+ */
 export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
-  const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
+  const tdb: TestDatabase = await databases.take(kind);
   const requests: string[] = [];
   const { start, stop, url } = reopenableListener(async () => {
     const app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } });
