@@ -44,6 +44,7 @@ export const ERRORS = {
   fingerprint_key_stale: { http: 409, close: 4409, retry: false },
   bypass_not_pending: { http: 409, close: 4409, retry: false },
   bypass_not_approved: { http: 409, close: 4409, retry: false },
+  merge_holds_credential: { http: 409, close: 4409, retry: false },
   stale_cursor: { http: 409, close: 4002, retry: false },
   body_too_large: { http: 413, close: 1009, retry: false },
   entry_too_large: { http: 413, close: 4413, retry: false },

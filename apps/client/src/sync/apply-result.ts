@@ -118,6 +118,7 @@ async function applyConflict(
     ctx.reports.conflicts.push({ path, conflictId: result.conflictId, headVersion: result.headVersion, copy, at: new Date().toISOString(), author: head.author });
     ctx.warn(
       `conflict on ${displayPath(path)}: the server kept version ${result.headVersion}` +
+        (result.code === "merge_holds_credential" ? " (the merged text would hold a credential)" : "") +
         (copy ? `; your version is saved in ${displayRelative(copy)}` : "; your delete was recorded on the server"),
     );
     return;
@@ -132,6 +133,7 @@ async function applyConflict(
       conflictId: result.conflictId,
       forceConflict: localSha === sent,
       mine: sentContent,
+      ...(result.code ? { serverRefusal: { code: result.code, ...(result.findings ? { findings: result.findings } : {}) } } : {}),
     });
   } catch (err) {
     unsafe(ctx, path, err);

@@ -5,6 +5,7 @@
  * Paths are display paths (`team/...`, credentials redacted); `author` is the teammate's name as
  * the server recorded it ("" when unknown); `version` the server version involved.
  */
+import type { MergeRefusalCode, WireFinding } from "@teammem/protocol";
 
 /** A teammate's version written to a file that was unchanged here (created, updated or deleted). */
 interface TeammateChange {
@@ -34,6 +35,11 @@ interface Conflicted {
   readonly copy: string | null;
   /** The version both edits started from, when its content was purged from the server's history: the texts were compared whole. */
   readonly basePurged?: number;
+  /**
+   * The edits merge line by line, but the server did not store the merge: it would hold a
+   * credential (`merge_holds_credential`, findings: rule and line, never the value) or be too large.
+   */
+  readonly refusal?: { readonly code: MergeRefusalCode; readonly findings?: readonly WireFinding[] };
 }
 
 /** Your delete was not applied: a teammate edited the file meanwhile, their version is written back. */
@@ -152,6 +158,12 @@ export function isRoutineEvent(e: SyncEvent): boolean {
 }
 
 const who = (author: string) => author || "a teammate";
+/** "together they would hold a credential (twilio-api-key, line 7)", or the merge would be too large. */
+function refusalReason(r: { readonly code: MergeRefusalCode; readonly findings?: readonly WireFinding[] }): string {
+  if (r.code === "entry_too_large") return "the merged text would exceed the server's entry size limit";
+  const where = (r.findings ?? []).map((f) => `${f.ruleId}, line ${f.line}`).join("; ");
+  return `together they would hold a credential${where ? ` (${where})` : ""}; remove it`;
+}
 const whose = (author: string) => (author ? `${author}'s` : "a teammate's");
 
 /** The line the summary prints for `event`. */
@@ -176,7 +188,9 @@ export function describeEvent(e: SyncEvent): string {
       return `${e.path}: your edit merged with ${whose(e.author)} edit (v${e.version})${e.union ? "; lines added on both sides kept both" : ""}`;
     case "conflict":
       return (
-        (e.basePurged !== undefined
+        (e.refusal !== undefined
+          ? `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) merge line by line, but ${refusalReason(e.refusal)}, so the server kept them apart: both are in the file between `
+          : e.basePurged !== undefined
           ? `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) cannot be merged line by line (v${e.basePurged}, the version both started from, was purged from the server's history): where they differ, both are in the file between `
           : `${e.path}: your edit and ${whose(e.author)} edit (v${e.version}) changed the same lines: both are in the file between `) +
         `<<<<<<< and >>>>>>> markers; keep what you want and remove the markers, then sync (or teammem resolve ${e.path} --take mine|theirs)` +

@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { eolStyle, mergeText, mergeWithoutBase, splitLines, type MergeRegion } from "@teammem/protocol";
+import { eolStyle, mergeText, mergeWithoutBase, splitLines, type MergeRefusalCode, type MergeRegion, type WireFinding } from "@teammem/protocol";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { renderWithMarkers } from "../merge/markers.js";
 import { writeFileAtomic } from "../state/atomic.js";
@@ -44,6 +44,11 @@ export interface LocalMerge {
   readonly conflictId?: string;
   /** Write markers even when the texts merge cleanly (the server refused its own merge: too large, or a credential). */
   readonly forceConflict?: boolean;
+  /**
+   * Why the server did not store its merge, when it was not overlapping lines (a conflict result's
+   * `code` and `findings`): told in the conflict event instead of "changed the same lines".
+   */
+  readonly serverRefusal?: { readonly code: MergeRefusalCode; readonly findings?: readonly WireFinding[] };
   /** Your side to save in `.teammem/conflicts/` (default: the working file's content). */
   readonly mine?: string | null;
   /**
@@ -147,6 +152,12 @@ export async function mergeIntoWorkingFile(ctx: SyncContext, m: LocalMerge): Pro
   if (!(await replaceIfUnchanged(ctx, path, expect, text))) return "changed";
   await moveBase(ctx, basePath, serverBase, server.content);
   recordConflict(ctx, m, copy, true, m.base.purged ? m.base.version : undefined);
-  ctx.events.push({ type: "conflict", ...event, copy: copy === null ? null : displayRelative(copy), ...(m.base.purged ? { basePurged: m.base.version } : {}) });
+  ctx.events.push({
+    type: "conflict",
+    ...event,
+    copy: copy === null ? null : displayRelative(copy),
+    ...(m.base.purged ? { basePurged: m.base.version } : {}),
+    ...(m.serverRefusal && merged.clean ? { refusal: m.serverRefusal } : {}),
+  });
   return "conflict";
 }

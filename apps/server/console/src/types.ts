@@ -19,6 +19,7 @@ const KINDS: Record<AuditEventKind, true> = {
   fingerprint_key_rotated: true,
   entry_restored: true,
   conflict_recorded: true,
+  merge_holds_credential: true,
   bypass_requested: true,
   bypass_approved: true,
   bypass_denied: true,

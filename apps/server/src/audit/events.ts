@@ -52,6 +52,18 @@ export type AuditEventInput = { teamId: string | null; actor: Actor } & (
   | { kind: "entry_restored"; namespace: string; path: string; version: number; resultVersion: number; clientId: string | null }
   | { kind: "conflict_recorded"; namespace: string; path: string; conflictId: string; version: number; clientId: string | null }
   | {
+      /** Two clean edits merged into text holding a credential: not stored, conflict record `conflictId` keeps the edit. */
+      kind: "merge_holds_credential";
+      namespace: string;
+      path: string;
+      conflictId: string;
+      /** The head version the edit was merged with. */
+      version: number;
+      clientId: string | null;
+      findings: readonly AuditFinding[];
+      fingerprintKeyId: number | null;
+    }
+  | {
       /** A bypass request (`bypass_requested`) or a decision on it; `targetUser` is who requested it. */
       kind: "bypass_requested" | "bypass_approved" | "bypass_denied" | "bypass_revoked";
       bypassId: string;
@@ -139,6 +151,18 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
         conflictId: event.conflictId,
         version: event.version,
         clientId: redacted(event.clientId),
+      };
+    case "merge_holds_credential":
+      return {
+        ...base,
+        namespace: redacted(event.namespace),
+        path: redacted(event.path),
+        conflictId: event.conflictId,
+        version: event.version,
+        clientId: redacted(event.clientId),
+        code: "merge_holds_credential",
+        findings: event.findings.map(auditFinding),
+        fingerprintKeyId: event.fingerprintKeyId,
       };
     case "bypass_requested":
     case "bypass_approved":

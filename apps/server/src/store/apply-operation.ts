@@ -5,7 +5,6 @@
  * decision table on {@link decide}.
  */
 import { mergeText, pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
-import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/events.js";
 import type { Db, Tx } from "../db/database.js";
 import { conflicts, versions } from "../db/schema.js";
@@ -15,6 +14,7 @@ import { inWriteTransaction } from "./namespace-transaction.js";
 import { applyFastForward } from "./fast-forward.js";
 import { readStoredOperation, replayResult, requestHash, storeOperation } from "./idempotency.js";
 import { Refusal } from "../errors/refusal.js";
+import { auditMergeRefusal, checkMerged, conflictReason, type MergeRefusal } from "./merge-check.js";
 import { auditSecretRefusal, checkContent, checkWellFormed, SecretRefusal } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import { decideRename, followRename, RollbackRefusal, type Decision } from "./apply-rename.js";
@@ -153,8 +153,9 @@ export function unchangedResult(opId: string, path: string, head: Head | null, h
  *   - put, head live → three-way merge (`mergeText` of the protocol, the operation's `merge` policy,
  *     default `conflict`; base content "" for base 0 or a tombstone base): clean → `merged` (a new
  *     version, kind "merge", unless the merge equals the head); overlapping (or a merge that would
- *     be too large or hold a credential) → `conflict`: the head stays, the incoming content is kept
- *     as a conflict record at a new cursor. Both results name the head's author (`headAuthor`).
+ *     be too large or hold a credential: `code` entry_too_large / merge_holds_credential with
+ *     findings, audited, store/merge-check.ts) → `conflict`: the head stays, the incoming content is
+ *     kept as a conflict record at a new cursor. Both results name the head's author (`headAuthor`).
  *   - delete, head already a tombstone → `applied` (nothing new).
  *   - delete, head unchanged in content since the base → `applied` (a tombstone version).
  *   - delete, head edited since the base → `conflict` (record with deleted=true): the edit stays.
@@ -192,7 +193,7 @@ export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: str
       cursor: c.cursor,
       ...(headAuthor === undefined ? {} : { headAuthor }),
     }));
-  const conflict = async (h: Head, headAuthor: string): Promise<Decision> => {
+  const conflict = async (h: Head, headAuthor: string, refused: MergeRefusal | null = null): Promise<Decision> => {
     await takeCursor(tx, nsId, cursor);
     const [row] = await tx
       .insert(conflicts)
@@ -218,8 +219,9 @@ export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: str
       version: h.version,
       clientId: ctx.clientId,
     });
+    await auditMergeRefusal(tx, ctx, refused, { path, conflictId: row!.id, version: h.version });
     return {
-      result: { opId: op.opId, path, status: "conflict", conflictId: row!.id, headVersion: h.version, headSha256: h.sha256, headContent: h.content, cursor, headAuthor },
+      result: { opId: op.opId, path, status: "conflict", conflictId: row!.id, headVersion: h.version, headSha256: h.sha256, headContent: h.content, cursor, headAuthor, ...conflictReason(refused) },
       final: true,
     };
   };
@@ -282,7 +284,8 @@ export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: str
   const outcome = mergeText({ base: baseContent, server: head.content ?? "", local: incoming, policy: ("merge" in op && op.merge) || "conflict" });
   if (!outcome.clean) return conflict(head, headAuthor);
   if (outcome.content === head.content) return keepHead();
-  const tooLarge = Buffer.byteLength(outcome.content, "utf8") > ctx.limits.maxEntryBytes;
-  if (tooLarge || scan(outcome.content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints, allowMarker: false }).length > 0) return conflict(head, headAuthor);
+  // Each edit passed the scan alone; together they can hold a credential (store/merge-check.ts).
+  const refused = checkMerged(ctx, outcome.content);
+  if (refused) return conflict(head, headAuthor, refused);
   return merged(outcome.content, headAuthor);
 }

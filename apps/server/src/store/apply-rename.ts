@@ -4,12 +4,12 @@
  * namespace lock held) and are recorded in `renames`, which the change feed and history read.
  */
 import { mergeText, pathFoldKey, sha256Hex, type MergePolicy, type OperationResult } from "@teammem/protocol";
-import { scan } from "@teammem/scanner";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../db/database.js";
 import { conflicts, renames } from "../db/schema.js";
 import { Refusal } from "../errors/refusal.js";
 import { checkNewLiveEntry, commitVersion, readHead, readVersionContent, takeCursor, type Head } from "./heads.js";
+import { auditMergeRefusal, checkMerged, conflictReason } from "./merge-check.js";
 import { readVersionAuthor } from "./version-author.js";
 import type { WriteContext } from "./write-context.js";
 
@@ -42,7 +42,7 @@ function refusedOn(opId: string, path: string, refusal: Refusal): Decision {
 
 /** Whether a merge result may be stored: within the entry limit and free of credentials. */
 function storable(ctx: WriteContext, content: string): boolean {
-  return Buffer.byteLength(content, "utf8") <= ctx.limits.maxEntryBytes && scan(content, { fingerprintKey: ctx.fingerprintKey, allowFingerprints: ctx.allowedFingerprints, allowMarker: false }).length === 0;
+  return checkMerged(ctx, content) === null;
 }
 
 /** The new path a rename moved version `version` (its tombstone) of `path` to, or null. */
@@ -180,10 +180,12 @@ export async function followRename(
   const renamedFrom = { path, version: head.version };
   const merged = mergeText({ base, server: target.content ?? "", local: op.content, policy: op.policy });
   const cursor = namespaceCursor + 1;
-  if (!merged.clean || !storable(ctx, merged.content)) {
+  const refused = merged.clean ? checkMerged(ctx, merged.content) : null;
+  if (!merged.clean || refused) {
     const conflictId = await recordConflict(tx, ctx, op.opId, to, 0, target.version, op.content, cursor);
+    await auditMergeRefusal(tx, ctx, refused, { path: to, conflictId, version: target.version });
     return {
-      result: { opId: op.opId, path: to, renamedFrom, status: "conflict", conflictId, headVersion: target.version, headSha256: target.sha256, headContent: target.content, cursor, headAuthor },
+      result: { opId: op.opId, path: to, renamedFrom, status: "conflict", conflictId, headVersion: target.version, headSha256: target.sha256, headContent: target.content, cursor, headAuthor, ...conflictReason(refused) },
       final: true,
     };
   }

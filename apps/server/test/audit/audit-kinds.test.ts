@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUDIT_EVENT_KINDS, sha256Hex, type AuditEvent, type AuditEventKind } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
-import { fakeGithubPat } from "@teammem/scanner/testing";
+import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import { auditEvents } from "../../src/db/schema.js";
@@ -93,6 +93,20 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     expect(result.status).toBe("conflict");
     const [e] = await latest("conflict_recorded");
     expect(e).toMatchObject({ actor: "bob", namespace: "k3", path: "c.md", conflictId: result.conflictId, version: 2, clientId: "dev-1" });
+  });
+
+  it("merge_holds_credential: two clean edits merged into a credential; rule, position and fingerprint, never the value (try14 F22)", async () => {
+    const sid = `SK${randomChars(32, 31, "0123456789abcdef")}`;
+    const secret = randomChars(32, 32);
+    const base = "key:\n\nbetween\n\nsecret:\n";
+    await batch("k3m", h.tokens.member, [{ opId: opId("a"), path: "t.md", baseVersion: 0, content: base }]);
+    await batch("k3m", h.tokens.member, [{ opId: opId("b"), path: "t.md", baseVersion: 1, content: base.replace("key:", `TWILIO_API_KEY=${sid}`) }]);
+    const result = (await batch("k3m", h.tokens.member2, [{ opId: opId("c"), path: "t.md", baseVersion: 1, content: base.replace("secret:", `TWILIO_API_SECRET=${secret}`) }])).json().results[0];
+    expect([result.status, result.code]).toEqual(["conflict", "merge_holds_credential"]);
+    const [e] = await latest("merge_holds_credential");
+    expect(e).toMatchObject({ actor: "bob", namespace: "k3m", path: "t.md", conflictId: result.conflictId, version: 2, clientId: "dev-1", code: "merge_holds_credential" });
+    expect(e!.findings).toEqual([{ ruleId: "twilio-api-key", label: expect.any(String), line: 5, column: 19, fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
+    expect(JSON.stringify(e)).not.toContain(secret);
   });
 
   it("bypass_requested, bypass_approved, bypass_denied, bypass_revoked: fingerprint, rule, path, line and reason, the requester as target, never the value", async () => {

@@ -14,6 +14,8 @@ import { RoleName, UserName } from "./admin.js";
  *   window, address, code and token; never token material;
  * - `token_issued`, `token_revoked`, `member_role_changed`, `fingerprint_key_rotated`;
  * - `entry_restored`, `conflict_recorded`;
+ * - `merge_holds_credential`: two clean edits merged into text holding a credential; the merge was
+ *   not stored (a conflict record keeps the edit); findings with fingerprints, never the value;
  * - `bypass_requested`, `bypass_approved`, `bypass_denied`, `bypass_revoked`: a bypass request and
  *   its decisions (fingerprint, rule, path, line and reason; actor `policy` for an approval by the
  *   team's `immediate` policy);
@@ -31,6 +33,7 @@ export const AUDIT_EVENT_KINDS = [
   "fingerprint_key_rotated",
   "entry_restored",
   "conflict_recorded",
+  "merge_holds_credential",
   "bypass_requested",
   "bypass_approved",
   "bypass_denied",

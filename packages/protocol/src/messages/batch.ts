@@ -100,9 +100,20 @@ export const MergedResult = z.object({
   headAuthor: Text.optional(),
 });
 /**
- * Overlapping edits: the head stays; the incoming content is kept as conflict record `conflictId`.
+ * Why a conflict result's edits were not merged, when it was not overlapping lines: the texts merge
+ * line by line, but the merged text would hold a credential (`merge_holds_credential`: each edit
+ * alone is clean, e.g. a key id added by one teammate and its secret by another; `findings` say
+ * where in the merged text, never the value) or exceed the entry limit (`entry_too_large`).
+ */
+export const MERGE_REFUSAL_CODES = ["merge_holds_credential", "entry_too_large"] as const;
+export type MergeRefusalCode = (typeof MERGE_REFUSAL_CODES)[number];
+
+/**
+ * Edits not merged: the head stays; the incoming content is kept as conflict record `conflictId`.
  * `headVersion`/`headContent` let the client show both sides (`headContent` null: head is a
- * tombstone); `headAuthor` wrote the head version.
+ * tombstone); `headAuthor` wrote the head version. `code` absent: the edits changed the same lines;
+ * else why their clean merge was not stored ({@link MERGE_REFUSAL_CODES}), with `findings` (rule and
+ * position in the merged text) for `merge_holds_credential`.
  */
 export const ConflictResult = z.object({
   ...ResultBase,
@@ -113,6 +124,8 @@ export const ConflictResult = z.object({
   headContent: Text.nullable(),
   cursor: Cursor,
   headAuthor: Text.optional(),
+  code: z.enum(MERGE_REFUSAL_CODES).optional(),
+  findings: z.array(WireFinding).optional(),
 });
 /** Refused; nothing of the operation was stored. `findings` only with `secret_detected`. */
 export const RejectedResult = z.object({
