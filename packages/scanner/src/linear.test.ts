@@ -17,6 +17,7 @@ import { ALPHABETS, prng, randomChars } from "./fakes.js";
 import type { Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { scan } from "./scan.js";
+import { ASCII_PUNCTUATION } from "./engine/normalize.js";
 
 /** Size of the inputs of a ratio verdict: the ordinary text and each adversarial input. */
 const SIZE = 2 * 1024 * 1024;
@@ -168,6 +169,20 @@ const cases: [string, (size: number) => string][] = [
   ["one line of ordinary text (no newline)", (n) => ordinaryText(n).replace(/\n/g, " ")],
   ["a run of token characters without terminator", (n) => "ghp_" + repeatTo("aB3xZ9", n - 4)],
   ["zero-width characters and CRLF everywhere", (n) => repeatTo("ghp_\u200Bab\r\n", n)],
+  // Normalisation (engine/normalize.ts, scan.ts): a removal's word is read once, and the whole text
+  // normalised and searched again when a prefix starts before a removal in it; dense removals.
+  ["backslash + every ASCII punctuation character, repeated", (n) => repeatTo(Array.from(ASCII_PUNCTUATION, (p) => `\\${p}`).join(""), n)],
+  ["one line of \\_ (escaped underscores)", (n) => repeatTo("\\_", n)],
+  ["words of escaped underscores (a\\_b repeated, apart by spaces)", (n) => repeatTo("a\\_b ", n)],
+  ["one line of backslashes (escaped backslashes)", (n) => "\\".repeat(n)],
+  ["backslash escapes inside repeated prefixes (ghp\\_ghp\\_…)", (n) => repeatTo("ghp\\_", n)],
+  ["soft hyphens only", (n) => "\u00AD".repeat(n)],
+  ["soft hyphens inside repeated prefixes (g\u00ADhp_…)", (n) => repeatTo("g\u00ADhp_", n)],
+  ["words with a soft hyphen after a key block header (a removal within its reach each)", (n) => repeatTo("-----BEGIN PRIVATE KEY-----\na\u00ADb ", n)],
+  ["tag characters (surrogate pairs) only", (n) => repeatTo("\u{E0041}", n)],
+  ["one word of numeric HTML references without ; (ghp&#95…)", (n) => repeatTo("ghp&#95", n)],
+  ["one line of &#95 without ;", (n) => repeatTo("&#95", n)],
+  ["one word of &# and digits without ; (&#1&#12&#123…)", (n) => repeatTo("&#1&#12&#1234567&#12345678", n)],
   // Issue 10, "Measured": single lines of `=`, of `postgres://`, of base64-looking text.
   ["one line of =", (n) => "=".repeat(n)],
   ["one line of postgres:// repeated", (n) => repeatTo("postgres://", n)],

@@ -19,7 +19,7 @@ import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import type { QuietRange } from "./engine/prefix-automaton.js";
 import { HitMemo, matchAt, Verdicts } from "./engine/match.js";
 import { PairSearch } from "./pair-search.js";
-import { normalize, type NormalizedText } from "./engine/normalize.js";
+import { normalize, normalizeLineEnds, normalizeRun, wordAround, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
 import { base64RunEnd, decodeBudgetFor, decodedRuns, hasBase64Run, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
@@ -93,38 +93,72 @@ interface RawMatch {
 
 /**
  * Every rule's matches in `text` (offsets in `text`). One pass of the prefix automaton; it also
- * knows the code units normalisation removes (prefix ids >= normalizeFrom): the first one seen stops
- * the pass, and the search restarts on the normalised text. Ordinary text (no CRLF, BOM or
- * zero-width character) is thus read once. With `gateHits`, the same pass appends the starts of the
- * decode layer's base64 gates (engine/decode.ts, `base64Gates`); after a restart, or when the
- * catalog has no gates, it holds `[-1]` (unknown: the decode layer searches every run).
+ * knows what normalisation changes (prefix ids from `normalizeFrom` to `gateFrom`; engine/normalize.ts):
+ * - a CR stops the pass, and the search restarts on the text with its line ends normalised (the CR
+ *   of a CRLF removed, a lone CR read as LF: removing them joins nothing);
+ * - a backslash escape or an invisible character (the other triggers) makes the pass read the word
+ *   around it once (`splitsToken`: normalised in a scratch buffer, a walk of the automaton): only
+ *   when a rule prefix starts in it before a removal may that removal split a token. The triggers of
+ *   the rest of the word are muted (no call per trigger in a word of dense removals). At the first
+ *   such word the triggers are muted for good, the pass reads on, and the whole text normalised
+ *   (engine/normalize.ts, `normalize`) is searched as well. Its matches come first: a match of the
+ *   text as read is kept only where none of the same rule overlaps it, so a removal that glues a
+ *   token to a word (`word\u00ADghp_…`, `word\_ghp_…`) loses no finding the text gives as written.
+ * Ordinary text (no CR, and no removal in a word holding a prefix before it) is thus read once.
+ * With `gateHits`, the first pass over `text` appends the starts of the decode layer's base64
+ * gates (engine/decode.ts, `base64Gates`); after a restart at a CR, or when the catalog has no
+ * gates, it holds `[-1]` (unknown: the decode layer searches every run).
  */
 function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]): RawMatch[] {
-  const { rules, rulesByPrefix, normalizeFrom, gateFrom } = catalog;
+  const { rules, rulesByPrefix, normalizeFrom, gateFrom, reachAfter, reachBefore } = catalog;
   // Until a text holds a base64 run long enough to be decoded, the gates' automaton is not built
   // (a process running a hook scans one short text): in a text without such a run no gate hit can
   // matter. Once built it reads every text (the run check is ~half of a plain pass over prose).
   const automaton =
     gateHits === undefined || gateHits[0] === -1 ? catalog.automaton : (catalog.gatedAutomaton(false) ?? (hasBase64Run(text) ? catalog.gatedAutomaton(true)! : catalog.automaton));
   let t = text;
-  let norm: NormalizedText | undefined;
+  // For removals outside a prefix's word: how far the matches of the prefixes seen so far may read
+  // (catalog.reachAfter), and where the last word holding a removal ended.
+  let reach = 0;
+  let removalsUntil = -1;
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
   let pairs: PairSearch | undefined; // the pair rules' positions in `t` (lazily, at the first ID)
   const verdicts = new Verdicts(); // validators are pure: verdicts hold in the normalised text too
   let memo = new HitMemo(); // positions in `t`: a new one after normalisation
   let out: RawMatch[] = [];
   let gateSink = gateHits;
+  /** A word whose removal may split a token has been read: `t` is searched normalised as well. */
+  let splitting = false;
+  let scratch: Uint16Array | undefined; // a word normalised (splitsToken), grown as needed
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
-  // enough) are not even reported.
-  const quiet: QuietRange = { from: gateFrom, until: 0 };
+  // enough) are not even reported; nor the triggers after the CR's before `mutedUntil` (the end of
+  // the last word read).
+  const quiet: QuietRange = { from: gateFrom, until: 0, mutedFrom: normalizeFrom + 1, mutedTo: gateFrom, mutedUntil: 0 };
   const onHit = (start: number, prefixId: number): boolean => {
     if (prefixId >= normalizeFrom) {
-      if (prefixId < gateFrom) return norm === undefined;
+      if (prefixId < gateFrom) {
+        if (prefixId === normalizeFrom) return true; // a CR (none is left after the restart)
+        const word = wordAround(t, start);
+        if (scratch === undefined || scratch.length < word.end - word.start) scratch = new Uint16Array(Math.max(256, 2 * (word.end - word.start)));
+        const run = normalizeRun(t, word.start, word.end, scratch);
+        if (run.lastRemoval >= 0) removalsUntil = word.end;
+        if (word.start < reach) splitting = true;
+        else if (run.lastRemoval > 0) splitting = catalog.wordCheck().splits(scratch, run.length, run.lastRemoval);
+        quiet.mutedUntil = splitting ? Infinity : word.end;
+        return false;
+      }
       if (gateSink !== undefined && start >= quiet.until) {
         quiet.until = base64RunEnd(t, start);
         gateSink.push(start);
       }
       return false;
+    }
+    if (reachAfter[prefixId] !== 0 && quiet.mutedUntil !== Infinity && catalog.opensReach(prefixId, t, start)) {
+      reach = Math.max(reach, start + reachAfter[prefixId]!);
+      if (removalsUntil > start - reachBefore[prefixId]!) {
+        splitting = true;
+        quiet.mutedUntil = Infinity;
+      }
     }
     const candidates = rulesByPrefix[prefixId]!;
     for (let k = 0; k < candidates.length; k++) {
@@ -138,23 +172,64 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     }
     return false;
   };
-  if (automaton.forEachHit(t, onHit, quiet)) {
-    // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
-    gateHits?.splice(0, gateHits.length, -1);
-    gateSink = undefined;
-    norm = normalize(text);
-    t = norm.text;
+  const restart = (next: string): void => {
+    t = next;
     skipUntil = undefined;
     pairs = undefined;
     memo = new HitMemo();
     out = [];
-    automaton.forEachHit(t, onHit); // no gate hits kept after a restart
+  };
+  let lineEnds: NormalizedText | undefined;
+  if (automaton.forEachHit(t, onHit, quiet)) {
+    // Gate hits in the normalised text are not offsets in `text`: the decode layer searches instead.
+    gateHits?.splice(0, gateHits.length, -1);
+    gateSink = undefined;
+    lineEnds = normalizeLineEnds(text);
+    restart(lineEnds.text);
+    quiet.until = Infinity;
+    quiet.mutedUntil = 0;
+    splitting = false;
+    reach = 0;
+    removalsUntil = -1;
+    automaton.forEachHit(t, onHit, quiet);
+  }
+  if (splitting) {
+    gateSink = undefined;
+    const plain = out;
+    const norm = normalize(t);
+    restart(norm.text);
+    // Neither triggers nor gate hits are wanted from the normalised text.
+    automaton.forEachHit(t, onHit, { from: normalizeFrom, until: Infinity, mutedFrom: 0, mutedTo: 0, mutedUntil: 0 });
     for (const m of out) {
       m.start = norm.toOriginal(m.start);
       m.end = norm.toOriginal(m.end - 1) + 1;
     }
+    // A match of the text as read counts only where the normalised text has none of its rule: an
+    // equal span holds the removed code units in its value (a URL password's `[^@]` class reads a
+    // soft hyphen too), and the fingerprint is the value as shown.
+    if (plain.length > 0) {
+      const seen = out.length === 0 ? undefined : overlapTest(out, out.length);
+      out = mergeByStart(seen === undefined ? plain : plain.filter((m) => !seen(m.rule, m.start, m.end)), out);
+    }
+  }
+  if (lineEnds !== undefined) {
+    for (const m of out) {
+      m.start = lineEnds.toOriginal(m.start);
+      m.end = lineEnds.toOriginal(m.end - 1) + 1;
+    }
   }
   return out;
+}
+
+/** The matches of `a` and `b` (each ordered by start, mostly) in one list ordered by start where both are. O(|a| + |b|). */
+function mergeByStart(a: readonly RawMatch[], b: readonly RawMatch[]): RawMatch[] {
+  const merged: RawMatch[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push(b[j]!.start < a[i]!.start ? b[j++]! : a[i++]!);
+  while (i < a.length) merged.push(a[i++]!);
+  while (j < b.length) merged.push(b[j++]!);
+  return merged;
 }
 
 /**

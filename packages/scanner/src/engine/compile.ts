@@ -7,7 +7,7 @@
 import type { Rule } from "../rule.js";
 import { atomCache, tokenAlphabet, tokenBoundary, type AtomCache, type TokenBoundary } from "./boundaries.js";
 import { checkPatternSafety } from "./safety.js";
-import { REMOVABLE_SEQUENCES } from "./normalize.js";
+import { normalizationTriggers, removableFirstBytes } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
 import { base64Gates, canGate, SHORT_HEAD, type SeamGates } from "./decode.js";
 
@@ -123,7 +123,7 @@ export function numberGroups(source: string): { source: string; numbers: Readonl
 
 export interface CompiledCatalog {
   readonly rules: readonly CompiledRule[];
-  /** The rule prefixes, then the code units normalisation removes (see `normalizeFrom`). */
+  /** The rule prefixes, then what tells that a text needs normalising (see `normalizeFrom`). */
   readonly automaton: PrefixAutomaton;
   /**
    * The same prefixes (same ids), then the decode layer's base64 gates (see `gateFrom`), built on
@@ -136,8 +136,10 @@ export interface CompiledCatalog {
   /** prefix id → indices (into `rules`) of the rules having that prefix, in catalog order. */
   readonly rulesByPrefix: readonly Int32Array[];
   /**
-   * Prefix ids from this one on are not rule prefixes but the code units normalisation removes
-   * (`REMOVABLE_SEQUENCES`): a hit on one means the text must be normalised before matching.
+   * Prefix ids from this one on are not rule prefixes but what normalisation changes
+   * (engine/normalize.ts, `normalizationTriggers`): a hit on one means the text may need
+   * normalising before matching. The first of them (id `normalizeFrom`) is the CR, whose removal
+   * joins nothing.
    */
   readonly normalizeFrom: number;
   /**
@@ -154,6 +156,57 @@ export interface CompiledCatalog {
    * built, and when the catalog has no gates.
    */
   readonly seamGates: () => SeamGates | undefined;
+  /**
+   * How far a removal may sit from a rule prefix and still be inside a match that reads it, for the
+   * scan's local normalisation check (scan.ts), by prefix id, in code units of the text as written:
+   * `reachAfter`, after the prefix's start, for a prefix of a rule whose match may hold whitespace
+   * (a key block, `PrivateKey = …`, a pair rule's secret lines: {@link mayHoldWhitespace}), twice the
+   * pattern's longest match (an escape doubles a character); 0 for the others, whose match is one
+   * word. `reachBefore`, before it: the same for a pair rule (its secret may come first), else 0.
+   */
+  readonly reachAfter: Int32Array;
+  readonly reachBefore: Int32Array;
+  /**
+   * Does the hit of prefix `prefixId` (one with a reach) at `start` of `text` open a match that may
+   * reach other words? For a pair rule's prefix, when its id pattern matches there (`SKIP` is no
+   * Twilio key id); true for the others.
+   */
+  readonly opensReach: (prefixId: number, text: string, start: number) => boolean;
+  /**
+   * The scan's test of a word normalised around a removal (scan.ts), built at the first call:
+   * {@link WordCheck}.
+   */
+  readonly wordCheck: () => WordCheck;
+}
+
+/**
+ * Can a match of the pattern `source` hold a space or a line break (a conservative reading of the
+ * source: `\s`, `\n`, `\r`, `\t`, `\f`, `\v`, a space, `.`, a class holding one of them, a negated class
+ * without `\s`)? Lookbehinds are read too, so it may say yes for a match that cannot.
+ */
+export function mayHoldWhitespace(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      if ("snrtfv".includes(source[i + 1] ?? "")) return true;
+      i++;
+    } else if (c === " " || c === ".") return true;
+    else if (c === "[") {
+      const negated = source[i + 1] === "^";
+      let j = i + (negated ? 2 : 1);
+      let body = "";
+      if (source[j] === "]") body += source[j++];
+      while (j < source.length && source[j] !== "]") {
+        if (source[j] === "\\") {
+          body += source.slice(j, j + 2);
+          j += 2;
+        } else body += source[j++];
+      }
+      i = j;
+      if (negated ? !body.includes("\\s") : /\\[snrtfv]| /.test(body)) return true;
+    }
+  }
+  return false;
 }
 
 const memo = new WeakMap<readonly Rule[], CompiledCatalog>();
@@ -242,9 +295,33 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
   const notAfterWord = Uint8Array.from(byPrefix, (rs, id) =>
     /^[A-Za-z0-9]/.test(rulePrefixes[id]!) && rs.every((r) => compiled[r]!.boundary?.before !== undefined && !compiled[r]!.hasLeadGroup) ? 1 : 0,
   );
-  const automaton = new PrefixAutomaton([...rulePrefixes, ...REMOVABLE_SEQUENCES], notAfterWord);
+  // The code units of the rule prefixes and of the gates (base64 in both alphabets) keep their own
+  // symbols; the other punctuation characters and the invisible ones are read as one symbol each.
+  const used = new Set<number>(Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_", (ch) => ch.charCodeAt(0)));
+  for (const p of rulePrefixes) for (let i = 0; i < p.length; i++) used.add(p.charCodeAt(i));
+  const triggers = normalizationTriggers((c) => used.has(c));
+  // The `\/` of the rule prefix `:\/\/` (a URL in JSON) as written are no removals (the URL rules read
+  // it so): the triggers are not reported inside a rule prefix.
+  const hidden = { from: rulePrefixes.length + 1, to: rulePrefixes.length + triggers.prefixes.length };
+  const automaton = new PrefixAutomaton([...rulePrefixes, ...triggers.prefixes], notAfterWord, triggers.aliases, hidden);
+  const reachAfter = new Int32Array(rulePrefixes.length);
+  const reachBefore = new Int32Array(rulePrefixes.length);
+  /** By prefix id: the id patterns (sticky) of its pair rules when all its rules with a reach are pair rules. */
+  const pairIds: (RegExp[] | undefined)[] = [];
+  byPrefix.forEach((rs, id) => {
+    for (const r of rs) {
+      const { rule } = compiled[r]!;
+      if (rule.pair === undefined && !mayHoldWhitespace(rule.pattern.source)) continue;
+      const reach = Math.min(2 * checkPatternSafety(rule.pattern).maxWidth, 1 << 30);
+      reachAfter[id] = Math.max(reachAfter[id]!, reach);
+      if (rule.pair !== undefined) reachBefore[id] = Math.max(reachBefore[id]!, reach);
+    }
+    const reaching = rs.map((r) => compiled[r]!.rule).filter((rule) => rule.pair !== undefined || mayHoldWhitespace(rule.pattern.source));
+    if (reaching.length > 0 && reaching.every((rule) => rule.pair !== undefined)) pairIds[id] = reaching.map((rule) => new RegExp(rule.pair!.id.source, rule.pair!.id.flags.replace(/[gy]/g, "") + "y"));
+  });
   let gated: PrefixAutomaton | undefined;
   let seams: SeamGates | undefined;
+  let words: WordCheck | undefined;
   const catalog: CompiledCatalog = {
     rules: compiled,
     automaton,
@@ -252,12 +329,24 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       (gated ??= !hasGates
         ? automaton
         : build
-          ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!], notAfterWord)
+          ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!], notAfterWord, triggers.aliases, hidden)
           : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,
     gateFrom: automaton.prefixes.length,
     hasGates,
+    reachAfter,
+    reachBefore,
+    opensReach: (id, text, start) => {
+      const ids = pairIds[id];
+      if (ids === undefined) return true;
+      for (const re of ids) {
+        re.lastIndex = start;
+        if (re.test(text)) return true;
+      }
+      return false;
+    },
+    wordCheck: () => (words ??= wordCheckOf(rulePrefixes, byPrefix, compiled, reachAfter)),
     seamGates: () => {
       if (seams !== undefined || !hasGates || gated === undefined) return seams;
       const g = gated;
@@ -276,14 +365,74 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
 }
 
 /**
+ * May a removal in a word split a token? `splits(units, n, lastRemoval)`: `units[0, n)` is the word
+ * normalised, `lastRemoval` the normalised offset before which its last removal sat. True when a
+ * rule prefix starts in the word before that offset (the removal may be inside the token it opens),
+ * or anywhere in the word for a prefix of a rule whose token starts before it (a `lead` group) and
+ * for a word of a prefix holding whitespace (`-----BEGIN`, `OPENSSH` … of `-----BEGIN OPENSSH
+ * PRIVATE KEY-----`: the word shows only a part of it); and, for a prefix whose every rule's match
+ * holds a literal (`Rule.contains`: the `@` of a URL's user info) and no whitespace, when that
+ * literal follows it in the word. O(n) per literal.
+ */
+export interface WordCheck {
+  splits(units: Uint16Array, n: number, lastRemoval: number): boolean;
+}
+
+/** See {@link WordCheck}: an automaton over the rule prefixes, those holding whitespace split into their words. */
+function wordCheckOf(prefixes: readonly string[], byPrefix: readonly number[][], compiled: readonly CompiledRule[], reachAfter: Int32Array): WordCheck {
+  const pieces: string[] = [];
+  const anywhere: number[] = [];
+  const needs: (string | undefined)[] = [];
+  prefixes.forEach((p, id) => {
+    const words = p.split(/\s+/).filter((w) => w.length > 0);
+    const rs = byPrefix[id]!.map((r) => compiled[r]!);
+    const lead = rs.some((cr) => cr.hasLeadGroup);
+    const literal = reachAfter[id] === 0 && rs.every((cr) => cr.contains !== undefined && cr.contains === rs[0]!.contains) ? rs[0]!.contains : undefined;
+    for (const w of words) {
+      pieces.push(w);
+      anywhere.push(words.length > 1 || w !== p || lead ? 1 : 0);
+      needs.push(literal);
+    }
+  });
+  const automaton = new PrefixAutomaton(pieces);
+  const flags = Uint8Array.from(anywhere);
+  return {
+    splits(units, n, lastRemoval) {
+      let literal: string | undefined;
+      let lastAt = -1; // where the last occurrence of `literal` in the word starts
+      return automaton.someHit(units, n, (id, start) => {
+        if (start >= lastRemoval && flags[id] === 0) return false;
+        const need = needs[id];
+        if (need === undefined) return true;
+        if (need !== literal) {
+          literal = need;
+          lastAt = lastIndexIn(units, n, need);
+        }
+        return lastAt >= start + pieces[id]!.length;
+      });
+    },
+  };
+}
+
+/** Offset of the last occurrence of `literal` in `units[0, n)`, or −1. O(n × literal length). */
+function lastIndexIn(units: Uint16Array, n: number, literal: string): number {
+  outer: for (let i = n - literal.length; i >= 0; i--) {
+    for (let k = 0; k < literal.length; k++) if (units[i + k] !== literal.charCodeAt(k)) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/**
  * By prefix: the UTF-8 bytes a token may hold right after it (256 entries, 1 = possible), for the
  * prefixes shorter than SHORT_HEAD bytes whose gates the decode layer refines with them
  * (engine/decode.ts, `base64Gates`); undefined (any byte) for the others, and when a rule of the
  * prefix could match the prefix alone or may hold any character (`tokenAlphabet`). The first bytes
- * of the characters normalisation removes are possible too: a zero-width character after the
- * prefix is removed before matching.
+ * of what normalisation removes are possible too (`removableFirstBytes`: CR, `\`, the invisible
+ * characters): an invisible character or a backslash escape after the prefix is removed before matching.
  */
 function followingBytes(prefixes: readonly string[], byPrefix: readonly number[][], rules: readonly Rule[], atoms: AtomCache): (Uint8Array | undefined)[] {
+  const removable = removableFirstBytes();
   return prefixes.map((p, id) => {
     if (Buffer.byteLength(p, "utf8") >= SHORT_HEAD) return undefined;
     const set = new Uint8Array(256);
@@ -294,7 +443,7 @@ function followingBytes(prefixes: readonly string[], byPrefix: readonly number[]
       if (alphabet === undefined) return undefined;
       for (let c = 0; c < 128; c++) set[c] ||= alphabet[c]!;
     }
-    for (const seq of REMOVABLE_SEQUENCES) set[Buffer.from(seq, "utf8")[0]!] = 1;
+    for (const b of removable) set[b] = 1;
     return set;
   });
 }

@@ -1253,12 +1253,13 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
   return new EscapeRun(text, start, end, ESCAPE_KINDS.filter((_, k) => kinds & (1 << k)).join("+"), decoded, Int32Array.from(checkpoints));
 }
 
-/** The code point of the character reference `text[i, i + len)` ({@link referenceLength} long: `&#95;`, `&#x5F;`, `&lowbar;`), or −1 (an unknown name, a surrogate, above U+10FFFF). */
+/** The code point of the character reference `text[i, i + len)` ({@link referenceLength} long: `&#95;`, `&#95`, `&#x5F;`, `&#x5F`, `&lowbar;`), or −1 (an unknown name, a surrogate, above U+10FFFF). */
 function referenceCodePoint(text: string, i: number, len: number): number {
   let cp: number;
   if (text.charCodeAt(i + 1) === 35 /* # */) {
     const x = text.charCodeAt(i + 2);
-    cp = x === 120 || x === 88 /* x X */ ? hexValue(text, i + 3, len - 4) : decimalValue(text, i + 2, len - 3);
+    const digitsEnd = text.charCodeAt(i + len - 1) === 59 /* ; */ ? i + len - 1 : i + len;
+    cp = x === 120 || x === 88 /* x X */ ? hexValue(text, i + 3, digitsEnd - i - 3) : decimalValue(text, i + 2, digitsEnd - i - 2);
   } else {
     const s = NAMED_ENTITIES.get(text.slice(i + 1, i + len - 1));
     cp = s === undefined ? -1 : s.charCodeAt(0);
@@ -1309,7 +1310,13 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 const isAlphanumeric = (c: number): boolean => isAsciiLetter(c) || isDigit(c);
 
-/** Length of the character reference at `q` (an `&`: `&#95;`, `&#x5F;`, `&lowbar;`), or 0 when there is none. Reads at most 35 code units. */
+/**
+ * Length of the character reference at `q` (an `&`: `&#95;`, `&#x5F;`, `&lowbar;`), or 0 when
+ * there is none. A numeric reference may lack its `;` (`&#95`, `&#x5f`: browsers decode it, WHATWG
+ * HTML §13.2.5.80, "missing-semicolon-after-character-reference"); its digits are then all those
+ * that follow, as a browser reads them (`&#x5fab` is U+5FAB, not `_ab`), and more digits than a
+ * code point has (7 decimal, 6 hex) make no reference. Reads at most 35 code units.
+ */
 function referenceLength(text: string, q: number): number {
   let i = q + 1;
   // Plain loops, no closure: this runs at every `&` of an escaped word (one per 2 code units at worst).
@@ -1320,10 +1327,13 @@ function referenceLength(text: string, q: number): number {
     if (x === 120 || x === 88 /* x X */) {
       from = ++i;
       while (i - from < 6 && isHexDigit(text.charCodeAt(i))) i++;
+      if (i === from || isHexDigit(text.charCodeAt(i))) return 0;
     } else {
       from = i;
       while (i - from < 7 && isDigit(text.charCodeAt(i))) i++;
+      if (i === from || isDigit(text.charCodeAt(i))) return 0;
     }
+    return text.charCodeAt(i) === 59 /* ; */ ? i + 1 - q : i - q;
   } else {
     if (!isAsciiLetter(text.charCodeAt(i++))) return 0;
     from = i;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalize } from "./normalize.js";
+import { ASCII_PUNCTUATION, INVISIBLE_RANGES, normalizationTriggers, normalize } from "./normalize.js";
+import { PrefixAutomaton } from "./prefix-automaton.js";
 
 describe("normalize", () => {
   it("returns the same string when nothing is removable", () => {
@@ -68,5 +69,98 @@ describe("normalize of CRs alone (no zero-width character)", () => {
     expect(crlf.text).toBe("\n".repeat(1 << 19));
     expect(crlf.toOriginal(1000)).toBe(2001);
     expect(normalize("\r\r\n".repeat(1 << 18)).text).toBe("\n\n".repeat(1 << 18));
+  });
+});
+
+describe("normalize of invisible characters (Default_Ignorable_Code_Point and bidi controls)", () => {
+  const property = /^[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]$/u;
+  const inRanges = (cp: number) => INVISIBLE_RANGES.some(([from, to]) => cp >= from && cp <= to);
+
+  it("removes exactly the code points of the Unicode properties (every code point checked)", () => {
+    const differ: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      if (property.test(String.fromCodePoint(cp)) !== inRanges(cp)) differ.push(cp.toString(16));
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it.each(INVISIBLE_RANGES.map(([from, to]) => [from.toString(16), to.toString(16), from, to] as const))("removes U+%s–U+%s inside a word, and maps offsets back", (_a, _b, from, to) => {
+    for (const cp of new Set([from, (from + to) >> 1, to])) {
+      const ch = String.fromCodePoint(cp);
+      const original = `ab${ch}cd${ch}${ch}e`;
+      const n = normalize(original);
+      expect(n.text).toBe("abcde");
+      expect(n.joins).toBe(true);
+      for (let i = 0; i < n.text.length; i++) expect(original[n.toOriginal(i)]).toBe(n.text[i]);
+      expect(n.toOriginal(n.text.length)).toBe(original.length);
+    }
+  });
+
+  it("keeps a lone high surrogate and a surrogate pair of a visible character in a range's high surrogate", () => {
+    for (const text of ["a\uDB40b", "a\uDB40", "x \u{1D11E} y", "\u{E1000}"]) expect(normalize(text).text).toBe(text);
+    expect(normalize("a\uDB40\uDC41\uDB40b").text).toBe("a\uDB40b");
+  });
+});
+
+describe("normalize of Markdown backslash escapes", () => {
+  it.each([
+    ["ghp\\_abc", "ghp_abc", [0, 1, 2, 4, 5, 6, 7]],
+    ["a\\-b\\.c", "a-b.c", [0, 2, 3, 5, 6]],
+    ["\\\\_", "\\_", [1, 2]], // an escaped backslash, then _
+    ["\\\\\\_", "\\_", [1, 3]], // an escaped backslash, then an escaped _
+    ["\\a\\1\\ \\é", "\\a\\1\\ \\é", [0, 1, 2, 3, 4, 5, 6, 7]], // not punctuation: kept
+    ["C:\\\\Users\\\\me", "C:\\Users\\me", [0, 1, 3, 4, 5, 6, 7, 8, 10, 11, 12]],
+    ["x\\", "x\\", [0, 1]],
+    ["\\r\\n", "\\r\\n", [0, 1, 2, 3]],
+  ])("%j becomes %j", (original, text, map) => {
+    const n = normalize(original);
+    expect(n.text).toBe(text);
+    expect(Array.from(text, (_, i) => n.toOriginal(i))).toEqual(map);
+  });
+
+  it("unescapes every ASCII punctuation character", () => {
+    const original = Array.from(ASCII_PUNCTUATION, (p) => `\\${p}`).join("");
+    expect(ASCII_PUNCTUATION).toHaveLength(32);
+    expect(normalize(original).text).toBe(ASCII_PUNCTUATION);
+    expect(normalize(`${original}\r\n${original}`).text).toBe(`${ASCII_PUNCTUATION}\n${ASCII_PUNCTUATION}`);
+  });
+});
+
+describe("normalize's joins flag", () => {
+  it.each([
+    ["a\r\nb\r\n", false],
+    ["a\rb", false],
+    ["\uFEFFab\r\n", false],
+    ["\u00ADab", false],
+    ["a\uFEFFb", true],
+    ["a\u00ADb", true],
+    ["a\\_b", true],
+    ["\\_b", true],
+    ["a\u{E0020}b", true],
+    ["plain", false],
+  ])("%j: %s", (text, joins) => expect(normalize(text).joins).toBe(joins));
+});
+
+describe("normalizationTriggers", () => {
+  it("make a prefix automaton hit at every escape, invisible code unit and CR, with few symbols", () => {
+    const used = new Set(Array.from("ghp_\\", (c) => c.charCodeAt(0)));
+    const { prefixes, aliases } = normalizationTriggers((c) => used.has(c));
+    const automaton = new PrefixAutomaton(["ghp_", ...prefixes], undefined, aliases);
+    const texts = ["\r", ...Array.from(ASCII_PUNCTUATION, (p) => `\\${p}`)];
+    for (const [from, to] of INVISIBLE_RANGES) for (const cp of new Set([from, (from + to) >> 1, to])) texts.push(String.fromCodePoint(cp));
+    for (const t of texts) {
+      const hits = automaton.findAll(`x ${t} y`);
+      expect(hits.length, JSON.stringify(t)).toBeGreaterThan(0);
+      expect(hits.every((h) => h.prefixId >= 1 && h.start === 2), JSON.stringify(t)).toBe(true);
+    }
+    expect(automaton.findAll("x ghp_ \\a é \u{1F600} y").map((h) => h.prefixId)).toEqual([0]);
+    // `_` occurs in a rule prefix: its escape is a prefix of its own; the other punctuation shares one.
+    expect(prefixes).toContain("\\_");
+    expect(prefixes.filter((p) => p.startsWith("\\"))).toHaveLength(3);
+  });
+
+  it("refuses an alias that occurs in a prefix", () => {
+    expect(() => new PrefixAutomaton(["a!b"], undefined, new Map([[33, 35]]))).toThrow(TypeError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prng, randomChars } from "../fakes.js";
-import { PrefixAutomaton } from "./prefix-automaton.js";
+import { PrefixAutomaton, type QuietRange } from "./prefix-automaton.js";
 
 function naive(text: string, prefixes: string[]): string[] {
   const hits: string[] = [];
@@ -96,7 +96,7 @@ describe("PrefixAutomaton on long texts (parallel quarters, chunks)", () => {
 describe("PrefixAutomaton hits left out", () => {
   /** Delivered hits as `start:id`. */
   /** `runEnd`: where the callback raises `quiet.until` to at a hit of a quiet id (like the scan: the end of its run). */
-  const delivered = (ac: PrefixAutomaton, text: string, quiet?: { from: number; until: number }, runEnd?: (start: number) => number): string[] => {
+  const delivered = (ac: PrefixAutomaton, text: string, quiet?: QuietRange, runEnd?: (start: number) => number): string[] => {
     const out: string[] = [];
     ac.forEachHit(
       text,
@@ -132,8 +132,27 @@ describe("PrefixAutomaton hits left out", () => {
     for (const text of ["ab QUFBQUFB ab QUFB", "QUFB".repeat(5000) + " ab " + "QUFB".repeat(5000)]) {
       const runEnd = (start: number): number => (text.indexOf(" ", start) + 1 || text.length + 1) - 1;
       const expected = new PrefixAutomaton(["ab", "QUFB"]).findAll(text).filter((h) => h.prefixId === 0 || text[h.start - 1] !== "B").map((h) => `${h.start}:${h.prefixId}`);
-      expect(delivered(ac, text, { from: 1, until: 0 }, runEnd)).toEqual(expected);
-      expect(delivered(ac, text, { from: 2, until: 0 }, runEnd)).toEqual(delivered(ac, text));
+      expect(delivered(ac, text, { from: 1, until: 0, mutedFrom: 0, mutedTo: 0, mutedUntil: 0 }, runEnd)).toEqual(expected);
+      expect(delivered(ac, text, { from: 2, until: 0, mutedFrom: 0, mutedTo: 0, mutedUntil: 0 }, runEnd)).toEqual(delivered(ac, text));
+    }
+  });
+
+  it("muted: once the callback mutes a band of ids up to an offset, none of their hits before it is reported, the others are", () => {
+    const ac = new PrefixAutomaton(["ab", "\u00AD", "\\_", "QUFB"]);
+    for (const t of ["ab \u00AD ab \\_\u00AD QUFB ab", "ab \u00AD\\_ QUFB ".repeat(3000), "\u00AD".repeat(70_000) + " ab QUFB"]) {
+      const all = ac.findAll(t).map((h) => `${h.start}:${h.prefixId}`);
+      const first = all.findIndex((k) => k.endsWith(":1") || k.endsWith(":2"));
+      const quiet: QuietRange = { from: 3, until: 0, mutedFrom: 1, mutedTo: 3, mutedUntil: 0 };
+      const out: string[] = [];
+      ac.forEachHit(
+        t,
+        (start, id) => {
+          out.push(`${start}:${id}`);
+          if (id === 1 || id === 2) quiet.mutedUntil = Infinity;
+        },
+        quiet,
+      );
+      expect(out).toEqual(all.filter((k, i) => i <= first || !(k.endsWith(":1") || k.endsWith(":2"))));
     }
   });
 });
@@ -156,5 +175,18 @@ describe("PrefixAutomaton.occursAcross", () => {
     expect(ac.occursAcross("zz|Z2hwX", 0, 2, 3, 8, 1)).toBe(false);
     expect(ac.occursAcross("xgh|zz", 0, 3, 4, 6, 0)).toBe(false);
     expect(ac.occursAcross("xg|hz", 0, 2, 3, 5, 0)).toBe(true);
+  });
+});
+
+describe("PrefixAutomaton.someHit", () => {
+  it("calls the test for each hit of a code unit buffer, in order, until it returns true", () => {
+    const ac = new PrefixAutomaton(["ghp_", "://", "hp"]);
+    const units = (s: string) => Uint16Array.from(s, (c) => c.charCodeAt(0));
+    const u = units("xghp_abc://y");
+    const seen: string[] = [];
+    expect(ac.someHit(u, u.length, (id, start) => (seen.push(`${start}:${id}`), false))).toBe(false);
+    expect(seen).toEqual(["2:2", "1:0", "8:1"]);
+    expect(ac.someHit(u, u.length, (id) => id === 0)).toBe(true);
+    expect(ac.someHit(u, 4, (id) => id === 0)).toBe(false); // ghp_ not whole in the first 4
   });
 });

@@ -31,7 +31,20 @@ const CHUNK = 1 << 14;
 export interface QuietRange {
   readonly from: number;
   until: number;
+  /**
+   * A second band: hits of prefix ids in [mutedFrom, mutedTo) that start before `mutedUntil` are
+   * not reported either (none when mutedFrom = mutedTo). The scan mutes the normalisation triggers
+   * of a word it has read (scan.ts), so a word of dense removals (a line of `\_`, of soft hyphens)
+   * costs no call per trigger.
+   */
+  readonly mutedFrom: number;
+  readonly mutedTo: number;
+  mutedUntil: number;
 }
+
+/** Is the hit of `id` at `start` one `quiet` leaves out? */
+const silenced = (quiet: QuietRange | undefined, id: number, start: number): boolean =>
+  quiet !== undefined && ((id >= quiet.from && start < quiet.until) || (id >= quiet.mutedFrom && id < quiet.mutedTo && start < quiet.mutedUntil));
 
 /** An ASCII letter or digit other than `n`, `r`, `t` (see the constructor's `notAfterWord`). */
 const gluesBefore = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122 && c !== 110 && c !== 114 && c !== 116);
@@ -81,10 +94,17 @@ export class PrefixAutomaton {
    * a `\n` escape, which separates; nor a hex digit that may end an escape sequence, `%3A`), so a run of one repeated prefix character (a decoded run of
    * `A`s against a prefix of 20 `A`s) costs no call per code unit. (At the first code unit of a
    * chunk the code unit before is not read: such a hit is reported.)
+   * `aliases` (optional): code unit → the code unit it is read as (it then hits wherever that one
+   * would): a group of code units that play one part (the invisible characters normalisation
+   * removes, engine/normalize.ts) costs one symbol of the alphabet, not one each. An alias must
+   * occur in no prefix (TypeError); one whose target occurs in none is ignored.
+   * `hidden` (optional): ids in [from, to) are not reported where they end inside an occurrence of
+   * a prefix with an id below `from` that began before them (at a state on that prefix's trie path,
+   * deeper than they are long): the scan's `\/` trigger inside the rule prefix `:\/\/` as written.
    * Throws TypeError on an empty prefix. Cost O(total prefix length × distinct code units), the
    * product being native row copies (`copyWithin`): ~6 000 states build in a few ms.
    */
-  constructor(prefixes: readonly string[], notAfterWord?: Uint8Array) {
+  constructor(prefixes: readonly string[], notAfterWord?: Uint8Array, aliases?: ReadonlyMap<number, number>, hidden?: { readonly from: number; readonly to: number }) {
     this.prefixes = prefixes;
     this.notAfterWord = Uint8Array.from({ length: prefixes.length }, (_, id) => notAfterWord?.[id] ?? 0);
     const symbolMap = new Map<number, number>();
@@ -98,6 +118,10 @@ export class PrefixAutomaton {
     this.symbolCount = symbolMap.size + 1;
     this.symbolOf = this.symbolCount <= 256 ? new Uint8Array(65536) : new Uint16Array(65536);
     for (const [c, s] of symbolMap) this.symbolOf[c] = s;
+    for (const [c, target] of aliases ?? []) {
+      if (symbolMap.has(c)) throw new TypeError(`PrefixAutomaton: alias U+${c.toString(16).toUpperCase().padStart(4, "0")} occurs in a prefix`);
+      this.symbolOf[c] = symbolMap.get(target) ?? 0;
+    }
     this.lengths = Int32Array.from(prefixes, (p) => p.length);
     this.overlap = Math.max(...prefixes.map((p) => p.length));
 
@@ -117,6 +141,9 @@ export class PrefixAutomaton {
     const ownFirst = new Int32Array(bound).fill(-1);
     const sameNext = new Int32Array(prefixes.length).fill(-1);
     const ownLast = new Int32Array(bound);
+    const depthOf = new Int32Array(bound);
+    /** 1 for a state on the trie path of a prefix with an id below `hidden.from`. */
+    const onLowPath = new Uint8Array(bound);
     let n = 1;
     // Depth by depth (every prefix's first code unit, then every second one…), so states are numbered
     // by depth and the table's rows are in breadth-first order: the shallow states, where prose keeps
@@ -139,10 +166,12 @@ export class PrefixAutomaton {
           next = n++;
           table[s * W + sym] = next;
           edgeSymbol[next] = sym;
+          depthOf[next] = depth + 1;
           nextSibling[next] = firstChild[s]!;
           firstChild[s] = next;
         }
         at[id] = next;
+        if (hidden !== undefined && id < hidden.from) onLowPath[next] = 1;
         if (depth === p.length - 1) {
           // Prefixes ending at one state are all of this depth: ids come in ascending order.
           if (ownFirst[next] === -1) ownFirst[next] = id;
@@ -182,7 +211,12 @@ export class PrefixAutomaton {
     for (let s = 0; s < n; s++) {
       if (hasOut[s] === 0) continue;
       table[s * W + S] = flat.length;
-      for (let t = s; t !== 0; t = fail[t]!) for (let id = ownFirst[t]!; id !== -1; id = sameNext[id]!) flat.push(id);
+      for (let t = s; t !== 0; t = fail[t]!) {
+        for (let id = ownFirst[t]!; id !== -1; id = sameNext[id]!) {
+          if (hidden !== undefined && onLowPath[s] === 1 && id >= hidden.from && id < hidden.to && depthOf[s]! > prefixes[id]!.length) continue;
+          flat.push(id);
+        }
+      }
       flat.push(-1);
     }
     this.outList = Int32Array.from(flat);
@@ -234,6 +268,26 @@ export class PrefixAutomaton {
     return false;
   }
 
+  /**
+   * Calls `test(prefixId, start)` for the occurrences of the prefixes in `units[0, n)`, in the order
+   * of {@link PrefixAutomaton.forEachHit}, until it returns true (then true; false when none does).
+   * One DFA walk from the root, no allocation. The scan asks it of a word normalised around a
+   * removal (engine/compile.ts, `wordCheck`).
+   */
+  someHit(units: Uint16Array, n: number, test: (prefixId: number, start: number) => boolean): boolean {
+    const { symbolOf, table, outList, lengths } = this;
+    const S = this.symbolCount;
+    let st = 0;
+    for (let i = 0; i < n; i++) {
+      st = table[st + symbolOf[units[i]!]!]!;
+      if (st < 0) {
+        st = ~st;
+        for (let k = table[st + S]!; outList[k] !== -1; k++) if (test(outList[k]!, i + 1 - lengths[outList[k]!]!)) return true;
+      }
+    }
+    return false;
+  }
+
   /** Number of DFA states (for diagnostics). */
   get stateCount(): number {
     return this.states;
@@ -251,7 +305,8 @@ export class PrefixAutomaton {
    * where its quarter begins); the hits of quarters 2-4 are buffered and delivered after the first
    * quarter's, so the order above holds. Measured ~1.4x the single loop over `charCodeAt`
    * (bench/README.md): the loop is bound by reading code units, not by the table.
-   * `quiet`: hits not to report ({@link QuietRange}), read again at every hit.
+   * `quiet`: hits not to report ({@link QuietRange}), read when a hit is found and again when it is
+   * delivered; its `until` and `mutedUntil` may only grow during a call.
    */
   forEachHit(text: string, onHit: (start: number, prefixId: number) => boolean | void, quiet?: QuietRange): boolean {
     const n = text.length;
@@ -287,7 +342,7 @@ export class PrefixAutomaton {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!;
           if (notAfterWord[id] === 1 && start > 0 && gluesBefore(text.charCodeAt(start - 1)) && !mayFollowEscapeIn(text, start)) continue;
-          if (quiet !== undefined && id >= quiet.from && start < quiet.until) continue;
+          if (silenced(quiet, id, start)) continue;
           if (onHit(start, id) === true) return true;
         }
       }
@@ -343,7 +398,7 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + 1 - lengths[id]!; // in the chunk
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
-              if (quiet !== undefined && id >= quiet.from && base + at < quiet.until) continue;
+              if (silenced(quiet, id, base + at)) continue;
               if (onHit(base + at, id) === true) return true;
             }
           }
@@ -353,6 +408,7 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (silenced(quiet, id, base + at)) continue;
               l1.push(base + at);
               l1.push(id);
             }
@@ -363,6 +419,7 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + 2 * q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (silenced(quiet, id, base + at)) continue;
               l2.push(base + at);
               l2.push(id);
             }
@@ -373,6 +430,7 @@ export class PrefixAutomaton {
               const id = outList[k]!;
               const at = i + 3 * q + 1 - lengths[id]!;
               if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (silenced(quiet, id, base + at)) continue;
               l3.push(base + at);
               l3.push(id);
             }
@@ -393,11 +451,11 @@ export class PrefixAutomaton {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!; // in the chunk
           if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!) && !mayFollowEscape(buf, start)) continue;
+          if (silenced(quiet, id, base + start)) continue;
           if (!direct) {
             l3.push(base + start);
             l3.push(id);
-          } else if (quiet !== undefined && id >= quiet.from && base + start < quiet.until) continue;
-          else if (onHit(base + start, id) === true) return true;
+          } else if (onHit(base + start, id) === true) return true;
         }
       }
     }
@@ -407,7 +465,7 @@ export class PrefixAutomaton {
     carry.dense = carry.dense || later[0].length + later[1].length + later[2].length > len >> 3;
     for (const hits of later) {
       for (let k = 0; k < hits.length; k += 2) {
-        if (quiet !== undefined && hits[k + 1]! >= quiet.from && hits[k]! < quiet.until) continue;
+        if (silenced(quiet, hits[k + 1]!, hits[k]!)) continue;
         if (onHit(hits[k]!, hits[k + 1]!) === true) return true;
       }
     }
