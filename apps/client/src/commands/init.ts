@@ -24,6 +24,7 @@ import { displayRemoteUrl, namespaceFromRemote } from "../agents/remote-namespac
 import { describeNetworkError, ErrorBody, FETCH_BAD_PORTS } from "@teammem/protocol";
 import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
+import { MAX_ERROR_REPLY_BYTES, readReplyText } from "../http/read-reply.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
 import { layoutOf } from "../state/layout.js";
@@ -85,7 +86,8 @@ async function checkIsTeammemServer(server: string): Promise<void> {
     const timedOut = err instanceof DOMException && err.name === "TimeoutError";
     throw new NetworkError(server, timedOut ? `no answer within ${REACH_TIMEOUT_MS} ms` : describeNetworkError(err, server));
   }
-  const text = await response.text().catch(() => "");
+  // Bounded: a server that never stops sending is not read to the end (an answer is a small error body).
+  const text = await readReplyText(response, MAX_ERROR_REPLY_BYTES, performance.now() + REACH_TIMEOUT_MS, REACH_TIMEOUT_MS).catch(() => "");
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -41,18 +41,38 @@ import {
 } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { ClientError, NetworkError, ProtocolError, ServerError } from "../errors.js";
+import { ReplyLimitError, readReplyText } from "./read-reply.js";
 import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
+
+/**
+ * Largest reply body the client reads, in bytes: past it the reply is abandoned (`protocol_error`).
+ * Derived from the largest legitimate reply, a page of changes (the client asks for at most 500,
+ * sync's default page; `ChangesQuery` allows 1000) or an `entries/read` of 200 entries
+ * (`ReadEntriesRequest`), each entry's content at most the server's `maxEntryBytes` (default
+ * 256 KiB): 500 x (256 KiB + 25 % for JSON escapes + 4 KiB of path, hashes, author and dates)
+ * is about 158 MiB, rounded up to 160 MiB. A server configured with a larger `maxEntryBytes`
+ * still fits as long as its pages do.
+ */
+export const MAX_REPLY_BYTES = 160 * 1024 * 1024;
 
 export interface ApiOptions {
   /** Base URL, e.g. `http://127.0.0.1:8080` or `https://host/teammem`. */
   readonly server: string;
   readonly namespace: string;
   readonly token: string;
-  /** Timeout of one attempt in milliseconds (default 30 000); a timed-out attempt is not retried. */
+  /** Time one attempt waits for the reply's headers, in ms (default 30 000); a timed-out attempt is not retried. */
   readonly timeoutMs?: number;
   /**
+   * Deadline of one attempt's whole reply, headers and body, in ms from the request (default
+   * 120 000: the largest reply, {@link MAX_REPLY_BYTES}, at about 11 Mbit/s; never less than
+   * `timeoutMs`). A body not complete by then fails with `network_error`, and is not retried.
+   */
+  readonly replyDeadlineMs?: number;
+  /** Largest reply body read, in bytes (default {@link MAX_REPLY_BYTES}); a larger one fails with `protocol_error`. */
+  readonly maxReplyBytes?: number;
+  /**
    * Retries (default: 3, waits up to 30 s each). One call takes at most
-   * `(limit + 1) * timeoutMs + limit * maxDelayMs`.
+   * `(limit + 1) * replyDeadlineMs + limit * maxDelayMs`.
    */
   readonly retry?: RetryOptions;
 }
@@ -143,6 +163,8 @@ export function refuseCredentialInRequest(server: string, url: string, body?: un
 export function createApi(options: ApiOptions): Api {
   const server = options.server.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxReplyBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
+  const replyDeadlineMs = Math.max(timeoutMs, options.replyDeadlineMs ?? 120_000);
   const base = `${server}/v1/namespaces/${encodeURIComponent(options.namespace)}`;
   const http = ky.create({
     headers: { authorization: `Bearer ${options.token}`, accept: "application/json" },
@@ -153,9 +175,15 @@ export function createApi(options: ApiOptions): Api {
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
     refuseCredentialInRequest(server, url, body);
     let text: string;
+    let attemptStart = performance.now();
+    const startAttempt = () => void (attemptStart = performance.now());
     try {
-      text = await http(url, { method, ...(body === undefined ? {} : { json: body }) }).text();
+      const response = await http(url, { method, hooks: { beforeRequest: [startAttempt] }, ...(body === undefined ? {} : { json: body }) });
+      text = await readReplyText(response, maxReplyBytes, attemptStart + replyDeadlineMs, replyDeadlineMs);
     } catch (err) {
+      if (err instanceof ReplyLimitError && err.kind === "too_large")
+        throw new ProtocolError(server, `${what}: over ${maxReplyBytes} bytes, more than any teammem reply; stopped reading`);
+      if (err instanceof ReplyLimitError) throw new NetworkError(server, `the reply to ${what} was not complete within ${replyDeadlineMs} ms; stopped reading`);
       if (err instanceof HTTPError) {
         const { code, message, details } = await codeOf(err.response);
         throw new ServerError(server, err.response.status, code, message, ERRORS[code].retry, details);

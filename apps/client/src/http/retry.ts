@@ -13,6 +13,7 @@
 import type { RetryOptions as KyRetryOptions } from "ky";
 import { HTTPError } from "ky";
 import { codeForStatus, ERROR_CODES, ERRORS, ErrorBody, type ErrorCode } from "@teammem/protocol";
+import { MAX_ERROR_REPLY_BYTES, readReplyText } from "./read-reply.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3); 0 sends each request once. */
@@ -33,11 +34,17 @@ const RETRY_STATUSES = [...new Set([...ERROR_CODES.filter((c) => ERRORS[c].retry
   (s): s is number => s !== null,
 );
 
-/** The registry code of an error reply: the body's, else the generic code of its status. */
+/** Time an error body has to arrive once its headers have, in ms; a slower one is abandoned and the status decides. */
+const ERROR_REPLY_DEADLINE_MS = 10_000;
+
+/**
+ * The registry code of an error reply: the body's, else the generic code of its status (also when
+ * the body passes {@link MAX_ERROR_REPLY_BYTES} or {@link ERROR_REPLY_DEADLINE_MS}: reading stops there).
+ */
 export async function codeOf(response: Response): Promise<{ code: ErrorCode; message: string; details?: Record<string, unknown> }> {
   let json: unknown;
   try {
-    json = JSON.parse(await response.text());
+    json = JSON.parse(await readReplyText(response, MAX_ERROR_REPLY_BYTES, performance.now() + ERROR_REPLY_DEADLINE_MS, ERROR_REPLY_DEADLINE_MS));
   } catch {
     json = undefined;
   }
