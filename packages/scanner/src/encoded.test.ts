@@ -202,6 +202,76 @@ describe("escapes", () => {
   });
 });
 
+describe("hex and octal escapes, quoted-printable (try14 F7)", () => {
+  const hex = (s: string) => [...s].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
+  const octal = (s: string) => [...s].map((c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`).join("");
+  const qp = (s: string) => [...s].map((c) => `=${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`).join("");
+
+  it("finds C/JavaScript/Python \\x escapes and C/bash octal escapes ($'…', printf), at the encoded text", () => {
+    for (const [text, enc, encoding] of [
+      [`token = "${TOKEN.replace("_", "\\x5f")}"`, TOKEN.replace("_", "\\x5f"), "hex-escape"],
+      [`s = '${hex(TOKEN)}'`, hex(TOKEN), "hex-escape"],
+      [`export GH_TOKEN=$'${TOKEN.replace("_", "\\137")}'`, TOKEN.replace("_", "\\137"), "octal-escape"],
+      [`printf '${octal(TOKEN)}'`, octal(TOKEN), "octal-escape"],
+      // JSON of a Python string: the backslash escaped once more, found at depth 2.
+      [`{"code": "t = '${TOKEN.replace("_", "\\\\x5f")}'"}`, TOKEN.replace("_", "\\\\x5f"), "json-unicode/hex-escape"],
+    ] as const) {
+      expect(found(text), text).toEqual([["github-pat", encoding, enc]]);
+      expect(scan(text)[0]!.fingerprint).toBe(plain.fingerprint);
+    }
+  });
+
+  it("finds quoted-printable =XX and a token cut by a soft line break (=, LF or CR LF) in a MIME body", () => {
+    // An encoder breaks a line at 76 characters, the `=` included.
+    const pre = "Hello, here is the new token for the deploy pipeline; keep it: ";
+    const head = TOKEN.slice(0, 75 - pre.length);
+    const rest = TOKEN.slice(head.length);
+    const qpHead = `${TOKEN.slice(0, 3)}=5F${TOKEN.slice(4, 73 - pre.length)}`;
+    expect(`${pre}${head}=`).toHaveLength(76);
+    expect(`${pre}${qpHead}=`).toHaveLength(76);
+    for (const [body, enc] of [
+      [`token: ${TOKEN.replace("_", "=5F")}`, TOKEN.replace("_", "=5F")],
+      [`token: ${qp(TOKEN)}`, qp(TOKEN)],
+      [`${pre}${head}=\n${rest} - keep it safe.`, `${head}=\n${rest}`],
+      [`${pre}${head}=\r\n${rest} - keep it safe.`, `${head}=\r\n${rest}`],
+      [`${pre}${qpHead}=\n${TOKEN.slice(73 - pre.length)}`, `${qpHead}=\n${TOKEN.slice(73 - pre.length)}`],
+    ] as const) {
+      const text = `Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n${body}\n`;
+      expect(found(text), body).toEqual([["github-pat", "quoted-printable", enc]]);
+      expect(scan(text)[0]!.fingerprint).toBe(plain.fingerprint);
+    }
+  });
+
+  it("does not join a token ending in = (base64 padding) to the next line unless the line is as long as an encoder makes them", () => {
+    // A value ending in `=` before a line break, on a line shorter than 60 characters: the plain finding, not a longer joined one.
+    for (const eol of ["\n", "\r\n"]) {
+      const text = `KEY=${TOKEN}=${eol}next line${eol}`;
+      expect(found(text), JSON.stringify(eol)).toEqual([["github-pat", undefined, TOKEN]]);
+    }
+  });
+
+  it("leaves assignments, lowercase =xx, padding before a line break, paths and other backslash escapes alone", () => {
+    const text = [
+      "PORT=3000 TIMEOUT=30 color=FF0000 a == b",
+      "x =",
+      "foo = 1",
+      `${b64("some text")}=`,
+      "AB",
+      "C:\\100\\Users $'\\n\\t' \\xZZ \\400 =5f =zz",
+    ].join("\n");
+    expect(scan(text)).toEqual([]);
+    expect(decodedRuns("a == b\nx =\nfoo color=ff0000 \\xZZ \\400 $'\\n' =\n=\n", decodeBudgetFor(100)).count).toBe(0);
+  });
+
+  it("does not find a near-miss token escaped these ways", () => {
+    const near = breakChecksum(TOKEN);
+    const pre = "Hello, here is the new token for the deploy pipeline; keep it: ";
+    for (const text of [`"${near.replace("_", "\\x5f")}"`, `$'${near.replace("_", "\\137")}'`, `${near.replace("_", "=5F")}`, `${pre}${near.slice(0, 75 - pre.length)}=\n${near.slice(75 - pre.length)}`]) {
+      expect(scan(text), text).toEqual([]);
+    }
+  });
+});
+
 describe("escapes escaped twice (an escape of %, & or \\ that makes an escape of a token character)", () => {
   it("finds percent-encoded percent, &amp;#95;, JSON inside JSON and %5Cu005f at depth 2, at the encoded text", () => {
     for (const [enc, encoding] of [
@@ -244,9 +314,9 @@ describe("line-wrapped base64", () => {
   const fine = scan(FINE)[0]!;
   const wrap = (s: string, width: number) => s.match(new RegExp(`.{1,${width}}`, "g"))!.join("\n");
 
-  it("joins lines of 76 (coreutils base64), 64 (PEM, openssl) and 60 characters, LF or CRLF, reported where the token's groups start", () => {
+  it("joins lines of 76 (coreutils base64), 64 (PEM, openssl), 60, 48 and 40 characters, LF or CRLF, reported where the token's groups start", () => {
     const encoded = b64(`me:${FINE}`);
-    for (const width of [76, 64, 60]) {
+    for (const width of [76, 64, 60, 48, 40]) {
       for (const eol of ["\n", "\r\n"]) {
         const text = `$ printf 'me:…' | base64${eol}${wrap(encoded, width).replace(/\n/g, eol)}${eol}$ ls${eol}`;
         const [f, ...rest] = scan(text);
@@ -257,6 +327,17 @@ describe("line-wrapped base64", () => {
         expect(covered).toContain(eol);
         expect(Buffer.from(covered.replace(/\s/g, ""), "base64").toString()).toContain(FINE);
         expect(redact(text)).not.toContain(encoded.slice(8, 16));
+      }
+    }
+  });
+
+  it("finds base64 of user:<token> wrapped at 40 columns, indented or not, whatever cuts the token (try14 F8)", () => {
+    for (const lead of ["", "u:", "usr:", "deploy:", "user:", "ci-user:"]) {
+      const lines = wrap(b64(`${lead}${TOKEN}`), 40).split("\n");
+      expect(lines.length, lead).toBeGreaterThan(1);
+      for (const indent of ["", "    "]) {
+        const text = `data:\n${lines.map((l) => indent + l).join("\n")}\n`;
+        expect(scan(text).map((f) => [f.ruleId, f.encoding, f.fingerprint]), `${JSON.stringify(lead)} ${JSON.stringify(indent)}`).toEqual([["github-pat", "base64", plain.fingerprint]]);
       }
     }
   });

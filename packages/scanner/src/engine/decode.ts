@@ -20,8 +20,10 @@
  *   is whole again. JSON's `\\` is decoded too, and an escape of `%`, `&` or `\` starts a run when
  *   what follows makes an escape of a token character (`%255F`, `&amp;#95;`, JSON inside JSON
  *   `\\u005f`, `%5Cu005f`): one level per depth, so a token escaped twice is found at depth 2.
+ *   Also C/JavaScript/Python `\xXX`, C/bash octal `\ooo` (`$'ghp\137…'`) and, as a family of
+ *   its own runs, quoted-printable `=XX` and soft line breaks (RFC 2045 §6.7; {@link escapeWords}).
  * - **line-wrapped base64** ({@link WrappedRun}): lines of one width of at least
- *   {@link MIN_WRAP_WIDTH} base64 characters (coreutils `base64` wraps at 76, PEM at 64), same
+ *   {@link MIN_WRAP_WIDTH} base64 characters (coreutils `base64` wraps at 76, PEM at 64, some at 40), same
  *   indentation (YAML block scalars), then a shorter last line, decoded as one run.
  *
  * Bounds: every run's decoded length is charged to a {@link DecodeBudget} shared by all depths of
@@ -33,7 +35,7 @@
 import { alignedSegments, cutSpans, MIN_SEGMENT_BYTES } from "./realign.js";
 
 /** How a run was encoded; a finding inside a run nested twice names both, outer first (`base64/percent`). */
-export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity";
+export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity" | "hex-escape" | "octal-escape" | "quoted-printable";
 
 /** Decode-and-rescan depth: a token encoded twice (e.g. a JSON `\u` escape inside base64) is found, three times is not. */
 export const MAX_DECODE_DEPTH = 2;
@@ -297,8 +299,6 @@ export function base64RunEnd(text: string, from: number): number {
   return i;
 }
 
-/** The code units that start an escape sequence ({@link tokenEscapeAt}). */
-const INTRODUCERS = ["%", "\\", "&"];
 
 /** Named HTML character references for ASCII characters (and the ones most often seen in notes). */
 const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
@@ -462,68 +462,146 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
       i = nextRunStart(text, (inBlock >= 0 ? inBlock : fromStart(i)) + 1, MIN_BASE64_RUN);
     }
   }
-  // Escapes: candidates are found with native indexOf per introducer (one forward-only cursor each:
-  // linear; a global regex search for them was measured at half the cost of the whole scan on
-  // prose) and checked by {@link tokenEscapeAt}, which refuses most of those in prose (`100% `,
-  // `\*`, `R&D`) at the code unit after them. Only escapes of characters a token can hold start or
-  // extend a run (`&nbsp;`, `&lt;`, `%20` do not): an escaped word of HTML or a URL with encoded
-  // spaces is not decoded and scanned again for nothing.
-  const cursors = [text.indexOf("%"), text.indexOf("\\"), text.indexOf("&")];
-  if (cursors[0] !== -1 || cursors[1] !== -1 || cursors[2] !== -1) {
-    const wordEnd = (from: number): number => {
-      let end = from;
-      while (end < n && !isSpace(text.charCodeAt(end))) end++;
-      return end;
-    };
-    let escapeLength = 0;
-    /** Start of the first escape at or after `from` that starts or extends a run (its length in `escapeLength`), or −1. */
-    const nextEscape = (from: number): number => {
-      for (;;) {
-        let q = -1;
-        // The next few code units inline first: in an escaped word the candidates come close
-        // together (`&a&a…`, one refused every 2 code units), where an indexOf call each cost more.
-        for (let i = from, stop = Math.min(n, from + NEAR_INTRODUCER); i < stop; i++) {
-          const c = text.charCodeAt(i);
-          if (c === 37 || c === 92 || c === 38) {
-            q = i;
-            break;
-          }
+  escapeWords(text, budget, runs, BACKSLASH_PERCENT_HTML);
+  escapeWords(text, budget, runs, QUOTED_PRINTABLE);
+  return runs;
+}
+
+/**
+ * Which escapes a run decodes: {@link BACKSLASH_PERCENT_HTML} (`%XX`, `\uXXXX`, `\\`, `\xXX`,
+ * `\ooo`, character references) or {@link QUOTED_PRINTABLE} (`=XX`, soft line breaks). Two
+ * families, each its own runs: a quoted-printable `=` is an assignment in the other family's words
+ * (`?key=4F…` would lose its value's first characters), and a `%` or `\` is plain text in a MIME
+ * body. A word escaped in both ways is decoded once per family, and the other family's escapes in
+ * the decoded text are decoded at the next depth.
+ */
+type EscapeFamily = 0 | 1;
+const BACKSLASH_PERCENT_HTML: EscapeFamily = 0;
+const QUOTED_PRINTABLE: EscapeFamily = 1;
+
+/** The code units that start an escape sequence of each family ({@link tokenEscapeAt}). */
+const INTRODUCERS: readonly (readonly string[])[] = [["%", "\\", "&"], ["="]];
+
+/** Does `c` start an escape sequence of `family`? */
+const isIntroducer = (c: number, family: EscapeFamily): boolean => (family === QUOTED_PRINTABLE ? c === 61 : c === 37 || c === 92 || c === 38);
+
+/**
+ * A soft line break of quoted-printable (RFC 2045 §6.7 rule 5: `=` at the end of a line, the
+ * line break removed when decoding) at `q`: its length (2 for `=` LF, 3 for `=` CR LF), else 0.
+ */
+function softBreakAt(text: string, q: number): number {
+  const d = text.charCodeAt(q + 1);
+  if (d === 10) return 2;
+  return d === 13 && text.charCodeAt(q + 2) === 10 ? 3 : 0;
+}
+
+/**
+ * Does the soft line break `text[q, q + soft)` start a quoted-printable run? Only inside a word: a
+ * token character on each side (not `x =` at the end of a line of code), at the end of a line of
+ * {@link QP_LINE_MIN} to {@link QP_LINE_MAX} characters, and not base64 padding:
+ * a line of base64 ending in `==`, or in `=` after a character whose 2 low bits are zero
+ * (RFC 4648 §3.5) on a line of nothing but base64 of a length that `=` completes to whole groups
+ * (the last line of a wrapped block: joined to the next line, it would be decoded again as base64
+ * with that line's text glued to it). A token cut by a soft break on a line of nothing but its
+ * first part passes that last test too in about 1 case of 16; it is then not found.
+ * Reads at most {@link QP_LINE_MAX} code units.
+ */
+function softBreakStartsRun(text: string, q: number, soft: number): boolean {
+  const before = text.charCodeAt(q - 1);
+  if (q === 0 || before === 61 || !isTokenCodePoint(before) || !isTokenCodePoint(text.charCodeAt(q + soft))) return false;
+  // The line's length with its `=`: an encoder breaks where the line would pass 76 characters.
+  let lineStart = q;
+  while (lineStart > 0 && q - lineStart < QP_LINE_MAX && text.charCodeAt(lineStart - 1) !== 10) lineStart--;
+  const length = q + 1 - lineStart;
+  if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || length < QP_LINE_MIN) return false;
+  if (!isB64(text, q - 1) || (B64[before]! & 3) !== 0) return true;
+  for (let i = lineStart; i < q; i++) if (!isB64(text, i)) return true;
+  return !(length >= MIN_BASE64_RUN && length % 4 === 0);
+}
+
+/**
+ * Lengths (with the `=`) of a line a soft line break ends: at most 76 (RFC 2045 §6.7 rule 5), and
+ * encoders break as late as they can (an escape that does not fit moves to the next line: 73-76),
+ * so at least 60. A token that ends in `=` (base64 padding) before a line break on a shorter or
+ * longer line is not joined to the next line (a longer finding there would replace the plain one).
+ */
+const QP_LINE_MIN = 60;
+const QP_LINE_MAX = 76;
+
+/**
+ * The words of `text` around escapes of `family` that start a run ({@link tokenEscapeAt}),
+ * decoded within `budget` and pushed to `runs`. Candidates are found with native indexOf per
+ * introducer (one forward-only cursor each: linear; a global regex search for them was measured at
+ * half the cost of the whole scan on prose) and checked by {@link tokenEscapeAt}, which refuses
+ * most of those in prose (`100% `, `\*`, `R&D`, `a = b`) at the code unit after them. Only escapes
+ * of characters a token can hold start or extend a run (`&nbsp;`, `&lt;`, `%20` do not): an
+ * escaped word of HTML or a URL with encoded spaces is not decoded and scanned again for nothing.
+ * A word is delimited by whitespace; for quoted-printable, a soft line break does not end it (a
+ * token cut at column 76 of a MIME body is whole again). O(text.length).
+ */
+function escapeWords(text: string, budget: DecodeBudget, runs: DecodedRuns, family: EscapeFamily): void {
+  const n = text.length;
+  const introducers = INTRODUCERS[family]!;
+  const cursors = introducers.map((c) => text.indexOf(c));
+  if (cursors.every((c) => c === -1)) return;
+  const qp = family === QUOTED_PRINTABLE;
+  /** A soft line break's LF or CR at `i` (quoted-printable only): the word goes on after it. */
+  const inSoftBreak = (i: number): boolean => {
+    if (!qp) return false;
+    const c = text.charCodeAt(i);
+    return (c === 10 && (text.charCodeAt(i - 1) === 61 || (text.charCodeAt(i - 1) === 13 && text.charCodeAt(i - 2) === 61))) || (c === 13 && text.charCodeAt(i + 1) === 10 && text.charCodeAt(i - 1) === 61);
+  };
+  const wordEnd = (from: number): number => {
+    let end = from;
+    while (end < n && (!isSpace(text.charCodeAt(end)) || inSoftBreak(end))) end++;
+    return end;
+  };
+  let escapeLength = 0;
+  /** Start of the first escape at or after `from` that starts or extends a run (its length in `escapeLength`), or −1. */
+  const nextEscape = (from: number): number => {
+    for (;;) {
+      let q = -1;
+      // The next few code units inline first: in an escaped word the candidates come close
+      // together (`&a&a…`, one refused every 2 code units), where an indexOf call each cost more.
+      for (let i = from, stop = Math.min(n, from + NEAR_INTRODUCER); i < stop; i++) {
+        if (isIntroducer(text.charCodeAt(i), family)) {
+          q = i;
+          break;
         }
-        if (q !== -1) {
-          escapeLength = tokenEscapeAt(text, q);
-          if (escapeLength > 0) return q;
-          from = q + 1;
-          continue;
-        }
-        from = Math.min(n, from + NEAR_INTRODUCER);
-        for (let k = 0; k < 3; k++) {
-          let c = cursors[k]!;
-          if (c !== -1 && c < from) c = cursors[k] = text.indexOf(INTRODUCERS[k]!, from);
-          if (c !== -1 && (q === -1 || c < q)) q = c;
-        }
-        if (q === -1) return -1;
+      }
+      if (q !== -1) {
         escapeLength = tokenEscapeAt(text, q);
         if (escapeLength > 0) return q;
         from = q + 1;
+        continue;
       }
-    };
-    let q = nextEscape(0);
-    while (q !== -1) {
-      let start = q;
-      while (start > 0 && !isSpace(text.charCodeAt(start - 1))) start--;
-      let end = wordEnd(q + escapeLength);
-      // Words with escapes close to each other make one run, so many short escaped words cost one
-      // decode and one scan, not one each (the plain words between them are scanned twice at most).
-      q = nextEscape(end);
-      while (q !== -1 && q - end <= ESCAPE_MERGE_GAP) {
-        end = wordEnd(q + escapeLength);
-        q = nextEscape(end);
+      from = Math.min(n, from + NEAR_INTRODUCER);
+      for (let k = 0; k < cursors.length; k++) {
+        let c = cursors[k]!;
+        if (c !== -1 && c < from) c = cursors[k] = text.indexOf(introducers[k]!, from);
+        if (c !== -1 && (q === -1 || c < q)) q = c;
       }
-      const run = decodeEscapes(text, start, end, budget);
-      if (run) runs.push(run);
+      if (q === -1) return -1;
+      escapeLength = tokenEscapeAt(text, q);
+      if (escapeLength > 0) return q;
+      from = q + 1;
     }
+  };
+  let q = nextEscape(0);
+  while (q !== -1) {
+    let start = q;
+    while (start > 0 && (!isSpace(text.charCodeAt(start - 1)) || inSoftBreak(start - 1))) start--;
+    let end = wordEnd(q + escapeLength);
+    // Words with escapes close to each other make one run, so many short escaped words cost one
+    // decode and one scan, not one each (the plain words between them are scanned twice at most).
+    q = nextEscape(end);
+    while (q !== -1 && q - end <= ESCAPE_MERGE_GAP) {
+      end = wordEnd(q + escapeLength);
+      q = nextEscape(end);
+    }
+    const run = decodeEscapes(text, start, end, budget, family);
+    if (run) runs.push(run);
   }
-  return runs;
 }
 
 /** Code units read one by one for the next escape introducer before the indexOf search ({@link decodedRuns}). */
@@ -535,8 +613,13 @@ const NEAR_INTRODUCER = 8;
  */
 const CUT_ALLOWANCE = 4096;
 
-/** Shortest full line of a wrapped base64 block (coreutils `base64` wraps at 76, PEM and `openssl base64` at 64). */
-export const MIN_WRAP_WIDTH = 60;
+/**
+ * Shortest full line of a wrapped base64 block (coreutils `base64` wraps at 76, PEM and `openssl
+ * base64` at 64; try14 F8: a note held base64 of `user:<token>` wrapped at 40). Lines of 40 base64
+ * characters and more are rare in prose; a list of 40-character hex ids (git commits) is a block
+ * whose decoding is refused at its first bytes (not text), as each line alone was already.
+ */
+export const MIN_WRAP_WIDTH = 40;
 
 /**
  * A decoded block of line-wrapped base64: lines of one width W >= {@link MIN_WRAP_WIDTH}, each
@@ -1125,32 +1208,88 @@ export class DecodedRuns {
 const CHECKPOINT = 256;
 
 /**
- * The escape sequence at `text[i]` that {@link decodeEscapes} decodes (`%XX`, `\uXXXX`, JSON `\\`,
- * a character reference) ending by `end`, as one number: code point × 1024 + length × 4 + index of
- * its kind in {@link ESCAPE_KINDS}; −1 when `text[i]` is a plain character. No allocation: this runs
- * at every introducer of a run.
+ * An escape sequence as one number (no allocation: this runs at every introducer of a run): code
+ * point × 512 + length × 8 + index of its kind in {@link ESCAPE_KINDS}. The code point
+ * {@link NOTHING} stands for an escape that decodes to no character (a soft line break).
  */
-function escapeAt(text: string, i: number, end: number): number {
+const escapeCode = (cp: number, len: number, kind: number): number => cp * 512 + len * 8 + kind;
+const escapeCodePoint = (esc: number): number => esc >> 9;
+const escapeLength = (esc: number): number => (esc >> 3) & 63;
+const escapeKind = (esc: number): number => esc & 7;
+/** The "code point" of an escape that decodes to nothing (above U+10FFFF: no character has it). */
+const NOTHING = 0x110000;
+
+/** Code units an escape of code point `cp` decodes to (0 for {@link NOTHING}). */
+const unitsOf = (cp: number): number => (cp === NOTHING ? 0 : cp > 0xffff ? 2 : 1);
+
+/**
+ * The escape sequence of `family` at `text[i]` that {@link decodeEscapes} decodes, ending by `end`
+ * ({@link escapeCode}), or −1 when `text[i]` is a plain character. {@link BACKSLASH_PERCENT_HTML}:
+ * `%XX` (RFC 3986 §2.1); `\uXXXX` and `\\` (RFC 8259 §7); `\xXX` (C, JavaScript, Python: two hex
+ * digits); `\ooo` (C, Python, bash `$'…'` ANSI-C quoting and `printf`: three octal digits, at most
+ * `\377`); character references. {@link QUOTED_PRINTABLE} (RFC 2045 §6.7): `=XX` with uppercase hex
+ * digits (rule 1: lowercase is not quoted-printable, and `=` then lowercase is common elsewhere) and
+ * soft line breaks (`=` LF, `=` CR LF: rule 5).
+ */
+function escapeAt(text: string, i: number, end: number, family: EscapeFamily): number {
   const c = text.charCodeAt(i);
+  if (family === QUOTED_PRINTABLE) {
+    if (c !== 61 /* = */) return -1;
+    const h = i + 3 <= end ? upperHexValue(text, i + 1) : -1;
+    if (h >= 0) return escapeCode(h, 3, QP_KIND);
+    const soft = softBreakAt(text, i);
+    return soft > 0 && i + soft <= end ? escapeCode(NOTHING, soft, QP_KIND) : -1;
+  }
   if (c === 37 /* % */) {
     const h = i + 2 < end ? hexValue(text, i + 1, 2) : -1;
-    return h < 0 ? -1 : h * 1024 + 3 * 4 + 0;
+    return h < 0 ? -1 : escapeCode(h, 3, 0);
   }
   if (c === 92 /* \ */) {
     const d = text.charCodeAt(i + 1);
     if (d === 117 /* u */) {
       const h = i + 6 <= end ? hexValue(text, i + 2, 4) : -1;
-      return h < 0 ? -1 : h * 1024 + 6 * 4 + 1;
+      return h < 0 ? -1 : escapeCode(h, 6, 1);
     }
-    return d === 92 && i + 2 <= end ? 92 * 1024 + 2 * 4 + 1 : -1; // JSON's escaped backslash: JSON inside JSON writes \\u005f
+    if (d === 120 /* x */) {
+      const h = i + 4 <= end ? hexValue(text, i + 2, 2) : -1;
+      return h < 0 ? -1 : escapeCode(h, 4, HEX_KIND);
+    }
+    if (d >= 48 && d <= 51 /* 0-3 */) {
+      const o = i + 4 <= end ? octalValue(text, i + 1) : -1;
+      return o < 0 ? -1 : escapeCode(o, 4, OCTAL_KIND);
+    }
+    return d === 92 && i + 2 <= end ? escapeCode(92, 2, 1) : -1; // JSON's escaped backslash: JSON inside JSON writes \\u005f
   }
   if (c === 38 /* & */) {
     const len = referenceLength(text, i);
     if (len === 0 || i + len > end) return -1;
     const cp = referenceCodePoint(text, i, len);
-    return cp < 0 ? -1 : cp * 1024 + len * 4 + 2;
+    return cp < 0 ? -1 : escapeCode(cp, len, 2);
   }
   return -1;
+}
+
+/** Value of the three octal digits at `from` (`\ooo`, at most 0o377), or −1. */
+function octalValue(text: string, from: number): number {
+  let v = 0;
+  for (let k = 0; k < 3; k++) {
+    const d = text.charCodeAt(from + k) - 48;
+    if (d < 0 || d > 7) return -1;
+    v = v * 8 + d;
+  }
+  return v <= 0o377 ? v : -1;
+}
+
+/** Value of the two uppercase hex digits at `from` (quoted-printable), or −1. */
+function upperHexValue(text: string, from: number): number {
+  let v = 0;
+  for (let k = 0; k < 2; k++) {
+    const c = text.charCodeAt(from + k);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
 }
 
 /**
@@ -1168,10 +1307,12 @@ class EscapeRun implements DecodedRun {
     readonly text: string,
     /** Pairs (decoded offset, offset in `source`), every {@link CHECKPOINT} decoded code units or more, at a source escape's start. */
     private readonly checkpoints: Int32Array,
+    private readonly family: EscapeFamily,
   ) {}
 
   // From the source of decoded code unit `s` to the end of the source of unit `e − 1` (a character
-  // reference decoded to a surrogate pair gives two code units of one source).
+  // reference decoded to a surrogate pair gives two code units of one source; a soft line break
+  // none: it is part of the span when a unit on each side of it is).
   toOriginal(s: number, e: number): [number, number] {
     const cps = this.checkpoints;
     let lo = 0;
@@ -1185,10 +1326,9 @@ class EscapeRun implements DecodedRun {
     let i = cps[2 * lo + 1]!;
     let from = -1;
     for (;;) {
-      const c = this.source.charCodeAt(i);
-      const esc = c === 37 || c === 92 || c === 38 ? escapeAt(this.source, i, this.end) : -1;
-      const len = esc < 0 ? 1 : (esc >> 2) & 255;
-      const units = esc >= 0 && esc >> 10 > 0xffff ? 2 : 1;
+      const esc = isIntroducer(this.source.charCodeAt(i), this.family) ? escapeAt(this.source, i, this.end, this.family) : -1;
+      const len = esc < 0 ? 1 : escapeLength(esc);
+      const units = esc < 0 ? 1 : unitsOf(escapeCodePoint(esc));
       if (from < 0 && j + units > s) from = i;
       if (j + units >= e) return [from, i + len];
       j += units;
@@ -1202,7 +1342,7 @@ class EscapeRun implements DecodedRun {
  * One pass; the decoded text is a one-byte string while every code unit is below 256 (half the
  * memory of a two-byte one).
  */
-function decodeEscapes(text: string, start: number, end: number, budget: DecodeBudget): DecodedRun | undefined {
+function decodeEscapes(text: string, start: number, end: number, budget: DecodeBudget, family: EscapeFamily): DecodedRun | undefined {
   if (end - start > budget.remaining) return undefined;
   // A decoded text is never longer than its source (a character reference to a surrogate pair, 2
   // code units, is at least 8 characters long).
@@ -1227,7 +1367,7 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
       nextCheckpoint = j + CHECKPOINT;
     }
     const c = text.charCodeAt(i);
-    const esc = c === 37 || c === 92 || c === 38 ? escapeAt(text, i, end) : -1;
+    const esc = isIntroducer(c, family) ? escapeAt(text, i, end, family) : -1;
     if (esc < 0) {
       // The common case inline (a closure call per code unit was a fifth of a word's decoding).
       if (wide === undefined && c < 256) narrow[j] = c;
@@ -1236,8 +1376,10 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
       i++;
       continue;
     }
-    kinds |= 1 << (esc & 3);
-    let cp = esc >> 10;
+    kinds |= 1 << escapeKind(esc);
+    i += escapeLength(esc);
+    let cp = escapeCodePoint(esc);
+    if (cp === NOTHING) continue;
     if (cp > 0xffff) {
       putWide(j++, 0xd800 + ((cp - 0x10000) >> 10));
       cp = 0xdc00 + ((cp - 0x10000) & 0x3ff);
@@ -1245,12 +1387,11 @@ function decodeEscapes(text: string, start: number, end: number, budget: DecodeB
     if (wide === undefined && cp < 256) narrow[j] = cp;
     else putWide(j, cp);
     j++;
-    i += (esc >> 2) & 255;
   }
   if (kinds === 0) return undefined;
   const decoded = wide === undefined ? narrow.toString("latin1", 0, j) : Buffer.from(wide.buffer, 0, j * 2).toString("utf16le");
   budget.remaining -= decoded.length;
-  return new EscapeRun(text, start, end, ESCAPE_KINDS.filter((_, k) => kinds & (1 << k)).join("+"), decoded, Int32Array.from(checkpoints));
+  return new EscapeRun(text, start, end, ESCAPE_KINDS.filter((_, k) => kinds & (1 << k)).join("+"), decoded, Int32Array.from(checkpoints), family);
 }
 
 /** The code point of the character reference `text[i, i + len)` ({@link referenceLength} long: `&#95;`, `&#95`, `&#x5F;`, `&#x5F`, `&lowbar;`), or −1 (an unknown name, a surrogate, above U+10FFFF). */
@@ -1279,12 +1420,14 @@ function decimalValue(text: string, from: number, n: number): number {
 }
 
 /**
- * Length of the escape sequence at `q` (a `%`, `\` or `&`) when it stands for a token character
- * ({@link isTokenCodePoint}) or introduces an escape of one ({@link introducesTokenEscape}), else 0.
- * Escape sequences: `%` + 2 hex digits (RFC 3986 §2.1); `\u` + 4 hex digits and `\\` (RFC 8259
- * §7); `&#` + 1-7 digits, `&#x` + 1-6 hex digits, or `&` + a letter and 1-31 letters or digits,
- * then `;` (HTML character references). Reads at most 35 code units; most candidates in prose are
- * refused at the code unit after `q`.
+ * Length of the escape sequence at `q` (a `%`, `\`, `&` or `=`) when it stands for a token
+ * character ({@link isTokenCodePoint}) or introduces an escape of one ({@link
+ * introducesTokenEscape}), else 0. Escape sequences: `%` + 2 hex digits (RFC 3986 §2.1); `\u` + 4
+ * hex digits and `\\` (RFC 8259 §7); `\x` + 2 hex digits, `\` + 3 octal digits (C, Python,
+ * JavaScript strings; bash `$'…'`); `&#` + 1-7 digits, `&#x` + 1-6 hex digits, or `&` + a letter and
+ * 1-31 letters or digits, then `;` (HTML character references); `=` + 2 uppercase hex digits, and a
+ * soft line break between two token characters (quoted-printable, RFC 2045 §6.7). Reads at most 35
+ * code units; most candidates in prose are refused at the code unit after `q`.
  */
 function tokenEscapeAt(text: string, q: number): number {
   const c = text.charCodeAt(q);
@@ -1295,7 +1438,15 @@ function tokenEscapeAt(text: string, q: number): number {
   else if (c === 92 /* \ */) {
     if (d === 117 /* u */) [cp, len] = [hexValue(text, q + 2, 4), 6];
     else if (d === 92) [cp, len] = [92, 2]; // JSON's escaped backslash: JSON inside JSON writes \\u005f
+    else if (d === 120 /* x */) [cp, len] = [hexValue(text, q + 2, 2), 4];
+    else if (d >= 48 && d <= 51 /* 0-3 */) [cp, len] = [octalValue(text, q + 1), 4];
     else return 0;
+  } else if (c === 61 /* = */) {
+    // A soft line break starts a run only inside a word: a token character on each side (not a
+    // base64 block's padding `==`, not `x =` at the end of a line of code).
+    const soft = softBreakAt(text, q);
+    if (soft > 0) return softBreakStartsRun(text, q, soft) ? soft : 0;
+    [cp, len] = [upperHexValue(text, q + 1), 3];
   } else {
     if (d !== 35 /* # */ && !isAsciiLetter(d)) return 0;
     len = referenceLength(text, q);
@@ -1358,7 +1509,12 @@ const isTokenCodePoint = (cp: number): boolean => (cp >= 48 && cp <= 57) || (cp 
  */
 function introducesTokenEscape(cp: number, text: string, after: number): boolean {
   if (cp === 37 /* % */) return isTokenCodePoint(hexValue(text, after, 2));
-  if (cp === 92 /* \ */) return text.charCodeAt(after) === 117 /* u */ && isTokenCodePoint(hexValue(text, after + 1, 4));
+  if (cp === 92 /* \ */) {
+    const d = text.charCodeAt(after);
+    if (d === 117 /* u */) return isTokenCodePoint(hexValue(text, after + 1, 4));
+    return d === 120 /* x */ ? isTokenCodePoint(hexValue(text, after + 1, 2)) : isTokenCodePoint(octalValue(text, after));
+  }
+  if (cp === 61 /* = */) return isTokenCodePoint(upperHexValue(text, after));
   if (cp !== 38 /* & */) return false;
   const c = text.charCodeAt(after);
   if (c !== 35 /* # */ && !((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
@@ -1366,7 +1522,10 @@ function introducesTokenEscape(cp: number, text: string, after: number): boolean
   return len > 0 && isTokenCodePoint(referenceCodePoint(text, after - 1, len));
 }
 
-const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity"];
+const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity", "hex-escape", "octal-escape", "quoted-printable"];
+const HEX_KIND = 3;
+const OCTAL_KIND = 4;
+const QP_KIND = 5;
 
 /** Value of the `n` hex digits at `from`, or −1. */
 function hexValue(text: string, from: number, n: number): number {
