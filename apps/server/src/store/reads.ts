@@ -6,24 +6,9 @@ import { conflicts, entries, renames, versions } from "../db/schema.js";
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** The head of `path`, or null when the path never existed. */
+/** The head of `path`, or null when the path never existed: {@link readEntries} of the one path (one query, the head's author joined). */
 export async function readEntry(db: Db, namespaceId: string, path: string): Promise<Omit<EntryResponse, "server"> | null> {
-  const [row] = await db
-    .select()
-    .from(entries)
-    .where(and(eq(entries.namespaceId, namespaceId), eq(entries.path, path)));
-  if (!row) return null;
-  return {
-    path: row.path,
-    version: row.version,
-    deleted: row.deleted,
-    sha256: row.sha256,
-    size: row.sizeBytes,
-    content: row.deleted ? null : row.content,
-    cursor: row.cursor,
-    author: await headAuthor(db, namespaceId, path, row.version),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return (await readEntries(db, namespaceId, [path]))[0] ?? null;
 }
 
 /** The heads of `paths` that have an entry, in the order of `paths` (one query; at most 200 paths by the protocol). */
@@ -53,15 +38,6 @@ export async function readEntries(db: Db, namespaceId: string, paths: readonly s
       },
     ];
   });
-}
-
-/** The author name of the head version ("" when its version row is gone). */
-async function headAuthor(db: Db, namespaceId: string, path: string, version: number): Promise<string> {
-  const [row] = await db
-    .select({ author: versions.authorName })
-    .from(versions)
-    .where(and(eq(versions.namespaceId, namespaceId), eq(versions.path, path), eq(versions.version, version)));
-  return row?.author ?? "";
 }
 
 type VersionRow = typeof versions.$inferSelect;

@@ -49,6 +49,19 @@ export async function requireNamespace(app: FastifyInstance, request: FastifyReq
   return app.namespaceCache.remember(ns);
 }
 
+/**
+ * The preamble every read route of a namespace shares (routes/namespaces/reads.ts, reconcile.ts):
+ * `onRequest` checks the reader role (403 forbidden below it); `namespace(request)` resolves the
+ * route's `:namespace` in the caller's team (404 not_found for a name the team lacks).
+ */
+export function namespaceReader(app: FastifyInstance): {
+  onRequest: ReturnType<FastifyInstance["requireRole"]>[];
+  namespace: (request: FastifyRequest) => Promise<NamespaceRef>;
+} {
+  // Every route using it has `params: NamespaceParams` in its schema, validated before the handler.
+  return { onRequest: [app.requireRole("reader")], namespace: (request) => requireNamespace(app, request, (request.params as { namespace: string }).namespace) };
+}
+
 /** The caller's namespace `name`, created on first write (member and admin only reach here). */
 export async function ensureCallerNamespace(app: FastifyInstance, request: FastifyRequest, name: string): Promise<NamespaceRef> {
   const known = app.namespaceCache.get(request.auth.teamId, name);

@@ -19,7 +19,7 @@ import { namespaceCursor, readChanges } from "../../store/changes.js";
 import { unifiedDiff } from "../../store/diff.js";
 import { listConflicts, readEntry, readHistory, readVersion } from "../../store/reads.js";
 import { checkPath } from "../../store/validate-content.js";
-import { errorReplies, requireNamespace, serverRef } from "./context.js";
+import { errorReplies, namespaceReader, serverRef } from "./context.js";
 
 /** The NFC form of a path from a query. @throws Refusal invalid_path (details.rule). */
 export function queryPath(raw: string): string {
@@ -29,12 +29,12 @@ export function queryPath(raw: string): string {
 }
 
 const readRoutes: FastifyPluginAsyncZod = async (app) => {
-  const reader = [app.requireRole("reader")];
+  const reader = namespaceReader(app);
 
   app.get(
     "/:namespace/changes",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "The latest state of each entry changed after cursor `since`, in cursor order",
         description: "Pass `nextCursor` as `since` next time; ask again at once while `hasMore`. Tombstones have content null.",
@@ -44,7 +44,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const server = await serverRef(app);
       const page = await readChanges(app.db, ns.id, request.query.since, request.query.limit);
       if (page === "ahead") {
@@ -60,11 +60,11 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/:namespace/entry",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: { summary: "The head of one entry", params: NamespaceParams, querystring: EntryQuery, response: { 200: EntryResponse, ...errorReplies } },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const path = queryPath(request.query.path);
       const entry = await readEntry(app.db, ns.id, path);
       if (!entry) throw new Refusal("not_found", "no entry at this path");
@@ -75,7 +75,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/:namespace/history",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "Every version of one entry (newest first) and its conflict records",
         params: NamespaceParams,
@@ -84,7 +84,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const path = queryPath(request.query.path);
       const history = await readHistory(app.db, ns.id, path);
       if (history.versions.length === 0 && history.conflicts.length === 0) throw new Refusal("not_found", "no entry at this path");
@@ -95,11 +95,11 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/:namespace/version",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: { summary: "One version of an entry, with its content", params: NamespaceParams, querystring: VersionQuery, response: { 200: VersionResponse, ...errorReplies } },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const version = await readVersion(app.db, ns.id, queryPath(request.query.path), request.query.version);
       if (!version) throw new Refusal("not_found", `no version ${request.query.version} at this path`);
       return { ...version, server: await serverRef(app) };
@@ -109,7 +109,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/:namespace/diff",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "Unified diff between two versions of an entry (version 0 and tombstones count as empty)",
         params: NamespaceParams,
@@ -118,7 +118,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const path = queryPath(request.query.path);
       const { from, to } = request.query;
       const load = async (v: number): Promise<string | null> => {
@@ -134,7 +134,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/:namespace/conflicts",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "Conflict records of the namespace (default: open ones), oldest first",
         params: NamespaceParams,
@@ -143,7 +143,7 @@ const readRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       return { conflicts: await listConflicts(app.db, ns.id, request.query.status), server: await serverRef(app) };
     },
   );

@@ -3,16 +3,16 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { FindVersionsRequest, FindVersionsResponse, HeadsQuery, HeadsResponse, NamespaceParams, ReadEntriesRequest, ReadEntriesResponse } from "@teammem/protocol";
 import { readEntries } from "../../store/reads.js";
 import { findVersions, listHeads } from "../../store/reconcile-reads.js";
-import { errorReplies, requireNamespace, serverRef } from "./context.js";
+import { errorReplies, namespaceReader, serverRef } from "./context.js";
 import { queryPath } from "./reads.js";
 
 const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
-  const reader = [app.requireRole("reader")];
+  const reader = namespaceReader(app);
 
   app.get(
     "/:namespace/heads",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "Every entry's head (tombstones included), metadata only, in path order",
         description: "Pass `nextAfter` as `after` for the next page. `cursor` is the namespace's cursor when the page was read.",
@@ -22,7 +22,7 @@ const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const server = await serverRef(app);
       const after = request.query.after === undefined ? undefined : queryPath(request.query.after);
       return { ...(await listHeads(app.db, ns.id, after, request.query.limit)), server };
@@ -32,7 +32,7 @@ const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/:namespace/versions/find",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "Per path, the newest version whose content sha256 starts with one of the given 16-hex-digit prefixes",
         description: "A reconciling client finds the newest common ancestor of its file with it. Paths without a match are left out.",
@@ -42,7 +42,7 @@ const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const server = await serverRef(app);
       const queries = request.body.paths.map((q) => ({ path: queryPath(q.path), candidates: q.candidates }));
       return { found: await findVersions(app.db, ns.id, queries), server };
@@ -52,7 +52,7 @@ const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/:namespace/entries/read",
     {
-      onRequest: reader,
+      onRequest: reader.onRequest,
       schema: {
         summary: "The heads of up to 200 paths, with their content, in one request",
         description:
@@ -64,7 +64,7 @@ const reconcileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const ns = await requireNamespace(app, request, request.params.namespace);
+      const ns = await reader.namespace(request);
       const server = await serverRef(app);
       const paths = request.body.paths.map(queryPath);
       return { entries: await readEntries(app.db, ns.id, paths), server };
