@@ -102,6 +102,17 @@ function auditFinding(f: AuditFinding): AuditFinding {
   };
 }
 
+/** The columns of a recorded conflict, shared by `conflict_recorded` and `merge_holds_credential`. */
+function conflictColumns(event: Extract<AuditEventInput, { kind: "conflict_recorded" | "merge_holds_credential" }>) {
+  return {
+    namespace: redacted(event.namespace),
+    path: redacted(event.path),
+    conflictId: event.conflictId,
+    version: event.version,
+    clientId: redacted(event.clientId),
+  };
+}
+
 /** The columns of one event. */
 function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
   const base = { teamId: event.teamId, kind: event.kind, actorId: event.actor.id, actorName: event.actor.name };
@@ -144,22 +155,11 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
         clientId: redacted(event.clientId),
       };
     case "conflict_recorded":
-      return {
-        ...base,
-        namespace: redacted(event.namespace),
-        path: redacted(event.path),
-        conflictId: event.conflictId,
-        version: event.version,
-        clientId: redacted(event.clientId),
-      };
+      return { ...base, ...conflictColumns(event) };
     case "merge_holds_credential":
       return {
         ...base,
-        namespace: redacted(event.namespace),
-        path: redacted(event.path),
-        conflictId: event.conflictId,
-        version: event.version,
-        clientId: redacted(event.clientId),
+        ...conflictColumns(event),
         code: "merge_holds_credential",
         findings: event.findings.map(auditFinding),
         fingerprintKeyId: event.fingerprintKeyId,
