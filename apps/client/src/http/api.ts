@@ -42,18 +42,10 @@ import {
 import { scan } from "@teammem/scanner";
 import { ClientError, NetworkError, ProtocolError, ServerError } from "../errors.js";
 import { ReplyLimitError, readReplyText } from "./read-reply.js";
+import { MAX_REPLY_BYTES, ReplyCap } from "./reply-cap.js";
 import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
 
-/**
- * Largest reply body the client reads, in bytes: past it the reply is abandoned (`protocol_error`).
- * Derived from the largest legitimate reply, a page of changes (the client asks for at most 500,
- * sync's default page; `ChangesQuery` allows 1000) or an `entries/read` of 200 entries
- * (`ReadEntriesRequest`), each entry's content at most the server's `maxEntryBytes` (default
- * 256 KiB): 500 x (256 KiB + 25 % for JSON escapes + 4 KiB of path, hashes, author and dates)
- * is about 158 MiB, rounded up to 160 MiB. A server configured with a larger `maxEntryBytes`
- * still fits as long as its pages do.
- */
-export const MAX_REPLY_BYTES = 160 * 1024 * 1024;
+export { MAX_REPLY_BYTES };
 
 export interface ApiOptions {
   /** Base URL, e.g. `http://127.0.0.1:8080` or `https://host/teammem`. */
@@ -64,11 +56,16 @@ export interface ApiOptions {
   readonly timeoutMs?: number;
   /**
    * Deadline of one attempt's whole reply, headers and body, in ms from the request (default
-   * 120 000: the largest reply, {@link MAX_REPLY_BYTES}, at about 11 Mbit/s; never less than
+   * 120 000: a reply of {@link MAX_REPLY_BYTES} at about 11 Mbit/s, longer in proportion when the
+   * server's entry limit raised the reply bound, see {@link ReplyCap}; never less than
    * `timeoutMs`). A body not complete by then fails with `network_error`, and is not retried.
    */
   readonly replyDeadlineMs?: number;
-  /** Largest reply body read, in bytes (default {@link MAX_REPLY_BYTES}); a larger one fails with `protocol_error`. */
+  /**
+   * Largest reply body read while the server's entry limit is not known, in bytes (default
+   * {@link MAX_REPLY_BYTES}); the server's limit raises it (see {@link ReplyCap}). A larger reply
+   * fails with `protocol_error`.
+   */
   readonly maxReplyBytes?: number;
   /**
    * Retries (default: 3, waits up to 30 s each). One call takes at most
@@ -79,6 +76,8 @@ export interface ApiOptions {
 
 export interface Api {
   readonly server: string;
+  /** The bound of this client's replies; a sync raises it to the server's entry limit (GET /v1/server). */
+  readonly replies: ReplyCap;
   /** Creates the namespace if absent (PUT, idempotent). */
   ensureNamespace(): Promise<NamespaceResponse>;
   /** Changes with cursor > `since`, at most `limit` (1-1000). */
@@ -163,8 +162,8 @@ export function refuseCredentialInRequest(server: string, url: string, body?: un
 export function createApi(options: ApiOptions): Api {
   const server = options.server.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxReplyBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
-  const replyDeadlineMs = Math.max(timeoutMs, options.replyDeadlineMs ?? 120_000);
+  const replies = new ReplyCap(options.maxReplyBytes ?? MAX_REPLY_BYTES);
+  const deadlineMs = () => Math.max(timeoutMs, options.replyDeadlineMs ?? Math.ceil((120_000 * Math.max(replies.maxBytes, MAX_REPLY_BYTES)) / MAX_REPLY_BYTES));
   const base = `${server}/v1/namespaces/${encodeURIComponent(options.namespace)}`;
   const http = ky.create({
     headers: { authorization: `Bearer ${options.token}`, accept: "application/json" },
@@ -175,6 +174,8 @@ export function createApi(options: ApiOptions): Api {
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
     refuseCredentialInRequest(server, url, body);
     let text: string;
+    const maxReplyBytes = replies.maxBytes;
+    const replyDeadlineMs = deadlineMs();
     let attemptStart = performance.now();
     const startAttempt = () => void (attemptStart = performance.now());
     try {
@@ -204,6 +205,7 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     server,
+    replies,
     ensureNamespace: () => call("PUT", base, "PUT namespace", NamespaceResponse),
     changes: (since, limit) => call("GET", `${base}/changes?since=${since}&limit=${limit}`, "GET changes", ChangesResponse),
     batch: (request) => call("POST", `${base}/batch`, "POST batch", BatchResponse, request),

@@ -92,7 +92,7 @@ async function pendingChanges(api: Api, cursor: number, pageSize: number) {
   const latest = new Map<string, Awaited<ReturnType<Api["changes"]>>["changes"][number]>();
   let since = cursor;
   for (;;) {
-    const page = await api.changes(since, pageSize);
+    const page = await api.changes(since, Math.min(pageSize, api.replies.entriesPerReply));
     for (const change of page.changes) latest.set(change.path, change);
     if (!page.hasMore || page.changes.length === 0 || page.nextCursor <= since) break;
     since = page.nextCursor;
@@ -141,10 +141,12 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     state.reconcile !== undefined ||
     (state.server === undefined && state.cursor === 0 && Object.keys(state.bases).length === 0 && outbox.length === 0 && scope.files.size > 0);
   let error: NetworkError | ServerError | undefined;
-  if (refused === null && !reconcile && state.server) {
+  if (refused === null && !reconcile) {
     try {
-      const { server } = await api.serverInfo();
-      reconcile = server.id !== state.server.id || server.epoch !== state.server.epoch;
+      const { server, limits } = await api.serverInfo();
+      // Replies as large as the server's entry limit makes them (http/reply-cap.ts).
+      api.replies.useEntryLimit(limits.maxEntryBytes);
+      reconcile = state.server !== undefined && (server.id !== state.server.id || server.epoch !== state.server.epoch);
     } catch (err) {
       // Unreachable or an older server: the change feed below tells.
       if (!(err instanceof NetworkError || err instanceof ServerError || err instanceof ProtocolError)) throw err;

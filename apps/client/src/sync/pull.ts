@@ -120,7 +120,8 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
   let dirty = false;
   try {
     for (;;) {
-      const page = await ctx.api.changes(ctx.state.cursor, ctx.pullPageSize);
+      // A page at most as large as one reply may carry at the server's entry limit (http/reply-cap.ts).
+      const page = await ctx.api.changes(ctx.state.cursor, Math.min(ctx.pullPageSize, ctx.api.replies.entriesPerReply));
       const changed = serverChangeReason(ctx, page.server);
       if (changed !== null) throw new ServerChanged(changed);
       if (!ctx.state.server) {
@@ -176,13 +177,14 @@ const READ_PAGE = 200;
 
 /**
  * The current heads of `paths` that the server has, in pages of {@link READ_PAGE} (POST
- * entries/read), so applying N heads takes N / 200 requests, not N. A server without that route
+ * entries/read; fewer when one reply may carry fewer at the server's entry limit), so applying N heads takes N / 200 requests, not N. A server without that route
  * (older than the client: 404 "no route") is read one GET entry per path.
  */
 async function readHeads(ctx: SyncContext, paths: readonly string[]): Promise<Incoming[]> {
   const heads: Incoming[] = [];
-  for (let i = 0; i < paths.length; i += READ_PAGE) {
-    const page = paths.slice(i, i + READ_PAGE);
+  const size = Math.min(READ_PAGE, ctx.api.replies.entriesPerReply);
+  for (let i = 0; i < paths.length; i += size) {
+    const page = paths.slice(i, i + size);
     try {
       heads.push(...(await ctx.api.entries(page)).entries);
     } catch (err) {
