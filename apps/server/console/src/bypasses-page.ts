@@ -31,18 +31,18 @@ export const bypassesPage: Page = async (ctx, root) => {
   };
 
   const actions = (b: Bypass): HTMLElement => {
-    if (b.status === "pending") {
+    if (b.status === "pending" || b.status === "approved") {
       const note = h("input", { attrs: { type: "text", name: "note", id: `note-${b.id}`, maxlength: 500, autocomplete: "off", placeholder: "note (optional)" } });
       const label = `Note (optional) for ${b.path}:${b.line}`;
-      return h(
-        "div",
-        { class: "inline-form" },
-        h("div", {}, h("label", { class: "visually-hidden", attrs: { for: `note-${b.id}` } }, label), note),
-        h("button", { class: "primary", attrs: { type: "button" }, on: { click: () => void decide(b, "approve", note.value.trim()) } }, "Approve"),
-        h("button", { class: "danger", attrs: { type: "button" }, on: { click: () => void decide(b, "deny", note.value.trim()) } }, "Deny"),
-      );
+      const buttons =
+        b.status === "pending"
+          ? [
+              h("button", { class: "primary", attrs: { type: "button" }, on: { click: () => void decide(b, "approve", note.value.trim()) } }, "Approve"),
+              h("button", { class: "danger", attrs: { type: "button" }, on: { click: () => void decide(b, "deny", note.value.trim()) } }, "Deny"),
+            ]
+          : [h("button", { class: "danger", attrs: { type: "button" }, on: { click: () => void decide(b, "revoke", note.value.trim()) } }, "Revoke")];
+      return h("div", { class: "inline-form" }, h("div", {}, h("label", { class: "visually-hidden", attrs: { for: `note-${b.id}` } }, label), note), ...buttons);
     }
-    if (b.status === "approved") return h("button", { class: "danger", attrs: { type: "button" }, on: { click: () => void decide(b, "revoke", "") } }, "Revoke");
     return h("span", { class: "muted" }, b.revokedBy ? `revoked by ${b.revokedBy}` : b.decidedBy ? `by ${b.decidedBy}` : "");
   };
 
@@ -57,7 +57,7 @@ export const bypassesPage: Page = async (ctx, root) => {
         h("div", {}, b.namespace, h("div", { class: "mono" }, `${b.path}:${b.line}${b.column ? `:${b.column}` : ""}`)),
         b.ruleId,
         h("span", { class: "mono", attrs: { title: b.fingerprint } }, b.fingerprint.length > 16 ? `${b.fingerprint.slice(0, 16)}…` : b.fingerprint, b.currentKey ? null : " (old key)"),
-        h("div", {}, b.reason, b.reasonText ? h("div", { class: "muted" }, b.reasonText) : null, b.note ? h("div", {}, `note: ${b.note}`) : null),
+        h("div", {}, b.reason, b.reasonText ? h("div", { class: "muted" }, b.reasonText) : null, b.note ? h("div", {}, `note: ${b.note}`) : null, b.revokeNote ? h("div", {}, `revoke note: ${b.revokeNote}`) : null),
         badge(b.status),
         actions(b),
       ),

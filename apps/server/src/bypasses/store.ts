@@ -39,6 +39,7 @@ export function bypassToWire(r: Row, currentKeyId: number): Bypass {
     note: r.note,
     revokedBy: r.revokedBy,
     revokedAt: iso(r.revokedAt),
+    revokeNote: r.revokeNote,
   };
 }
 
@@ -177,7 +178,9 @@ const NEXT: Record<BypassAction, { from: BypassStatus; to: BypassStatus; kind: "
 };
 
 /**
- * Applies `action` to request `id` of the team, with its audit event, in one transaction.
+ * Applies `action` to request `id` of the team, with its audit event, in one transaction. `note`
+ * is stored as the decision's `note` (approve, deny) or the `revokeNote` (revoke), and recorded in
+ * the audit event either way.
  * @returns the changed request, or null when the team has no such request.
  * @throws Refusal bypass_not_pending (approve, deny) or bypass_not_approved (revoke) with details
  *   `{ status }` when the request is in another state; secret_detected when `note` holds a credential.
@@ -201,7 +204,9 @@ export async function decideBypass(db: Db, teamId: string, id: string, action: B
     }
     const now = new Date();
     const change =
-      action === "revoke" ? { status: step.to, revokedBy: actor.name, revokedAt: now } : { status: step.to, decidedBy: actor.name, decidedAt: now, note };
+      action === "revoke"
+        ? { status: step.to, revokedBy: actor.name, revokedAt: now, revokeNote: note }
+        : { status: step.to, decidedBy: actor.name, decidedAt: now, note };
     const [row] = await tx.update(bypasses).set(change).where(eq(bypasses.id, id)).returning();
     await recordAuditEvent(tx, { teamId, actor, kind: step.kind, ...auditFields(row!), policy: null, note });
     return row!;

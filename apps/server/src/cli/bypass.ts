@@ -16,7 +16,7 @@ export function bypassLine(b: Bypass): string {
   const revoked = b.revokedBy ? ` revoked by ${b.revokedBy}` : "";
   return (
     `${b.id}\t${b.status}${b.currentKey ? "" : " (old key)"}\t${b.namespace}:${b.path}:${b.line}\t${b.ruleId}\t${b.fingerprint}\t` +
-    `${b.requestedBy} ${b.reason}${b.reasonText ? `: ${b.reasonText}` : ""}${decided}${revoked}${b.note ? ` (${b.note})` : ""}`
+    `${b.requestedBy} ${b.reason}${b.reasonText ? `: ${b.reasonText}` : ""}${decided}${b.note ? ` (${b.note})` : ""}${revoked}${b.revokeNote ? ` (${b.revokeNote})` : ""}`
   );
 }
 

@@ -115,6 +115,8 @@ export const bypasses = pgTable(
     note: text("note"),
     revokedBy: text("revoked_by"),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The revoking admin's note (why); null when none was given or the bypass was revoked before migration 0013. */
+    revokeNote: text("revoke_note"),
   },
   (t) => [
     uniqueIndex("bypasses_team_live_fingerprint")

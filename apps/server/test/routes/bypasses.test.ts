@@ -77,6 +77,7 @@ describe.each(DATABASE_KINDS)("bypasses on %s", (kind) => {
       note: null,
       revokedBy: null,
       revokedAt: null,
+      revokeNote: null,
     });
     // Asking again answers with the same pending request.
     const again = await ask(request, h.tokens.member2);
@@ -97,9 +98,16 @@ describe.each(DATABASE_KINDS)("bypasses on %s", (kind) => {
     expect((await scanPolicy(h.tokens.reader)).allowedFingerprints).toEqual([request.fingerprint]);
     expect((await push(content, "a.md")).json().results[0]).toMatchObject({ status: "applied", version: 1 });
 
-    // Revoked: the next write holding the secret is refused again.
-    const revoked = await act(bypass.id, "revoke");
-    expect(revoked.json().bypass).toMatchObject({ status: "revoked", revokedBy: "ada", revokedAt: expect.any(String) });
+    // Revoked: the next write holding the secret is refused again. The revoke's note is kept
+    // beside the approval's, shown wherever the request is, and in the revoke's audit event (try15 F6).
+    const revoked = await act(bypass.id, "revoke", { note: "sandbox closed" });
+    const revokedFields = { status: "revoked", revokedBy: "ada", revokedAt: expect.any(String), revokeNote: "sandbox closed", note: "fine, sandbox only" };
+    expect(revoked.json().bypass).toMatchObject(revokedFields);
+    expect((await h.call("GET", "/v1/admin/bypasses?status=revoked", h.tokens.admin)).json().bypasses).toEqual([expect.objectContaining({ id: bypass.id, ...revokedFields })]);
+    expect((await h.call("GET", `/v1/admin/bypasses/${bypass.id}`, h.tokens.admin)).json().bypass).toMatchObject(revokedFields);
+    expect((await h.call("GET", "/v1/team/bypasses?status=all", h.tokens.member)).json().bypasses).toEqual([expect.objectContaining({ id: bypass.id, ...revokedFields })]);
+    const [revokeEvent] = (await h.call("GET", "/v1/admin/audit-events?kind=bypass_revoked", h.tokens.admin)).json().events;
+    expect(revokeEvent).toMatchObject({ bypassId: bypass.id, actor: "ada", note: "sandbox closed" });
     expect((await scanPolicy()).allowedFingerprints).toEqual([]);
     expect((await push(`${content}more\n`, "b.md")).json().results[0].code).toBe("secret_detected");
     // The value itself is nowhere but in the entry it was allowed into.

@@ -65,9 +65,12 @@ export const Bypass = z.object({
   /** Who approved or denied (`policy`: approved at once by the team's policy). */
   decidedBy: Text.nullable(),
   decidedAt: Text.nullable(),
+  /** The deciding admin's note on an approval or denial. */
   note: Text.nullable(),
   revokedBy: Text.nullable(),
   revokedAt: Text.nullable(),
+  /** The revoking admin's note (why it was revoked); null when none was given. A reply of an older server (before migration 0013) has none: read as null. */
+  revokeNote: Text.nullable().default(null),
 });
 export type Bypass = z.infer<typeof Bypass>;
 
@@ -94,6 +97,8 @@ export type BypassList = z.infer<typeof BypassList>;
 /**
  * POST /v1/admin/bypasses/:id/approve|deny|revoke body (optional). Approve and deny take a pending
  * request (else 409 `bypass_not_pending`); revoke an approved one (else 409 `bypass_not_approved`).
+ * The note is kept on the request (`note` for approve and deny, `revokeNote` for revoke) and in
+ * the decision's audit event (`note`).
  */
 export const BypassDecision = z.strictObject({ note: FreeText.optional() });
 export type BypassDecision = z.infer<typeof BypassDecision>;

@@ -1,0 +1,1 @@
+ALTER TABLE "bypasses" ADD COLUMN "revoke_note" text;
