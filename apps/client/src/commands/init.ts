@@ -12,6 +12,14 @@
  * fetches the team's scan policy (its fingerprint key) into `.teammem/scan-policy.json`. With
  * `--offline` the server is not contacted: the folder is set up and the first sync checks the
  * token and creates the namespace.
+ *
+ * `teammem init --server URL --moved [--dir D | --agent A]`: the server of an already set-up folder
+ * moved (new host, port or path; or its database moved to another server): only the server URL
+ * changes. The namespace, client id, token, queued operations and sync state stay, so nothing
+ * queued is lost; the new server is checked first like a new one (nothing changes when it cannot
+ * be reached or refuses the token, unless `--offline`). The next sync compares the server's
+ * identity and epoch with the ones this folder synced with: the same database carries on where it
+ * was, another one (or a restored one) is reconciled by content (`sync/reconcile.ts`).
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -41,6 +49,7 @@ function define(command: CommonCommand) {
     .option("--namespace <name>", "namespace (one per repository), e.g. acme/web; default: owner/repo from the repository's remote")
     .option("--remote <name>", "the git remote that names the namespace (default: origin, else the only remote)")
     .option("--offline", "set up without contacting the server (the first sync checks the token and creates the namespace)")
+    .option("--moved", "the server of this already set-up folder moved to --server: point the folder there, keeping its namespace, queued edits and sync state")
     .option("--json", "print what was set up as JSON");
 }
 
@@ -176,14 +185,22 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   const layout = layoutOf(located.root);
   await checkFolder(layout.root, "--dir ");
   const server = parseServerUrl(options.server);
-  const { namespace, how } = await chooseNamespace(options, located, ctx);
   const flagToken = options.token === undefined ? undefined : checkToken(options.token, "--token");
-
   const existing = await loadConfig(layout);
-  if (existing && (existing.server !== server || existing.namespace !== namespace))
+  if (options.moved && !existing)
+    throw new UsageError(`--moved points a folder already set up at another server; ${layout.root} is not set up yet: run teammem init without --moved`);
+  // A moved server keeps the folder's namespace: the repository's remote is not asked again.
+  const { namespace, how } = options.moved && options.namespace === undefined && existing ? { namespace: existing.namespace, how: null } : await chooseNamespace(options, located, ctx);
+  const movedFrom = options.moved && existing && existing.server !== server ? existing.server : null;
+  if (existing && existing.namespace !== namespace)
     throw new UsageError(
       `${layout.root} is already set up for namespace ${existing.namespace} at ${existing.server}; ` +
-        `remove ${layout.state} to start over`,
+        `another namespace is another folder: use another --dir (removing ${layout.state} would drop its queued edits)`,
+    );
+  if (existing && existing.server !== server && !options.moved)
+    throw new UsageError(
+      `${layout.root} is already set up for namespace ${existing.namespace} at ${existing.server}; ` +
+        `if the server moved to ${server}, run teammem init --server ${server} --moved (keeps the queued edits and sync state)`,
     );
 
   // The server, then the token, are checked first: an unreachable server, something that is not a
@@ -211,7 +228,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   await fsyncDir(layout.root);
   // The state folder ignores itself: a memory folder that is a git repository (Codex's is) never commits the token.
   await writeFile(join(layout.state, ".gitignore"), "*\n");
-  const config: Config = existing ?? {
+  const config: Config = existing ? { ...existing, server } : {
     version: 1,
     server,
     namespace,
@@ -233,10 +250,15 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   }
   await saveSyncState(layout, await loadSyncState(layout));
   if (how) chosen.push(`namespace ${namespace} ${how}`);
+  if (movedFrom)
+    chosen.push(
+      `moved from ${movedFrom}: queued edits and sync state kept; the next sync carries on if ${server} serves the same database, else compares every team file with it by content`,
+    );
   if (options.json) {
     const json = {
       ok: true,
       created: !existing,
+      movedFrom,
       folder: layout.root,
       team: layout.team,
       agent: located.agent,
