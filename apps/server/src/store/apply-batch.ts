@@ -19,7 +19,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/database.js";
 import { Refusal } from "../errors/refusal.js";
 import { decide, operationHash, unchangedResult } from "./apply-operation.js";
-import type { Head, WriteStateRow } from "./heads.js";
+import { readHead, type Head, type WriteStateRow } from "./heads.js";
 import { replayResult, storeOperation, type StoredOperation } from "./idempotency.js";
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { ancestorKeys } from "./path-type-clash.js";
@@ -97,30 +97,38 @@ function runnablePrefix(ctx: WriteContext, ops: readonly Operation[], checks: Ru
   return run;
 }
 
-interface ReadRow extends WriteStateRow {
-  ord: number;
+/** What a run needs of a head to decide in memory: all but its content (compared by SHA-256). */
+type HeadState = Omit<Head, "content">;
+
+interface ReadRow extends Omit<WriteStateRow, "content"> {
+  ord: number | string;
   live_entries: number;
 }
 
-/** Under the lock, in one query: per operation its stored result and its path's head; and the namespace's live-entry count. */
-async function readRun(tx: Tx, namespaceId: string, run: readonly Checked[]): Promise<{ stored: (StoredOperation | null)[]; heads: (Head | null)[]; live: number }> {
-  const input = JSON.stringify(run.map((c, ord) => ({ ord, op_id: c.op.opId, path: c.path })));
+/**
+ * Under the lock, in one query: per operation its stored result and its path's head (without its
+ * content); and the namespace's live-entry count. Each lookup is one probe of a primary key per
+ * operation (a LATERAL subquery with LIMIT 1 is never turned into a join, so the planner cannot
+ * choose to read every stored result or head of the namespace instead, whatever its statistics).
+ */
+async function readRun(tx: Tx, namespaceId: string, run: readonly Checked[]): Promise<{ stored: (StoredOperation | null)[]; heads: (HeadState | null)[]; live: number }> {
   const rows = rowsOf<ReadRow>(
     await tx.execute(sql`
-      SELECT i.ord, o.request_sha256, o.result, e.path, e.version, e.deleted, e.content, e.sha256, e.size_bytes, e.cursor,
+      SELECT i.ord, o.request_sha256, o.result, e.path, e.version, e.deleted, e.sha256, e.size_bytes, e.cursor,
              (SELECT n.live_entries FROM namespaces n WHERE n.id = ${namespaceId}) AS live_entries
-      FROM jsonb_to_recordset(${input}::jsonb) AS i(ord integer, op_id text, path text)
-      LEFT JOIN operations o ON o.namespace_id = ${namespaceId} AND o.op_id = i.op_id
-      LEFT JOIN entries e ON e.namespace_id = ${namespaceId} AND e.path = i.path`),
+      FROM unnest(${sql.param(run.map((c) => c.op.opId))}::text[], ${sql.param(run.map((c) => c.path))}::text[]) WITH ORDINALITY AS i(op_id, path, ord)
+      LEFT JOIN LATERAL (SELECT o.request_sha256, o.result FROM operations o WHERE o.namespace_id = ${namespaceId} AND o.op_id = i.op_id LIMIT 1) o ON true
+      LEFT JOIN LATERAL (SELECT e.path, e.version, e.deleted, e.sha256, e.size_bytes, e.cursor FROM entries e WHERE e.namespace_id = ${namespaceId} AND e.path = i.path LIMIT 1) e ON true`),
   );
   const stored: (StoredOperation | null)[] = run.map(() => null);
-  const heads: (Head | null)[] = run.map(() => null);
+  const heads: (HeadState | null)[] = run.map(() => null);
   let live = 0;
   for (const r of rows) {
+    const k = Number(r.ord) - 1;
     live = Number(r.live_entries);
-    if (r.request_sha256 !== null) stored[r.ord] = { requestSha256: r.request_sha256, result: r.result as OperationResult };
+    if (r.request_sha256 !== null) stored[k] = { requestSha256: r.request_sha256, result: r.result as OperationResult };
     if (r.path !== null) {
-      heads[r.ord] = { path: r.path, version: r.version!, deleted: r.deleted!, content: r.content, sha256: r.sha256, sizeBytes: r.size_bytes!, cursor: Number(r.cursor) };
+      heads[k] = { path: r.path, version: r.version!, deleted: r.deleted!, sha256: r.sha256, sizeBytes: r.size_bytes!, cursor: Number(r.cursor) };
     }
   }
   return { stored, heads, live };
@@ -159,11 +167,14 @@ function nested(a: string, b: string): boolean {
 async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], results: PendingResult[], cursor: number, liveDelta: number): Promise<void> {
   if (pending.length === 0 && results.length === 0) return;
   const nsId = ctx.namespace.id;
+  const column = <K extends keyof PendingVersion>(key: K) => sql.param(pending.map((p) => p[key]));
   const [row] = rowsOf<{ stored: number | string }>(
     await tx.execute(sql`
       WITH i AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(pending)}::jsonb) AS i(path text, fold_key text, version integer, kind text, deleted boolean,
-          content text, sha256 text, size_bytes integer, parent_version integer, op_id text, cursor bigint)),
+        SELECT * FROM unnest(${column("path")}::text[], ${column("fold_key")}::text[], ${column("version")}::integer[], ${column("kind")}::text[],
+          ${column("deleted")}::boolean[], ${column("content")}::text[], ${column("sha256")}::text[], ${column("size_bytes")}::integer[],
+          ${column("parent_version")}::integer[], ${column("op_id")}::text[], ${column("cursor")}::bigint[])
+          AS i(path, fold_key, version, kind, deleted, content, sha256, size_bytes, parent_version, op_id, cursor)),
       c AS (UPDATE namespaces SET cursor = ${cursor}, live_entries = live_entries + ${liveDelta}::integer WHERE id = ${nsId}),
       v AS (INSERT INTO versions (namespace_id, path, version, kind, deleted, content, sha256, size_bytes, parent_version, base_version,
                                   author_id, author_name, client_id, op_id, cursor)
@@ -176,7 +187,8 @@ async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], re
               sha256 = excluded.sha256, size_bytes = excluded.size_bytes, cursor = excluded.cursor, updated_at = excluded.updated_at),
       o AS (INSERT INTO operations (namespace_id, op_id, request_sha256, result)
             SELECT ${nsId}, op_id, request_sha256, result
-            FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS r(op_id text, request_sha256 text, result jsonb)
+            FROM unnest(${sql.param(results.map((r) => r.op_id))}::text[], ${sql.param(results.map((r) => r.request_sha256))}::text[],
+                        ${sql.param(results.map((r) => r.result))}::jsonb[]) AS r(op_id, request_sha256, result)
             ON CONFLICT DO NOTHING RETURNING 1)
       SELECT count(*) AS stored FROM o`),
   );
@@ -231,12 +243,14 @@ export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operatio
       if (!simple) {
         // The general protocol, on the database as the run left it so far; it ends the run.
         await writeRun(tx, ctx, pending, toStore, cursor, liveDelta);
-        const decision = await decide(tx, ctx, op, path, hash, cursor, head);
+        // decide() needs the head's content (merges, conflict records): read it whole (the run wrote nothing at this path).
+        const decision = await decide(tx, ctx, op, path, hash, cursor, head === null ? null : await readHead(tx, nsId, path));
         if (decision.final && !decision.stored) await storeOperation(tx, nsId, op.opId, hash, decision.result);
         results.push(decision.result);
         return results;
       }
-      if ((incoming === null && !live) || (incoming !== null && live && head!.content === incoming)) {
+      const sha256 = incoming === null ? null : sha256Hex(incoming);
+      if ((incoming === null && !live) || (incoming !== null && live && head!.sha256 === sha256)) {
         // Nothing new: the head stands (a delete of a missing or deleted path, a put of the head's content).
         const result = unchangedResult(op.opId, path, head, headVersion, cursor);
         toStore.push({ op_id: op.opId, request_sha256: hash, result });
@@ -245,7 +259,6 @@ export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operatio
       }
       cursor += 1;
       const deleted = incoming === null;
-      const sha256 = incoming === null ? null : sha256Hex(incoming);
       const version = headVersion + 1;
       pending.push({
         path,

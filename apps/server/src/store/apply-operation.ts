@@ -126,7 +126,7 @@ async function madeSinceBase(tx: Tx, namespaceId: string, path: string, baseVers
  * never existed) as it stands: a delete of a missing or deleted path, a put of the head's content.
  * Its cursor is the head's, or `namespaceCursor` when there is no head.
  */
-export function unchangedResult(opId: string, path: string, head: Head | null, headVersion: number, namespaceCursor: number): OperationResult {
+export function unchangedResult(opId: string, path: string, head: Omit<Head, "content"> | null, headVersion: number, namespaceCursor: number): OperationResult {
   return {
     opId,
     path,

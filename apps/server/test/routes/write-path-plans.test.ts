@@ -128,9 +128,20 @@ describe("the write path's statements on postgres", () => {
     // Among them the read of teammem_fast_forward (migration 0011), the single edit and delete above.
     expect(readForWrite.filter((p) => p.query.includes('"p_op_id"')).length).toBeGreaterThanOrEqual(2);
     // The set-based run's read, clash check and write: every lookup on an index of its table.
-    const runStatements = explained.filter((p) => p.query.includes("jsonb_to_recordset"));
+    const runStatements = explained.filter((p) => /jsonb_to_recordset|unnest\(\$/.test(p.query));
     expect(runStatements.length).toBeGreaterThanOrEqual(3);
     expect(runStatements.some((p) => p.nodes.some((n) => n.endsWith(" on entries using entries_namespace_fold_key_prefix")))).toBe(true);
+    // The run's read under the lock probes each primary key once per operation (an Index Scan under
+    // a Nested Loop), never reads every stored result or head of the namespace into a hash or a bitmap:
+    // its cost follows the batch, not the namespace's history (issue 12).
+    const runReads = runStatements.filter((p) => p.query.includes("o.request_sha256"));
+    expect(runReads.length).toBeGreaterThanOrEqual(1);
+    for (const read of runReads) {
+      expect(read.nodes.filter((n) => / on (operations|entries)\b/.test(n)).sort()).toEqual([
+        "Index Scan on entries using entries_namespace_id_path_pk",
+        "Index Scan on operations using operations_namespace_id_op_id_pk",
+      ]);
+    }
     // The change feed's purged versions: the partial index of purged versions only (migration 0010).
     const feedPlans = explained.filter((p) => p.query.includes("purged_at IS NOT NULL"));
     expect(feedPlans.length).toBeGreaterThanOrEqual(1);
