@@ -143,6 +143,10 @@ export async function walkTeamScope(layout: Layout, under?: readonly string[], b
 function skipPath(scope: TeamScope, rel: string, reason: string): void {
   scope.skipped.push({ path: displayPath(rel), reason });
   scope.skippedEntryPaths.add(rel);
+  // A name not in NFC stands for its NFC entry path too (where the file system opens one by the
+  // other, as macOS does): that entry's absence from the walk is not a delete.
+  const nfc = rel.normalize("NFC");
+  if (nfc !== rel) scope.skippedEntryPaths.add(nfc);
 }
 
 /** A regular file found by the walk: from the stat cache, or read. Returns why it is skipped, or undefined when it is gone. */
@@ -160,9 +164,31 @@ async function readFound(w: Walk, rel: string, st: BigIntStats): Promise<TeamFil
  * `.teammem-tmp-*`) are reported like every other invalid name: never synced, and never taken for
  * a delete of what the server holds.
  */
-function invalidReason(name: string, check: PathCheck): string {
+function invalidReason(rel: string, check: PathCheck): string {
+  const name = rel.slice(rel.lastIndexOf("/") + 1);
   if (name.toLowerCase().startsWith(TEMP_PREFIX)) return "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)";
-  return `invalid path: ${check.ok ? "not NFC-normalised" : check.message}`;
+  return check.ok ? notNfcReason(rel) : `invalid path: ${check.message}`;
+}
+
+/** `U+00E9`. */
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/**
+ * Why a team name that is not in Unicode NFC is skipped, and what to do (try15 F10): entry paths
+ * are NFC (`checkEntryPath`), and macOS may write names decomposed (NFD: "é" as "e" + U+0301).
+ * Sending it under its NFC name would make a teammate's copy, or this folder's next pull, a second
+ * file beside it on a file system that keeps both forms apart, so the user renames it. Names the
+ * first composed character written decomposed, by code points (the two forms look the same).
+ * @param rel the name relative to `team/`, as read from the disk.
+ */
+export function notNfcReason(rel: string): string {
+  const nfc = rel.normalize("NFC");
+  const composed = [...nfc].find((c) => c.normalize("NFD") !== c && rel.includes(c.normalize("NFD")));
+  const example = composed ? ` ("${composed}" is written as ${[...composed.normalize("NFD")].map(codePoint).join(" + ")}, not ${codePoint(composed)})` : "";
+  return (
+    `invalid path: the name is not in composed Unicode (NFC)${example}, as the server stores names; macOS may write names decomposed (NFD). ` +
+    `Rename it to its NFC form ${displayPath(nfc)} to sync it`
+  );
 }
 
 /**
@@ -188,10 +214,9 @@ async function walk(w: Walk, relDir: string): Promise<void> {
 
 /** One name met by the walk (`st`: its lstat): a folder is walked, a regular file noted to be read, anything else skipped. */
 async function visit(w: Walk, rel: string, st: BigIntStats): Promise<void> {
-  const name = rel.slice(rel.lastIndexOf("/") + 1);
   if (st.isSymbolicLink()) return skipPath(w.scope, rel, "symlink (not followed)");
   const check = checkEntryPath(rel);
-  if (!check.ok || check.path !== rel) return skipPath(w.scope, rel, invalidReason(name, check));
+  if (!check.ok || check.path !== rel) return skipPath(w.scope, rel, invalidReason(rel, check));
   if (st.isDirectory()) return walk(w, rel);
   if (!st.isFile()) return skipPath(w.scope, rel, "not a regular file");
   w.found.push({ rel, st });

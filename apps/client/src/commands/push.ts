@@ -13,6 +13,7 @@ import { describeEvent } from "../sync/events.js";
 import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
+import { notNfcReason } from "../scope.js";
 import { postWriteHook } from "../hooks/post-write.js";
 import { checkSpelling } from "./entry-args.js";
 import { openFolder, hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
@@ -39,6 +40,8 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
 export function entryPrefixes(layout: Layout, paths: readonly string[]): string[] {
   return paths.map((raw) => {
     const where = teamPathOf(layout, raw);
+    // The walk skips a name not in NFC (scope.ts); named here, it would be looked for by its NFC form and silently not found.
+    if (where.scope === "team" && raw.normalize("NFC") !== raw) throw new UsageError(`${displayRelative(raw)} is not a valid team path: ${notNfcReason(where.entryPath.normalize("NFD"))}`, "invalid_path");
     if (where.scope === "team") return where.entryPath;
     if (where.scope === "private")
       throw new UsageError(`${displayRelative(where.relative)} is private (outside team/): it never leaves this machine; push names team files`, "private_path");
