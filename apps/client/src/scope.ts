@@ -55,6 +55,16 @@ export interface SkippedPath {
   readonly reason: string;
 }
 
+/**
+ * One line telling what a skipped path means (`push`, `watch`, `scan`), e.g. `team/notes.md: not
+ * synced: symlink (not followed); a symlink in team/ is never followed, read, scanned or sent:
+ * copy the file into team/ to share it`.
+ */
+export function skippedLine(s: SkippedPath): string {
+  const symlink = s.reason.includes("symlink") ? "; a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it" : "";
+  return `${s.path}: not synced: ${s.reason}${symlink}`;
+}
+
 /** `prefixes` without those lying under another one (so no subtree is walked twice). */
 function outermost(prefixes: readonly string[]): string[] {
   const sorted = [...new Set(prefixes)].sort();

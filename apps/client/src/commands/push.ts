@@ -13,7 +13,7 @@ import { describeEvent } from "../sync/events.js";
 import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
-import { notNfcReason } from "../scope.js";
+import { notNfcReason, skippedLine } from "../scope.js";
 import { postWriteHook } from "../hooks/post-write.js";
 import { checkSpelling } from "./entry-args.js";
 import { openFolder, hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
@@ -95,6 +95,7 @@ function describe(o: PushOutcome, paths: readonly string[]): string {
   for (const u of o.unresolved) lines.push(`${u.path}: not sent, conflict markers still in it (line ${u.line}); remove them (or teammem resolve)`);
   for (const p of o.rejected) lines.push(`${p}: rejected by the server (see teammem status)`);
   for (const h of o.heldBack) lines.push(`${h.path}: held back (secret found, not sent)`);
+  for (const s of o.skipped) lines.push(skippedLine(s));
   if (lines.length === 0 && o.ok) lines.push(`nothing to push for ${paths.map(displayRelative).join(", ")} (unchanged since the last sync, or already sent)`);
   if (o.pending) lines.push(`pending in outbox: ${o.pending}`);
   return lines.join("\n") + "\n";

@@ -8,19 +8,23 @@
  * outside the memory folder or invalid, a path that does not exist: `no_such_file`, standard input
  * over 8 MiB or not UTF-8). A file that cannot be scanned (not UTF-8, over 8 MiB, unreadable) is
  * reported on stderr and the other files are scanned; the exit is then 2 ("not everything was
- * scanned") unless a finding made it 1.
+ * scanned") unless a finding made it 1. A symlink in `team/` (or a file reached through a symlinked
+ * folder; dangling too) is never followed, as a sync never follows it: it is not scanned, and a
+ * warning on stderr (and `skipped` in --json) names it as not synced (try15 F7: scanning it reported a private file's
+ * findings as a team file's); it does not change the exit code.
  * Without `--dir`/`--agent`/`--repo` the memory folder is the nearest folder holding `.teammem` at or
  * above the current folder, else at or above the first absolute path given, else the current folder.
  * A relative path is relative to the current folder (as shell globbing gives them: `teammem scan
  * --dir mem mem/team/*`) when the current folder lies inside the memory folder or the path exists
  * there inside it; else to the memory folder (`--dir mem team/ci.md`).
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { decodeUtf16WithBom } from "@teammem/scanner";
 import { UsageError } from "../errors.js";
-import { MAX_LOCAL_FILE_BYTES } from "../local/team-files.js";
+import { MAX_LOCAL_FILE_BYTES, readTeamFile } from "../local/team-files.js";
+import { skippedLine, type SkippedPath } from "../scope.js";
 import { teamPathOf } from "../local/team-path.js";
 import { loadConfig } from "../state/config.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
@@ -135,6 +139,16 @@ function fromCwd(layout: Layout, raw: string, cwd: string): string {
 /** `raw` (as fromCwd made it) on disk. */
 const onDisk = (layout: Layout, raw: string) => resolve(layout.root, raw);
 
+/** Whether something (a dangling symlink too) is at `path`. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const { hook, ...rest } = options;
   if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return preWriteHook(ctx);
@@ -155,18 +169,26 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const results: ScanResult[] = [];
   /** Why a file named was not scanned, one line each. */
   const notScanned: string[] = [];
+  /** Team paths not scanned because a sync never reads them (symlinks). */
+  const skipped: SkippedPath[] = [];
   if (options.stdin) {
     if (!ctx.io.readStdin) throw new UsageError("--stdin: there is no standard input to read");
     const content = decodeTeamContent(await ctx.io.readStdin(MAX_SCAN_BYTES), "standard input");
     results.push(scanAt(layout, stdinPath!, content, fingerprintKey, allowed));
   } else {
-    const missing = paths.filter((raw) => !existsSync(onDisk(layout, raw)));
+    const missing = paths.filter((raw) => !present(onDisk(layout, raw)));
     if (missing.length > 0)
       throw new UsageError(`${missing.map((m) => displayRelative(m)).join(", ")}: no such file (a relative path is read from the current folder, else from the memory folder ${layout.root})`, "no_such_file");
     for (const raw of paths) {
       const where = teamPathOf(layout, raw);
       if (where.scope !== "team" || where.entryPath === "") {
         results.push(scanAt(layout, raw, "", fingerprintKey, allowed)); // refuses or reports private, as with --stdin
+        continue;
+      }
+      // Read as a sync reads it: never through a symlink (the file, or a folder on the way).
+      const local = await readTeamFile(layout, where.entryPath);
+      if (local.kind === "unsafe" && local.reason.includes("symlink")) {
+        skipped.push({ path: displayPath(where.entryPath), reason: local.reason });
         continue;
       }
       try {
@@ -182,7 +204,10 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     }
   }
   const dirty = results.filter((r) => r.findings.length + r.pathFindings.length > 0);
-  if (options.json) ctx.io.stdout(JSON.stringify({ ok: dirty.length === 0 && notScanned.length === 0, results, ...(notScanned.length ? { notScanned } : {}) }, null, 2) + "\n");
+  if (options.json)
+    ctx.io.stdout(
+      JSON.stringify({ ok: dirty.length === 0 && notScanned.length === 0, results, ...(notScanned.length ? { notScanned } : {}), ...(skipped.length ? { skipped } : {}) }, null, 2) + "\n",
+    );
   else {
     for (const r of results) {
       const lines = findingLines(r);
@@ -190,6 +215,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
       else ctx.io.stdout(r.scope === "private" ? `${r.path}: private (outside team/), never leaves this machine; not checked\n` : `${r.path}: no credentials found\n`);
     }
   }
+  for (const s of skipped) ctx.io.stderr(`teammem: warning: ${skippedLine(s)}; not scanned\n`);
   for (const r of dirty)
     ctx.io.stderr(
       `teammem: ${r.path} holds ${r.findings.length + r.pathFindings.length} credential(s): it must not be written to the team scope; ` +

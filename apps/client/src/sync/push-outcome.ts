@@ -21,6 +21,8 @@ export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
       })),
     /** Merges, conflicts and overrides of the named files (see sync's events). */
     events: summary.events.filter((e) => ("path" in e ? named(e.path) : "from" in e ? named(e.from) || named(e.to) : true)),
+    /** Named paths the walk skipped (symlinks, invalid names, special files...): never sent, with why. */
+    skipped: summary.skipped.filter((s) => named(s.path)),
     /** Named files not sent because conflict markers are still in them. */
     unresolved: summary.unresolved.filter((u) => named(u.path)),
     pending: summary.pending,

@@ -16,6 +16,7 @@
  * Nothing is lost when the process is killed: queued operations are in the durable outbox, and a
  * change seen by the watcher but not queued yet is found again by the next start's rescan.
  */
+import { skippedLine } from "../scope.js";
 import { ClientError, NetworkError, ServerError } from "../errors.js";
 import { createApi, type Api } from "../http/api.js";
 import { requireConfig, type Config } from "../state/config.js";
@@ -121,6 +122,8 @@ export class Watch {
   /** What was last reported about held-back files and unresolved conflicts (reported again only when they change). */
   #heldSeen = new Map<string, string>();
   #unresolvedSeen = new Set<string>();
+  /** Skipped paths (and why) already told, once each per watch. */
+  #skippedSeen = new Set<string>();
 
   #stopping: Promise<WatchEnd> | undefined;
   #resolveEnded!: (end: WatchEnd) => void;
@@ -340,6 +343,12 @@ export class Watch {
       });
     }
     this.#heldSeen = held;
+    for (const skipped of s.skipped) {
+      const key = `${skipped.path}\u0000${skipped.reason}`;
+      if (this.#skippedSeen.has(key)) continue;
+      this.#skippedSeen.add(key);
+      this.#log({ type: "warning", message: skippedLine(skipped) });
+    }
     for (const event of s.events) this.#log({ type: "sync-event", event });
     const unresolved = new Set<string>();
     for (const u of s.unresolved) {

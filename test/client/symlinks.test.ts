@@ -1,0 +1,67 @@
+/**
+ * try15 F7: a symlink in team/ misled `push` ("nothing to push") and `scan` followed it into a
+ * private file, reporting that file's findings as a team file's. A symlink in team/ (to a private
+ * file, to a file outside the memory folder, dangling; or a folder on the way) is never followed:
+ * sync lists it as skipped, push and scan name it as not synced (scan does not read it, and its exit
+ * code is not changed by it), watch warns once; nothing it points at reaches the server.
+ */
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fakeGithubPat } from "@teammem/scanner/testing";
+import { teammem, tempDir } from "../support/cli.js";
+import { setup, syncJson } from "../support/clients.js";
+import { dumpAllRows } from "../support/server.js";
+
+const SYMLINK_LINE = (path: string) =>
+  `${path}: not synced: symlink (not followed); a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it`;
+
+describe("symlinks in team/", () => {
+  it("to a private file, outside the memory folder, dangling, through a folder: never read, named by sync, push and scan", async () => {
+    const { server, a, envA } = await setup("pglite");
+    const outside = await tempDir();
+    const secret = fakeGithubPat();
+    await writeFile(join(a, "private.md"), `GITHUB_TOKEN=${secret}\n`);
+    await writeFile(join(outside.path, "elsewhere.md"), `token ${secret}\n`);
+    await mkdir(join(a, "notes"));
+    await writeFile(join(a, "notes", "deep.md"), `also ${secret}\n`);
+    await symlink(join(a, "private.md"), join(a, "team", "private-link.md"));
+    await symlink(join(outside.path, "elsewhere.md"), join(a, "team", "outside-link.md"));
+    await symlink(join(a, "gone.md"), join(a, "team", "dangling.md"));
+    await symlink(join(a, "notes"), join(a, "team", "folder-link"));
+    await writeFile(join(a, "team", "real.md"), "shared\n");
+    const links = ["team/dangling.md", "team/folder-link", "team/outside-link.md", "team/private-link.md"];
+
+    const run = await syncJson(a, envA);
+    expect(run.code).toBe(0);
+    expect(run.json.pushed.applied).toEqual(["team/real.md"]);
+    expect(run.json.skipped).toEqual(links.map((path) => ({ path, reason: "symlink (not followed)" })));
+    expect(await dumpAllRows(server.database)).not.toContain(secret);
+
+    for (const link of ["team/private-link.md", "team/outside-link.md", "team/dangling.md"]) {
+      const push = await teammem(["push", "--dir", a, link], envA);
+      expect({ link, code: push.code, stdout: push.stdout }).toEqual({ link, code: 0, stdout: SYMLINK_LINE(link) + "\n" });
+      const json = await teammem(["push", "--dir", a, link, "--json"], envA);
+      expect(JSON.parse(json.stdout).skipped).toEqual([{ path: link, reason: "symlink (not followed)" }]);
+    }
+
+    // scan reads none of them: no finding of the private files, a warning per link, exit 0 (real.md is clean).
+    const argv = ["scan", "--dir", a, "team/real.md", "team/private-link.md", "team/outside-link.md", "team/dangling.md", "team/folder-link/deep.md"];
+    const scan = await teammem(argv, envA);
+    expect({ code: scan.code, stdout: scan.stdout }).toEqual({ code: 0, stdout: "team/real.md: no credentials found\n" });
+    expect(scan.stderr).toBe(
+      [
+        SYMLINK_LINE("team/private-link.md"),
+        SYMLINK_LINE("team/outside-link.md"),
+        SYMLINK_LINE("team/dangling.md"),
+        `team/folder-link/deep.md: not synced: a parent folder is a symlink (not followed); a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it`,
+      ]
+        .map((l) => `teammem: warning: ${l}; not scanned\n`)
+        .join(""),
+    );
+    const scanJson = JSON.parse((await teammem([...argv, "--json"], envA)).stdout);
+    expect(scanJson).toMatchObject({ ok: true, results: [{ path: "team/real.md", findings: [] }] });
+    expect(scanJson.skipped.map((s: { path: string }) => s.path)).toEqual(["team/private-link.md", "team/outside-link.md", "team/dangling.md", "team/folder-link/deep.md"]);
+    await outside.remove();
+  }, 300_000);
+});
