@@ -8,13 +8,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BackupError, type BackupErrorCode } from "../../src/backup/backup-format.js";
 import { exportBackup } from "../../src/backup/export-backup.js";
 import { importBackup } from "../../src/backup/import-backup.js";
 import { readLines } from "../../src/backup/read-lines.js";
-import { openDatabase } from "../../src/db/database.js";
-import { createPostgresDatabase } from "../../src/testing.js";
+import { takeTestDatabase } from "../support/database.js";
 import { bearer, startTestServer, type TestServer } from "./support.js";
 
 type Row = Record<string, unknown>;
@@ -72,20 +71,21 @@ describe("import refuses a backup whose rows contradict each other", () => {
   });
   afterAll(() => server?.close());
 
-  /** Imports `lines` into a fresh PostgreSQL database: null when it was imported, else the refusal's code and message. */
+  /**
+   * Imports `lines` into an empty migrated PostgreSQL database (the file's pool: emptied after each
+   * import, as a new one would be, without a CREATE, migrations and a DROP per case): null when it
+   * was imported, else the refusal's code and message.
+   */
   const importLines = async (lines: string[]): Promise<{ code: BackupErrorCode; message: string } | null> => {
-    const target = await createPostgresDatabase(inject("postgresUrl"));
-    const database = await openDatabase({ kind: "postgres", url: target.url });
+    const target = await takeTestDatabase("postgres");
     try {
-      await database.migrate();
-      await importBackup(database.db, readLines(Readable.from([lines.join("\n") + "\n"])), { source: "test" });
+      await importBackup(target.database.db, readLines(Readable.from([lines.join("\n") + "\n"])), { source: "test" });
       return null;
     } catch (e) {
       if (e instanceof BackupError) return { code: e.code, message: e.message };
       throw e;
     } finally {
-      await database.close();
-      await target.drop();
+      await target.dispose();
     }
   };
 

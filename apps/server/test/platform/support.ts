@@ -1,14 +1,14 @@
 /**
- * Shared set-up for the platform tests: a real app on a fresh database of each kind, tokens issued
+ * Shared set-up for the platform tests: a real app on an empty migrated database of each kind, tokens issued
  * the way the server issues them, and hand-crafted JWTs for the ways a token can be wrong.
  */
 import { createHmac, generateKeyPairSync, sign as rsaSign } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { inject } from "vitest";
 import { buildApp, type AppOptions } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Role, TokenClaims } from "../../src/auth/auth-context.js";
-import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../src/testing.js";
+import type { DatabaseKind, TestDatabase } from "../../src/testing.js";
+import { takeTestDatabase } from "../support/database.js";
 
 export const SECRET = "platform-test-secret-".padEnd(40, "x");
 
@@ -20,9 +20,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Builds the app on a fresh migrated database of `kind`; call `close()` after. Not yet `ready()`. */
+/**
+ * Builds the app on an empty migrated database of `kind` (a new one, or one an earlier server of
+ * the test file closed: see `takeTestDatabase`); call `close()` after, which gives the database back.
+ * Not yet `ready()`.
+ */
 export async function startTestServer(kind: DatabaseKind, opts: Partial<AppOptions> = {}): Promise<TestServer> {
-  const tdb = await createTestDatabase(kind, inject("postgresUrl"));
+  const tdb = await takeTestDatabase(kind);
   const app = await buildApp({ db: tdb.database.db, jwtSecret: SECRET, ...opts });
   return {
     app,

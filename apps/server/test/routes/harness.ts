@@ -1,15 +1,17 @@
 /**
- * A server on a fresh database of one kind, with tokens for two teams, and small helpers to call
- * the namespace routes through `inject`. Used by the route tests; closed by `close()`.
+ * A server on an empty migrated database of one kind (from the test file's pool, `takeTestDatabase`),
+ * with tokens for two teams, and small helpers to call the namespace routes through `inject`. Used
+ * by the route tests; closed by `close()`, which gives the database back to the pool.
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { OperationResult } from "@teammem/protocol";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
 import type { Limits } from "../../src/limits.js";
-import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../../src/testing.js";
+import type { DatabaseKind, TestDatabase } from "../../src/testing.js";
+import { takeTestDatabase } from "../support/database.js";
 
 const SECRET = "test-jwt-secret-".repeat(3);
 
@@ -31,7 +33,7 @@ export interface Harness {
 }
 
 export async function createHarness(kind: DatabaseKind, limits: Partial<Limits> = {}): Promise<Harness> {
-  const tdb: TestDatabase = await createTestDatabase(kind, inject("postgresUrl"));
+  const tdb: TestDatabase = await takeTestDatabase(kind);
   const db = tdb.database.db;
   const app = await buildApp({ db, jwtSecret: SECRET, limits: { rateLimitMax: 0, ...limits } });
   const token = async (teamName: string, userName: string, role: "admin" | "member" | "reader") =>

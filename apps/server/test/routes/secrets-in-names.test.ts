@@ -7,12 +7,13 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { fakeGithubPat, randomChars } from "@teammem/scanner/testing";
-import { createTestDatabase, DATABASE_KINDS } from "../../src/testing.js";
+import { DATABASE_KINDS } from "../../src/testing.js";
 import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
 import { auditEvents } from "../../src/db/schema.js";
 import { opId, useHarness } from "./harness.js";
+import { takeTestDatabase } from "../support/database.js";
 
 /** Every row of every public table as text. */
 async function dumpRows(db: Db): Promise<string> {
@@ -121,7 +122,7 @@ describe.each(DATABASE_KINDS)("credentials in names on %s", (kind) => {
 
 describe("request logs", () => {
   it("never hold a credential from the URL, plain or percent-encoded", async () => {
-    const tdb = await createTestDatabase("pglite");
+    const tdb = await takeTestDatabase("pglite");
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _enc, done) {
