@@ -39,6 +39,8 @@ export const CLIENT_ERROR_CODES = [
   "network_error",
   /** The server's reply does not match the protocol (exit 1). */
   "protocol_error",
+  /** The server answered with a redirect (3xx), which the client never follows (exit 1). */
+  "server_redirect",
   /** A state file teammem cannot rebuild (config, a queued operation, conflicts.json) is damaged; the message says what to do (exit 1). */
   "state_unreadable",
   /** Any other refusal or local failure (exit 1). */
@@ -74,8 +76,32 @@ export class NetworkError extends ClientError {
   constructor(
     readonly server: string,
     readonly reason: string,
+    /** For a subclass: its code and whole message. */
+    own?: { code: ClientErrorCode; message: string },
   ) {
-    super(`cannot reach server ${server}: ${reason}`, 1, "network_error");
+    super(own?.message ?? `cannot reach server ${server}: ${reason}`, 1, own?.code ?? "network_error");
+  }
+}
+
+/**
+ * The server answered a request with a redirect (HTTP 3xx), which the client never follows: a
+ * request, and a batch's team files, go only to the configured server, never to where a server,
+ * proxy or captive portal points (try16 F8). Nothing was sent there; what was queued stays queued.
+ * A {@link NetworkError} (code `server_redirect`), so every caller treats it as a server not reached.
+ */
+export class RedirectError extends NetworkError {
+  constructor(
+    server: string,
+    readonly status: number,
+    /** Where the reply pointed: its origin (its path when on the server's own origin), or "nowhere" without a Location header. */
+    readonly target: string,
+  ) {
+    super(server, `it answered ${status}, a redirect to ${target}, which teammem does not follow`, {
+      code: "server_redirect",
+      message:
+        `server ${server} answered with a redirect (HTTP ${status}) to ${target}; teammem never follows one, nothing was sent there: ` +
+        "check --server / the configured server URL (.teammem/config.json; teammem init --server URL --moved to change it)",
+    });
   }
 }
 

@@ -154,7 +154,7 @@ export function describeBypass(b: StoredBypass): string {
 }
 
 function errorJson(err: NetworkError | ServerError) {
-  return { code: err instanceof ServerError ? err.code : "network_error", message: err.message };
+  return { code: err.code, message: err.message };
 }
 
 function queuedNote(pending: number): string {

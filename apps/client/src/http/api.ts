@@ -3,7 +3,8 @@
  * with the protocol's zod schemas; error replies become a {@link ServerError} carrying the stable
  * code (from the body; a bodyless reply gets its status's generic code), unreachable servers a
  * {@link NetworkError}. Requests the registry says may succeed later are retried (see retry.ts).
- * The token only ever goes into the Authorization header.
+ * The token only ever goes into the Authorization header. Redirects are never followed (a request,
+ * and a batch's team files, go only to the configured server): a 3xx reply is a {@link RedirectError}.
  *
  * Every request's URL after the server (namespace, entry path, ids) and its body's identity fields
  * (`clientId`, `opId`) are scanned before it leaves: a request holding a credential there is not
@@ -40,7 +41,7 @@ import {
   type RestoreRequest,
 } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
-import { ClientError, NetworkError, ProtocolError, ServerError } from "../errors.js";
+import { ClientError, NetworkError, ProtocolError, RedirectError, ServerError } from "../errors.js";
 import { ReplyLimitError, readReplyText } from "./read-reply.js";
 import { MAX_REPLY_BYTES, ReplyCap } from "./reply-cap.js";
 import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
@@ -121,6 +122,19 @@ function networkReason(err: unknown, server: string, timeoutMs: number): string 
   return describeNetworkError(err, server);
 }
 
+/** Where a redirect reply points, for its error: the Location's origin, or its path when it stays on `server`'s origin. */
+function redirectTarget(server: string, url: string, response: Response): string {
+  const location = response.headers.get("location");
+  if (location === null) return "nowhere (no Location header)";
+  let target: URL;
+  try {
+    target = new URL(location, url);
+  } catch {
+    return "an unreadable Location";
+  }
+  return target.origin === new URL(server).origin ? target.pathname : target.origin;
+}
+
 /** Top-level body fields that name who or what sends, never content: scanned in every request. */
 const IDENTITY_FIELDS = ["clientId", "opId"] as const;
 
@@ -169,6 +183,8 @@ export function createApi(options: ApiOptions): Api {
     headers: { authorization: `Bearer ${options.token}`, accept: "application/json" },
     timeout: timeoutMs,
     retry: kyRetry(options.retry),
+    // fetch would re-send a POST's body (team files) wherever a 307/308 points, another origin too.
+    redirect: "manual",
   });
 
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
@@ -185,6 +201,10 @@ export function createApi(options: ApiOptions): Api {
       if (err instanceof ReplyLimitError && err.kind === "too_large")
         throw new ProtocolError(server, `${what}: over ${maxReplyBytes} bytes, more than any teammem reply; stopped reading`);
       if (err instanceof ReplyLimitError) throw new NetworkError(server, `the reply to ${what} was not complete within ${replyDeadlineMs} ms; stopped reading`);
+      if (err instanceof HTTPError && err.response.status < 400) {
+        void err.response.body?.cancel().catch(() => undefined);
+        throw new RedirectError(server, err.response.status, redirectTarget(server, url, err.response));
+      }
       if (err instanceof HTTPError) {
         const { code, message, details } = await codeOf(err.response);
         throw new ServerError(server, err.response.status, code, message, ERRORS[code].retry, details);

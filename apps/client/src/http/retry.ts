@@ -75,6 +75,7 @@ export function kyRetry(options: RetryOptions = {}): KyRetryOptions {
     jitter: (delay) => delay * (0.5 + Math.random() / 2),
     shouldRetry: async ({ error }) => {
       if (!(error instanceof HTTPError)) return undefined; // unreachable server: ky's default (retry; not after a timeout)
+      if (error.response.status < 400) return false; // a redirect (never followed): asking again gets the same
       const { code } = await codeOf(error.response.clone());
       if (!ERRORS[code].retry) return false;
       const after = [429, 503].includes(error.response.status) ? retryAfterMs(error.response) : undefined;
