@@ -58,6 +58,13 @@ interface PendingResult {
 }
 
 
+/** An operation that may join a run as far as its path goes: not a rename, well-formed, a valid path. */
+interface Candidate {
+  op: Operation;
+  path: string;
+  foldKey: string;
+}
+
 /**
  * Each operation's check for a run, made once per batch however many runs look at it (a run's
  * check covers every later operation of the batch, so without it a batch whose runs end early
@@ -66,36 +73,61 @@ interface PendingResult {
  */
 export type RunChecks = Map<Operation, Checked | null>;
 
-/** `op` checked as a run needs it (see {@link RunChecks}). */
-function checkForRun(ctx: WriteContext, op: Operation): Checked | null {
+/** `op` as a run candidate, or null (a rename, a string that is not well-formed, a path validation refuses). */
+function candidateFor(ctx: WriteContext, op: Operation): Candidate | null {
   if ("renameFrom" in op || checkWellFormed(op) !== null) return null;
   const checked = checkWritePath(ctx, op.path);
   if ("refusal" in checked) return null;
-  if (!("delete" in op) && checkContent(ctx, op.content) !== null) return null;
-  return { op, path: checked.path, foldKey: pathFoldKey(checked.path), hash: operationHash(op) };
+  return { op, path: checked.path, foldKey: pathFoldKey(checked.path) };
+}
+
+/** A candidate checked as a run needs it (see {@link RunChecks}): its content (size, re-scan) and request hash. */
+function checkForRun(ctx: WriteContext, c: Candidate): Checked | null {
+  if (!("delete" in c.op) && checkContent(ctx, c.op.content) !== null) return null;
+  return { ...c, hash: operationHash(c.op) };
 }
 
 /**
- * The leading operations of `ops` that may share one transaction: valid (path, content), not a
- * rename, no opId or case-folded path twice (a second write of a path reads the first).
+ * The leading operations of `ops` that may share one transaction as far as their paths go: not a
+ * rename, a valid path, no opId or case-folded path twice (a second write of a path reads the
+ * first); an operation whose check failed before ends them.
  */
-function runnablePrefix(ctx: WriteContext, ops: readonly Operation[], checks: RunChecks): Checked[] {
-  const run: Checked[] = [];
+function runCandidates(ctx: WriteContext, ops: readonly Operation[], checks: RunChecks): Candidate[] {
+  const candidates: Candidate[] = [];
   const opIds = new Set<string>();
   const keys = new Set<string>();
   for (const op of ops) {
-    let checked = checks.get(op);
-    if (checked === undefined) {
-      checked = checkForRun(ctx, op);
-      checks.set(op, checked);
+    const known = checks.get(op);
+    const candidate = known === undefined ? candidateFor(ctx, op) : known;
+    if (candidate === null) {
+      checks.set(op, null);
+      break;
     }
-    if (checked === null || opIds.has(op.opId) || keys.has(checked.foldKey)) break;
+    if (opIds.has(op.opId) || keys.has(candidate.foldKey)) break;
     opIds.add(op.opId);
-    keys.add(checked.foldKey);
+    keys.add(candidate.foldKey);
+    candidates.push(candidate);
+  }
+  return candidates;
+}
+
+/** The leading candidates whose content passes too: the run (the first refused ends it). */
+function runnablePrefix(ctx: WriteContext, candidates: readonly Candidate[], checks: RunChecks): Checked[] {
+  const run: Checked[] = [];
+  for (const c of candidates) {
+    let checked = checks.get(c.op);
+    if (checked === undefined) {
+      checked = checkForRun(ctx, c);
+      checks.set(c.op, checked);
+    }
+    if (checked === null) break;
     run.push(checked);
   }
   return run;
 }
+
+/** Resolves once pending I/O had its turn: a query started before it has been written to the socket. */
+const ioTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** What a run needs of a head to decide in memory: all but its content (compared by SHA-256). */
 type HeadState = Omit<Head, "content">;
@@ -111,7 +143,7 @@ interface ReadRow extends Omit<WriteStateRow, "content"> {
  * operation (a LATERAL subquery with LIMIT 1 is never turned into a join, so the planner cannot
  * choose to read every stored result or head of the namespace instead, whatever its statistics).
  */
-async function readRun(tx: Tx, namespaceId: string, run: readonly Checked[]): Promise<{ stored: (StoredOperation | null)[]; heads: (HeadState | null)[]; live: number }> {
+async function readRun(tx: Tx, namespaceId: string, run: readonly Candidate[]): Promise<{ stored: (StoredOperation | null)[]; heads: (HeadState | null)[]; live: number }> {
   const rows = rowsOf<ReadRow>(
     await tx.execute(sql`
       SELECT i.ord, o.request_sha256, o.result, e.path, e.version, e.deleted, e.sha256, e.size_bytes, e.cursor,
@@ -203,11 +235,19 @@ async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], re
  * @throws database errors (the transaction rolled back: nothing of the run is stored).
  */
 export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operation[], checks: RunChecks = new Map()): Promise<OperationResult[]> {
-  const run = runnablePrefix(ctx, ops, checks);
-  if (run.length < 2) return [];
+  const ahead = runCandidates(ctx, ops, checks);
+  if (ahead.length < 2) return [];
   const nsId = ctx.namespace.id;
   return inNamespaceTransaction(db, ctx, async (tx, lockedCursor) => {
-    const { stored, heads, live: liveAtStart } = await readRun(tx, nsId, run);
+    // The read goes out for every candidate first; their contents are scanned and hashed while
+    // PostgreSQL answers it (the checks' CPU overlaps the read's round trip). A content refused
+    // among the first two leaves a run too short: nothing is written (a transaction for nothing).
+    const reading = readRun(tx, nsId, ahead);
+    reading.catch(() => {}); // awaited below; a rejection while the checks run is not unhandled
+    await ioTurn();
+    const run = runnablePrefix(ctx, ahead, checks);
+    const { stored, heads, live: liveAtStart } = await reading;
+    if (run.length < 2) return [];
     const candidates = run
       .map((c, ord) => ({ ord, path: c.path, foldKey: c.foldKey, head: heads[ord] ?? null, c }))
       .filter(({ ord, c, head }) => stored[ord] === null && !("delete" in c.op) && c.op.baseVersion === (head?.version ?? 0) && !(head && !head.deleted));
