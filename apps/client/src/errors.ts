@@ -137,6 +137,16 @@ export function isTokenRefusal(err: unknown): err is ServerError {
 /** The codes of {@link isTokenRefusal}: the server refused the token (401) or its access to the namespace (403). */
 const TOKEN_REFUSAL_CODES: ReadonlySet<string> = new Set<ErrorCode>(["unauthorized", "token_expired", "token_revoked", "token_not_yet_valid", "forbidden"]);
 
+/**
+ * What the user does about a token the server refused (see {@link isTokenRefusal}): until then no
+ * sync, push or watch sends anything, so queued changes wait for it.
+ */
+export function tokenRefusalFix(code: string): string {
+  return code === "forbidden"
+    ? "get a token that may use this namespace (teammem init --token T, or TEAMMEM_TOKEN)"
+    : "get a new token (teammem init --token T, or TEAMMEM_TOKEN)";
+}
+
 /** Whether a server error `code` refuses the token itself or its access (see {@link isTokenRefusal}). */
 export function isTokenRefusalCode(code: string | undefined): boolean {
   return code !== undefined && TOKEN_REFUSAL_CODES.has(code);

@@ -6,7 +6,7 @@
  * reported), 1 when the server could not be reached or refused (the change stays queued and the
  * next sync or push sends it), 2 on usage errors (a path outside the team scope included).
  */
-import { isTokenRefusal, UsageError } from "../errors.js";
+import { isTokenRefusal, tokenRefusalFix, UsageError } from "../errors.js";
 import { teamPathOf } from "../local/team-path.js";
 import { displayRelative, type Layout } from "../state/layout.js";
 import { describeEvent } from "../sync/events.js";
@@ -79,7 +79,11 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   } else if (options.json) ctx.io.stdout(JSON.stringify({ ...outcome, warnings }, null, 2) + "\n");
   else ctx.io.stdout(describe(outcome, paths));
   if (summary.error) {
-    const queued = summary.pending ? `; ${summary.pending} change(s) stay queued and the next sync or push sends them` : "";
+    const queued = isTokenRefusal(summary.error)
+      ? `; ${summary.pending ? `${summary.pending} change(s) stay queued, sent once the server accepts the token: ` : ""}${tokenRefusalFix(summary.error.code)}`
+      : summary.pending
+        ? `; ${summary.pending} change(s) stay queued and the next sync or push sends them`
+        : "";
     ctx.io.stderr(`teammem: ${summary.error.message}${queued} [${summary.error.code}]\n`);
     return 1;
   }

@@ -10,7 +10,7 @@
  */
 import { BypassReason, FindingFingerprint, FreeText } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
-import { ClientError, isTokenRefusal, NetworkError, ServerError, UsageError } from "../errors.js";
+import { ClientError, isTokenRefusal, NetworkError, ServerError, tokenRefusalFix, UsageError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { StoredBypass } from "../state/bypasses.js";
 import type { Config } from "../state/config.js";
@@ -71,7 +71,7 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
   } else if (options.json) ctx.io.stdout(JSON.stringify(toJson(summary, warnings), null, 2) + "\n");
   else ctx.io.stdout(describe(summary));
   if (summary.error) {
-    ctx.io.stderr(`teammem: ${summary.error.message}${queuedNote(summary.pending)} [${errorJson(summary.error).code}]\n`);
+    ctx.io.stderr(`teammem: ${summary.error.message}${queuedNote(summary.pending, summary.error)} [${errorJson(summary.error).code}]\n`);
     return 1;
   }
   return 0;
@@ -157,9 +157,12 @@ function errorJson(err: NetworkError | ServerError) {
   return { code: err.code, message: err.message };
 }
 
-function queuedNote(pending: number): string {
+/** What becomes of the queued changes after `error` stopped the run: a refused token is not fixed by the next sync (try16 F9). */
+function queuedNote(pending: number, error: NetworkError | ServerError): string {
+  const queued = `${pending} change${pending === 1 ? " is" : "s are"} queued in the outbox`;
+  if (isTokenRefusal(error)) return `; ${pending === 0 ? "" : `${queued}, sent once the server accepts the token: `}${tokenRefusalFix(error.code)}`;
   if (pending === 0) return "";
-  return `; ${pending} change${pending === 1 ? " is" : "s are"} queued in the outbox and will be sent by the next sync`;
+  return `; ${queued} and will be sent by the next sync`;
 }
 
 /** `sync --json`: the summary, and `warnings`, the diagnostic lines printed on stderr (files refused here, not sent, not written...). */
