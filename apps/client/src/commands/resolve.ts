@@ -113,6 +113,9 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
       return 0;
     }
 
+    // What the file holds now: `--take mine/theirs` replaces it only if it still does (an edit written meanwhile stays).
+    const before = await readTeamFile(layout, path);
+    const beforeSha = before.kind === "file" ? before.sha256 : null;
     const content = await resolution(take, layout, path, local, records, api, config.clientId);
     if (content !== null) {
       const findings = scan(content, { fingerprintKey: config.fingerprintKey, allowMarker: false });
@@ -156,11 +159,14 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
         }
       }
     }
+    let kept = false;
     if (take !== "file") {
-      if (content === null) await removeTeamFile(layout, path);
-      else await writeTeamFile(layout, path, content);
+      const guard = { expectSha256: beforeSha };
+      kept = !(content === null ? await removeTeamFile(layout, path, guard) : await writeTeamFile(layout, path, content, guard));
+      // The base stays behind: the next sync merges the resolution into the edit.
+      if (kept) ctx.io.stderr(`${shown} changed while the resolution was being written: your edit is kept; teammem sync merges the resolved version into it\n`);
     }
-    if (written) {
+    if (written && !kept) {
       if (content !== null) await storeBaseContent(layout, content);
       advanceBase(state, path, written);
     }

@@ -79,10 +79,14 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     }
 
     const restored = await api.restore({ opId: randomUUID(), path, version, clientId: config.clientId });
-    if (target.content === null) await removeTeamFile(layout, path);
-    else {
-      await storeBaseContent(layout, target.content);
-      await writeTeamFile(layout, path, target.content);
+    // Replaced only if the file still is what was checked above: an edit written meanwhile (an
+    // agent) stays, and the base stays behind so the next sync merges the restored version into it.
+    const guard = { expectSha256: localSha };
+    if (target.content !== null) await storeBaseContent(layout, target.content);
+    const replaced = target.content === null ? await removeTeamFile(layout, path, guard) : await writeTeamFile(layout, path, target.content, guard);
+    if (!replaced) {
+      ctx.io.stderr(`${shown} changed while the restored version was being written: your edit is kept; teammem sync merges version ${restored.version} into it\n`);
+      return 0;
     }
     advanceBase(state, path, { version: restored.version, sha256: restored.deleted ? null : restored.sha256 });
     await saveSyncState(layout, state);

@@ -128,10 +128,33 @@ export class UnsafeLocalPath extends Error {
 }
 
 /**
+ * The local content a decision to replace a team file was based on: the file is replaced (or
+ * deleted) only if it still holds exactly that when the replace happens. Checked after the new
+ * content is on disk, right before the rename (or unlink), so an edit by the user or an agent
+ * written while the pull decided and wrote is never overwritten: the caller merges it instead.
+ */
+export interface ReplaceGuard {
+  /** sha256 of the content the decision read (null: the file was absent). */
+  readonly expectSha256: string | null;
+  /** Test seam: runs right before the re-check (a test writes the file here to order the race). */
+  readonly beforeCheck?: (entryPath: string) => Promise<void>;
+}
+
+/** Whether `team/<entryPath>` still holds what `guard` expects (an unsafe file never does). */
+async function stillExpected(layout: Layout, entryPath: string, guard: ReplaceGuard): Promise<boolean> {
+  await guard.beforeCheck?.(entryPath);
+  const now = await readTeamFile(layout, entryPath);
+  if (now.kind === "unsafe") return false;
+  return (now.kind === "file" ? now.sha256 : null) === guard.expectSha256;
+}
+
+/**
  * Atomically writes `content` to `team/<entryPath>`, creating folders as needed.
+ * With `guard`: only if the file still holds what the guard expects right before the rename.
+ * @returns false when the guard found the file changed (nothing was replaced), else true.
  * @throws UnsafeLocalPath when a parent is a symlink or not a folder, or the target is not a regular file.
  */
-export async function writeTeamFile(layout: Layout, entryPath: string, content: string): Promise<void> {
+export async function writeTeamFile(layout: Layout, entryPath: string, content: string, guard?: ReplaceGuard): Promise<boolean> {
   const parents = await checkParents(layout, entryPath, true);
   if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents);
   const target = join(layout.team, entryPath);
@@ -142,22 +165,27 @@ export async function writeTeamFile(layout: Layout, entryPath: string, content: 
     if (err instanceof UnsafeLocalPath) throw err;
     if (errno(err) !== "ENOENT") throw err;
   }
-  await writeFileAtomic(target, content);
+  return await writeFileAtomic(target, content, 0o644, true, guard ? () => stillExpected(layout, entryPath, guard) : undefined);
 }
 
-/** Deletes `team/<entryPath>` if it is a regular file, then any folders left empty below `team/`. */
-export async function removeTeamFile(layout: Layout, entryPath: string): Promise<void> {
+/**
+ * Deletes `team/<entryPath>` if it is a regular file, then any folders left empty below `team/`.
+ * With `guard`: only if the file still holds what the guard expects right before the unlink.
+ * @returns false when the guard found the file changed (nothing was deleted), else true.
+ */
+export async function removeTeamFile(layout: Layout, entryPath: string, guard?: ReplaceGuard): Promise<boolean> {
   const parents = await checkParents(layout, entryPath, false);
-  if (parents === "absent") return;
+  if (parents === "absent") return true;
   if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents);
   const target = join(layout.team, entryPath);
   try {
     const st = await lstat(target);
     if (!st.isFile()) throw new UnsafeLocalPath(entryPath, "not a regular file (not deleted)");
   } catch (err) {
-    if (errno(err) === "ENOENT") return;
+    if (errno(err) === "ENOENT") return true;
     throw err;
   }
+  if (guard && !(await stillExpected(layout, entryPath, guard))) return false;
   await unlinkDurable(target);
   for (let dir = dirname(target); dir.startsWith(layout.team + "/"); dir = dirname(dir)) {
     try {
@@ -166,4 +194,5 @@ export async function removeTeamFile(layout: Layout, entryPath: string): Promise
       break;
     }
   }
+  return true;
 }

@@ -27,8 +27,12 @@ export async function fsyncDir(dir: string): Promise<void> {
  * file. The folder must exist. On failure the temporary file is removed and the old file is intact.
  * `syncDir` false leaves the folder's fsync to the caller (one for many files written in a row):
  * until then a power cut may lose the rename.
+ * `beforeRename`, when given, runs once the new content is on disk, right before the rename: when
+ * it answers false the temporary file is removed, `path` is left as it is, and the call returns
+ * false (a compare-before-replace: the caller re-reads the target there, so a write by someone else
+ * during the fsync is not overwritten). Returns true when `path` was replaced.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, syncDir = true): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, syncDir = true, beforeRename?: () => Promise<boolean>): Promise<boolean> {
   const dir = dirname(path);
   const tmp = join(dir, TEMP_PREFIX + randomBytes(8).toString("hex"));
   const handle = await open(tmp, "wx", mode);
@@ -39,12 +43,17 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     } finally {
       await handle.close();
     }
+    if (beforeRename && !(await beforeRename())) {
+      await unlink(tmp);
+      return false;
+    }
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
   if (syncDir) await fsyncDir(dir);
+  return true;
 }
 
 /** Atomically writes `value` as pretty JSON (see {@link writeFileAtomic}). */

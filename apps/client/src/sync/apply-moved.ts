@@ -10,7 +10,7 @@ import { UnsafeLocalPath, readTeamFile, removeTeamFile, writeTeamFile } from "..
 import { displayPath } from "../state/layout.js";
 import type { QueuedOperation } from "../state/outbox.js";
 import { baseText, moveBase, versionText } from "./bases.js";
-import type { SyncContext } from "./context.js";
+import { replaceGuard, type SyncContext } from "./context.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
 
 type Moved = Exclude<OperationResult, { status: "rejected" }> & { renamedFrom: { path: string; version: number } };
@@ -36,7 +36,7 @@ export async function applyMoved(ctx: SyncContext, q: QueuedOperation, result: M
   try {
     if (!isRename) {
       const old = await readTeamFile(ctx.layout, from);
-      if (old.kind === "file" && old.sha256 === sent) await removeTeamFile(ctx.layout, from);
+      if (old.kind === "file" && old.sha256 === sent) await removeTeamFile(ctx.layout, from, replaceGuard(ctx, sent));
     }
     await moveBase(ctx, from, { version: result.renamedFrom.version, sha256: null }, null);
 
@@ -61,8 +61,7 @@ export async function applyMoved(ctx: SyncContext, q: QueuedOperation, result: M
       const landed = { version: result.version, sha256: result.sha256 };
       const content = result.status === "merged" ? result.content : sentContent;
       if (localSha === landed.sha256) await moveBase(ctx, to, landed, content);
-      else if (replaceable && content !== null) {
-        await writeTeamFile(ctx.layout, to, content);
+      else if (replaceable && content !== null && (await writeTeamFile(ctx.layout, to, content, replaceGuard(ctx, localSha)))) {
         await moveBase(ctx, to, landed, content);
       } else if (content !== null) {
         // Changed here since: merge the server's version into it.

@@ -12,7 +12,7 @@ import { displayPath, displayRelative } from "../state/layout.js";
 import type { QueuedOperation } from "../state/outbox.js";
 import { applyMoved, isMoved } from "./apply-moved.js";
 import { moveBase, versionText } from "./bases.js";
-import type { SyncContext } from "./context.js";
+import { replaceGuard, type SyncContext } from "./context.js";
 import { mergeIntoWorkingFile, saveConflictCopy, type ServerVersion } from "./merge-local.js";
 
 /** A local path that became unsafe is only reported (the next sync tries again). */
@@ -65,15 +65,17 @@ async function applyMerged(ctx: SyncContext, path: string, sent: string | null, 
   try {
     if (localSha === merged.sha256) {
       await moveBase(ctx, path, merged, merged.content);
-    } else if (localSha === sent) {
-      await writeTeamFile(ctx.layout, path, merged.content!);
+    } else if (localSha === sent && (await writeTeamFile(ctx.layout, path, merged.content!, replaceGuard(ctx, sent)))) {
       await moveBase(ctx, path, merged, merged.content);
       ctx.events.push({ type: "merged", ...event, union: false });
     } else if (sentContent !== null) {
-      // Edited again since it was sent: what was sent is the common ancestor of the merge and the file.
+      // Edited again since it was sent (also while the merge was being written): what was sent is
+      // the common ancestor of the merge and the file.
+      const now = localSha === sent ? await readTeamFile(ctx.layout, path) : local;
+      if (now.kind === "unsafe") return;
       await mergeIntoWorkingFile(ctx, {
         path,
-        local: { content: local.kind === "file" ? local.content : null, sha256: localSha },
+        local: { content: now.kind === "file" ? now.content : null, sha256: now.kind === "file" ? now.sha256 : null },
         server: merged,
         base: { text: sentContent, version: baseVersion },
       });
@@ -107,9 +109,10 @@ async function applyConflict(
     const localSha = local.kind === "file" ? local.sha256 : local.kind === "absent" ? null : undefined;
     if (localSha === sent || localSha === result.headSha256) {
       try {
-        if (result.headContent === null) await removeTeamFile(ctx.layout, path);
-        else await writeTeamFile(ctx.layout, path, result.headContent);
-        await moveBase(ctx, path, head, head.content);
+        // Edited again while the head was being written: the edit stays, the next sync merges the head into it.
+        const guard = replaceGuard(ctx, localSha);
+        const replaced = result.headContent === null ? await removeTeamFile(ctx.layout, path, guard) : await writeTeamFile(ctx.layout, path, result.headContent, guard);
+        if (replaced) await moveBase(ctx, path, head, head.content);
       } catch (err) {
         unsafe(ctx, path, err);
       }

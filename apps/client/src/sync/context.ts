@@ -1,5 +1,6 @@
 import type { MergePolicy, ServerLimits } from "@teammem/protocol";
 import type { Api } from "../http/api.js";
+import type { ReplaceGuard } from "../local/team-files.js";
 import type { Config } from "../state/config.js";
 import type { Layout } from "../state/layout.js";
 import type { Reports } from "../state/reports.js";
@@ -52,4 +53,17 @@ export interface SyncContext {
    * change is then not written or deleted through a file whose name differs only by case.
    */
   readonly caseInsensitive?: boolean;
+  /**
+   * Test seam: runs right before a pull re-checks a team file it is about to replace with pulled
+   * content (`ReplaceGuard.beforeCheck`), so a test can write the file there to order the race.
+   */
+  readonly beforeReplace?: (entryPath: string) => Promise<void>;
+}
+
+/**
+ * The guard of a replace of a team file decided on content `expectSha256` (null: absent): the
+ * file is replaced only if it still holds that right before the rename (`local/team-files.ts`).
+ */
+export function replaceGuard(ctx: Pick<SyncContext, "beforeReplace">, expectSha256: string | null): ReplaceGuard {
+  return { expectSha256, ...(ctx.beforeReplace ? { beforeCheck: ctx.beforeReplace } : {}) };
 }

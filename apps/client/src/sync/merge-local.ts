@@ -19,7 +19,7 @@ import { renderWithMarkers } from "../merge/markers.js";
 import { writeFileAtomic } from "../state/atomic.js";
 import { displayPath, displayRelative } from "../state/layout.js";
 import { moveBase } from "./bases.js";
-import type { SyncContext } from "./context.js";
+import { replaceGuard, type SyncContext } from "./context.js";
 
 /** A server version of one entry. `content` null: a tombstone. */
 export interface ServerVersion {
@@ -86,9 +86,9 @@ export async function saveConflictCopy(ctx: SyncContext, id: string, path: strin
 async function replaceIfUnchanged(ctx: SyncContext, path: string, expectedSha: string | null, content: string | null): Promise<boolean> {
   const now = await readTeamFile(ctx.layout, path);
   if (now.kind === "unsafe" || (now.kind === "file" ? now.sha256 : null) !== expectedSha) return false;
-  if (content === null) await removeTeamFile(ctx.layout, path);
-  else await writeTeamFile(ctx.layout, path, content);
-  return true;
+  // Checked again right before the rename: an edit written while merging is never overwritten.
+  const guard = replaceGuard(ctx, expectedSha);
+  return content === null ? await removeTeamFile(ctx.layout, path, guard) : await writeTeamFile(ctx.layout, path, content, guard);
 }
 
 /** Records the conflict for `status`, `resolve` and the push (replacing an earlier record of the same path and origin). */

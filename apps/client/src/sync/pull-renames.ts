@@ -12,7 +12,7 @@ import { readTeamFile, removeTeamFile } from "../local/team-files.js";
 import { walkTeamScope, type ReadTeamFile, type TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
 import { baseText, moveBase } from "./bases.js";
-import type { SyncContext } from "./context.js";
+import { replaceGuard, type SyncContext } from "./context.js";
 import { mergeIntoWorkingFile, type LocalMergeOutcome } from "./merge-local.js";
 import { localRenameOf } from "./renames.js";
 
@@ -93,7 +93,7 @@ export async function followTeammateRenames(
     }
     if (outcome !== "changed") {
       const old = await readTeamFile(ctx.layout, f.from);
-      if (old.kind === "file" && old.sha256 === f.local.sha256) await removeTeamFile(ctx.layout, f.from);
+      if (old.kind === "file" && old.sha256 === f.local.sha256) await removeTeamFile(ctx.layout, f.from, replaceGuard(ctx, f.local.sha256));
       const event = ctx.events[f.event];
       if (event?.type === "renamed") ctx.events[f.event] = { ...event, followed: true };
       (outcome === "conflict" ? done.conflicts : done.merged).push(displayPath(f.to));

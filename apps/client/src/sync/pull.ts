@@ -28,7 +28,7 @@ import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
 import { saveSyncState } from "../state/sync-state.js";
 import { mergeBaseOf, moveBase } from "./bases.js";
-import type { SyncContext } from "./context.js";
+import { replaceGuard, type SyncContext } from "./context.js";
 import { dropPurgedContent } from "./drop-purged.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
 import { announceRename, announcedAsRename, followLocalRename, followTeammateRenames, lazyScope, removedHere, type Follow } from "./pull-renames.js";
@@ -304,7 +304,17 @@ export function caseClashReason(variant: string): string {
   );
 }
 
-async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Promise<void> {
+/** Times a change is decided again when the local file changed between the decision and the replace. */
+const REDECIDE_LIMIT = 3;
+
+/**
+ * Applies one server change. The local file is replaced (or deleted) only if it still holds what
+ * the decision read, checked right before the rename (`ReplaceGuard`): an edit written in between
+ * (an agent writing while `teammem watch` pulls) makes the change decided again from the new
+ * content, so it is merged like any local edit, never overwritten; after {@link REDECIDE_LIMIT}
+ * such changes in a row it is kept out and the push lets the server merge.
+ */
+async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun, attempt = 1): Promise<void> {
   const { outcome } = run;
   const check = checkEntryPath(change.path);
   if (!check.ok || check.path !== change.path) {
@@ -355,14 +365,17 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun): Pr
     await mergeChange(ctx, run, change, { content: localContent, sha256: localSha });
     return;
   }
+  const guard = replaceGuard(ctx, localSha);
   try {
-    if (incoming === null) {
-      await removeTeamFile(ctx.layout, path);
-      outcome.deleted.push(shown);
-    } else {
-      await writeTeamFile(ctx.layout, path, incoming);
-      outcome.written.push(shown);
+    const replaced = incoming === null ? await removeTeamFile(ctx.layout, path, guard) : await writeTeamFile(ctx.layout, path, incoming, guard);
+    if (!replaced) {
+      // Written here while this change was being applied: decided again from what the file holds now.
+      if (attempt < REDECIDE_LIMIT) return await applyChange(ctx, change, run, attempt + 1);
+      if (!outcome.keptLocal.includes(shown)) outcome.keptLocal.push(shown);
+      keptOut(ctx, change, incomingSha);
+      return;
     }
+    (incoming === null ? outcome.deleted : outcome.written).push(shown);
   } catch (err) {
     if (err instanceof UnsafeLocalPath) {
       notWritten(ctx, change, err.reason, outcome);

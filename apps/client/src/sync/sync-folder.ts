@@ -52,6 +52,8 @@ export interface SyncFolderOptions {
   readonly allow?: AllowRequest;
   /** Whether team/'s file system ignores letter case; default: probed (local/path-case.ts). */
   readonly caseInsensitive?: boolean;
+  /** Test seam (see `SyncContext.beforeReplace`): runs right before a pulled file's replace re-checks it. */
+  readonly beforeReplace?: (entryPath: string) => Promise<void>;
 }
 
 /** The `only` predicate (and the subtrees to walk) of `options`. */
@@ -98,6 +100,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       events: [],
       heldBackWarned: new Set(),
       caseInsensitive: options.caseInsensitive ?? (await probeCaseInsensitive(layout.team)),
+      ...(options.beforeReplace ? { beforeReplace: options.beforeReplace } : {}),
     });
   } finally {
     await release();
