@@ -143,7 +143,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
         const run = normalizeRun(t, word.start, word.end, scratch);
         if (run.lastRemoval >= 0) removalsUntil = word.end;
         if (word.start < reach) splitting = true;
-        else if (run.lastRemoval > 0) splitting = catalog.wordCheck().splits(scratch, run.length, run.lastRemoval);
+        else if (run.lastRemoval > 0) splitting = catalog.wordCheck().splits(scratch, run.length, run.lastRemoval, run.lastUrlRemoval);
         quiet.mutedUntil = splitting ? Infinity : word.end;
         return false;
       }

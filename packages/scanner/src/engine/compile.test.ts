@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RULES } from "../rules/index.js";
 import { compileRules, numberGroups, splitLeadingLookbehind } from "./compile.js";
+import { normalizeRun } from "./normalize.js";
 
 describe("numberGroups", () => {
   it("writes named groups as numbered ones and keeps escapes, classes and lookarounds", () => {
@@ -46,5 +47,27 @@ describe("shared tails", () => {
     expect(new Set(shared.map((cr) => cr.tail))).toHaveProperty("size", 1);
     // A rule alone shares nothing.
     expect(compileRules([shared[0]!.rule]).rules[0]!.tail).toBeUndefined();
+  });
+});
+
+describe("wordCheck (the scan's local normalisation test, scan.ts)", () => {
+  const catalog = compileRules(RULES);
+  /** Does the word, normalised, tell the scan to search the whole text normalised as well? */
+  const splits = (word: string): boolean => {
+    const units = new Uint16Array(word.length);
+    const run = normalizeRun(word, 0, word.length, units);
+    return run.lastRemoval > 0 && catalog.wordCheck().splits(units, run.length, run.lastRemoval, run.lastUrlRemoval);
+  };
+
+  it("needs no normalised search for a JSON URL with an @ whose only escapes are the JSON ones the URL rules read (issue 10)", () => {
+    // Before: every JSON file holding such a word was searched twice (~2x on the file).
+    expect(splits(String.raw`{"avatar":"https:\/\/cdn.acme.io\/u\/me@acme.io\/x.png"}`)).toBe(false);
+    expect(splits(String.raw`"https:\/\/app:p\"w\'x\\y@db.acme.io\/x"`)).toBe(false);
+  });
+
+  it("still needs it when the URL word holds another removal, or a token prefix before a JSON escape", () => {
+    expect(splits(String.raw`"https:\/\/app:p\_w@db.acme.io\/x"`)).toBe(true);
+    expect(splits(`"https:\\/\\/app:p\u00ADw@db.acme.io\\/x"`)).toBe(true);
+    expect(splits(String.raw`"ghp_abc\/def"`)).toBe(true);
   });
 });

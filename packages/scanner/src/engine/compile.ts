@@ -365,17 +365,19 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
 }
 
 /**
- * May a removal in a word split a token? `splits(units, n, lastRemoval)`: `units[0, n)` is the word
- * normalised, `lastRemoval` the normalised offset before which its last removal sat. True when a
+ * May a removal in a word split a token? `splits(units, n, lastRemoval, lastUrlRemoval)`: `units[0, n)`
+ * is the word normalised, `lastRemoval` the normalised offset before which its last removal sat
+ * (`lastUrlRemoval`: the same without the JSON escapes `\/`, `\"`, `\'`, `\\`, which the URL rules
+ * read as written; engine/normalize.ts, `normalizeRun`). True when a
  * rule prefix starts in the word before that offset (the removal may be inside the token it opens),
  * or anywhere in the word for a prefix of a rule whose token starts before it (a `lead` group) and
  * for a word of a prefix holding whitespace (`-----BEGIN`, `OPENSSH` … of `-----BEGIN OPENSSH
  * PRIVATE KEY-----`: the word shows only a part of it); and, for a prefix whose every rule's match
  * holds a literal (`Rule.contains`: the `@` of a URL's user info) and no whitespace, when that
- * literal follows it in the word. O(n) per literal.
+ * literal follows it in the word, `lastUrlRemoval` then standing for `lastRemoval`. O(n) per literal.
  */
 export interface WordCheck {
-  splits(units: Uint16Array, n: number, lastRemoval: number): boolean;
+  splits(units: Uint16Array, n: number, lastRemoval: number, lastUrlRemoval: number): boolean;
 }
 
 /** See {@link WordCheck}: an automaton over the rule prefixes, those holding whitespace split into their words. */
@@ -397,12 +399,14 @@ function wordCheckOf(prefixes: readonly string[], byPrefix: readonly number[][],
   const automaton = new PrefixAutomaton(pieces);
   const flags = Uint8Array.from(anywhere);
   return {
-    splits(units, n, lastRemoval) {
+    splits(units, n, lastRemoval, lastUrlRemoval) {
       let literal: string | undefined;
       let lastAt = -1; // where the last occurrence of `literal` in the word starts
       return automaton.someHit(units, n, (id, start) => {
-        if (start >= lastRemoval && flags[id] === 0) return false;
         const need = needs[id];
+        // A URL rule's word counts only removals other than the JSON escapes it reads as written.
+        const last = need === undefined ? lastRemoval : lastUrlRemoval;
+        if (last < 0 || (start >= last && flags[id] === 0)) return false;
         if (need === undefined) return true;
         if (need !== literal) {
           literal = need;

@@ -190,27 +190,35 @@ export const inJsonSeparator = (text: string, i: number): boolean =>
  * invisible characters removed; `a` must not be inside an escape), written into `out` (at least
  * b − a long). Returns the normalised length and `lastRemoval`, the normalised offset before which
  * the last removal sat (−1 when nothing was removed; the backslashes of a JSON `:\/\/` are removed
- * but not counted). No allocation besides the result.
+ * but not counted), and `lastUrlRemoval`, the same without the JSON escapes the URL rules read as
+ * written (`\/`, `\"`, `\'`, `\\`: rule-helpers/url-credentials.ts), so that a JSON URL with an
+ * `@` (`"https:\/\/cdn\/u\/me@acme.io\/x.png"`) needs no normalised search for the URL rules
+ * (engine/compile.ts, `WordCheck`). No allocation besides the result.
  */
-export function normalizeRun(text: string, a: number, b: number, out: Uint16Array): { length: number; lastRemoval: number } {
+export function normalizeRun(text: string, a: number, b: number, out: Uint16Array): { length: number; lastRemoval: number; lastUrlRemoval: number } {
   let j = 0;
   let lastRemoval = -1;
+  let lastUrlRemoval = -1;
   for (let i = a; i < b; i++) {
     const c = text.charCodeAt(i);
     if (c === 92 /* \ */ && i + 1 < b && isAsciiPunctuation(text.charCodeAt(i + 1))) {
-      if (!inJsonSeparator(text, i)) lastRemoval = j;
+      if (!inJsonSeparator(text, i)) {
+        lastRemoval = j;
+        const d = text.charCodeAt(i + 1);
+        if (d !== 47 && d !== 34 && d !== 39 && d !== 92) lastUrlRemoval = j;
+      }
       out[j++] = text.charCodeAt(++i);
     } else if (c < 0xad || INVISIBLE_UNIT[c] === 0) out[j++] = c;
-    else if (INVISIBLE_UNIT[c] === 1) lastRemoval = j;
+    else if (INVISIBLE_UNIT[c] === 1) lastRemoval = lastUrlRemoval = j;
     else {
       const d = i + 1 < b ? text.charCodeAt(i + 1) : 0;
       if (isLowSurrogate(d) && isInvisibleAstral(0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00))) {
-        lastRemoval = j;
+        lastRemoval = lastUrlRemoval = j;
         i++;
       } else out[j++] = c;
     }
   }
-  return { length: j, lastRemoval };
+  return { length: j, lastRemoval, lastUrlRemoval };
 }
 
 /**
