@@ -6,11 +6,12 @@
  * cannot (config.json, a queued operation, conflicts.json) stops every command with one
  * `state_unreadable` line naming the file and what to do, and is left exactly as it was.
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { teammem } from "../support/cli.js";
-import { setup, sync } from "../support/clients.js";
+import { setup, sync, syncJson } from "../support/clients.js";
 
 /** Three ways a file gets damaged: cut off, overwritten with bytes that are not JSON, JSON of the wrong shape. */
 const DAMAGE: readonly [string, (text: string) => string | Buffer][] = [
@@ -58,12 +59,53 @@ describe("a damaged state file", () => {
       expect(await readFile(join(state, moved[0]!))).toEqual(Buffer.from(damaged)); // kept as it was
       expect(await readFile(join(a, "team", `teammate-${i}.md`), "utf8")).toBe(`from bob ${i}\n`);
       expect((await sync(b, envB)).code).toBe(0);
-      // Without bases the edit cannot be told from a file created on both sides: merged (union for .md), never lost.
+      // The edit reaches the server (its base found again from the base store and the history, recover-bases.ts).
       expect(await readFile(join(b, "team", "note.md"), "utf8")).toContain(`edit ${i} here\n`);
       // Rebuilt: the next run is quiet.
       const again = await teammem(["sync", "--dir", a], envA);
       expect({ kind, code: again.code, warnings: warnings(again.stderr) }).toEqual({ kind, code: 0, warnings: [] });
     }
+  }, 400_000);
+
+  it.each(DAMAGE.slice(0, 2))("state.json %s with a queued edit, delete and rename and an edit not queued: nothing is lost, merges use the old bases", async (_kind, how) => {
+    const { server, a, b, envA, envB } = await setup("pglite");
+    const t = (dir: string, name: string) => join(dir, "team", name);
+    await writeFile(t(a, "keep.md"), "v0\n");
+    await writeFile(t(a, "gone.md"), "bye\n");
+    await writeFile(t(a, "old.md"), "moving\n");
+    await writeFile(t(a, "edited.md"), "line 1\nline 2\nline 3\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    expect((await sync(b, envB)).code).toBe(0);
+    // Queued while the server is away: an edit, a delete, a rename.
+    await server.stop();
+    await writeFile(t(a, "keep.md"), "v1 queued\n");
+    await rm(t(a, "gone.md"));
+    await rename(t(a, "old.md"), t(a, "new.md"));
+    expect((await teammem(["push", "--dir", a, "team"], envA)).code).toBe(1);
+    const ops = await Promise.all((await readdir(join(a, ".teammem", "outbox"))).map(async (n) => JSON.parse(await readFile(join(a, ".teammem", "outbox", n), "utf8")).operation));
+    expect(ops.map((o) => [o.path, "delete" in o ? "delete" : "renameFrom" in o ? `rename from ${o.renameFrom}` : "put"]).sort()).toEqual([
+      ["gone.md", "delete"],
+      ["keep.md", "put"],
+      ["new.md", "rename from old.md"],
+    ]);
+    // An edit not queued, and a teammate's edit of another line of that file.
+    await writeFile(t(a, "edited.md"), "line 1 by alice\nline 2\nline 3\n");
+    await server.start();
+    await writeFile(t(b, "edited.md"), "line 1\nline 2\nline 3 by bob\n");
+    expect((await sync(b, envB)).code).toBe(0);
+
+    await damage(join(a, ".teammem", "state.json"), how);
+    const run = await syncJson(a, envA);
+    expect(run.code).toBe(0);
+    expect(warnings(run.stderr)).toHaveLength(1);
+    expect((await syncJson(b, envB)).code).toBe(0);
+    for (const dir of [a, b]) {
+      expect(await readFile(t(dir, "keep.md"), "utf8")).toBe("v1 queued\n");
+      expect([existsSync(t(dir, "gone.md")), existsSync(t(dir, "old.md"))]).toEqual([false, false]);
+      expect(await readFile(t(dir, "new.md"), "utf8")).toBe("moving\n");
+      expect(await readFile(t(dir, "edited.md"), "utf8")).toBe("line 1 by alice\nline 2\nline 3 by bob\n"); // three-way, from the old base
+    }
+    expect(JSON.parse((await teammem(["status", "--dir", a, "--json"], envA)).stdout)).toMatchObject({ pending: [], modified: [], conflicts: [] });
   }, 400_000);
 
   it("every other rebuildable file damaged: dry run only warns, status moves each aside once, sync works", async () => {

@@ -59,3 +59,13 @@ export async function pruneBaseContents(layout: Layout, state: SyncState): Promi
     await unlink(join(layout.baseContents, name)).catch(() => undefined);
   }
 }
+
+/** The sha256 of every content kept (by name; not read or checked), e.g. to recognise a version this folder once had as a base. */
+export async function storedBaseHashes(layout: Layout): Promise<Set<string>> {
+  try {
+    return new Set((await readdir(layout.baseContents)).filter((name) => SHA256.test(name)));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Set();
+    throw err;
+  }
+}

@@ -7,8 +7,12 @@
  *
  * 1. The reconciliation is marked pending in `state.json` first: `status` says so, and a crash (or
  *    an unreachable server) leaves it due, so the next sync runs it from the start.
- * 2. The outbox is emptied: its operations' base versions name the old history. The files hold
- *    what they would send; the push after the reconciliation queues them again.
+ * 2. When the folder knew another server (identity, epoch), the outbox is emptied: its operations'
+ *    base versions name the old history; the files hold what they would send, and the bases the
+ *    deletes, so the push after the reconciliation queues them again. When this folder's state was
+ *    lost (no cursor or base stored: a damaged `state.json` rebuilt), the queued operations
+ *    are the user's intent and were made on this server: they stay queued, and the bases are found
+ *    again from them and from the base store (`recover-bases.ts`) before step 4.
  * 3. Every head is read (GET heads, paged; the first page's cursor is where the change feed
  *    continues from afterwards).
  * 4. Per path, the new base is the head when the local file equals it; else the newest version of
@@ -35,6 +39,8 @@ import type { SyncContext } from "./context.js";
 import type { Reconciled } from "./events.js";
 import { applyHeads, emptyPullOutcome, type PullOutcome } from "./pull.js";
 import { localChanges } from "./queue-changes.js";
+import { recoverLostBases } from "./recover-bases.js";
+import { renameSource } from "./renames.js";
 
 /** Heads per GET heads page, and paths per POST versions/find (the protocol's maxima). */
 const HEADS_PAGE = 1000;
@@ -75,9 +81,16 @@ export async function markReconcileDue(ctx: SyncContext, reason: string): Promis
 export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
   const reason = ctx.state.reconcile?.reason ?? "the server is not the one this folder synced with";
   await markReconcileDue(ctx, reason);
-  await dequeueAll(ctx.layout, await listOutbox(ctx.layout));
+  // No cursor or base stored (the server, if any, was stored by this run from the current one):
+  // nothing says the queued operations were made on another server (see step 2).
+  const lostState = ctx.state.cursor === 0 && Object.keys(ctx.state.bases).length === 0;
+  const queued = await listOutbox(ctx.layout);
+  if (!lostState) await dequeueAll(ctx.layout, queued);
   const { heads, cursor, server } = await readHeads(ctx);
   const scope = await walkTeamScope(ctx.layout);
+  if (lostState) ctx.state.bases = await recoverLostBases(ctx, queued, heads, scope);
+  // Paths a kept operation touches: their recovered base stands (the operation is sent from it).
+  const pinned = new Set(lostState ? queued.flatMap(({ entry: { operation } }) => [operation.path, renameSource(operation) ?? operation.path]) : []);
   const paths = new Set([...scope.files.keys(), ...Object.keys(ctx.state.bases), ...heads.keys()]);
   const local = (path: string) => scope.files.get(path)?.sha256 ?? null;
 
@@ -86,6 +99,11 @@ export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
   for (const path of paths) {
     const head = heads.get(path);
     const here = local(path);
+    const kept = pinned.has(path) ? ctx.state.bases[path] : undefined;
+    if (kept) {
+      bases[path] = kept;
+      continue;
+    }
     if (head && head.sha256 === here) {
       bases[path] = { version: head.version, sha256: head.sha256 };
       continue;
