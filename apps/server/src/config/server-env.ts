@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { isListenHost, LISTEN_HOST_RULE } from "../http/listen-address.js";
+import { MAX_JSON_ITEMS } from "../http/json-shape.js";
 
 /** Empty strings count as unset (`FOO=` in an env file, `-e FOO=` in docker run). */
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
@@ -73,7 +74,7 @@ export const ServerEnv = z.object({
   TEAMMEM_MAX_ENTRY_BYTES: wholeNumber(1, 2 ** 31),
   TEAMMEM_MAX_ENTRIES_PER_NAMESPACE: wholeNumber(1, 2 ** 31),
   TEAMMEM_MAX_BODY_BYTES: wholeNumber(1, 2 ** 31),
-  TEAMMEM_MAX_OPERATIONS_PER_BATCH: wholeNumber(1, 100_000),
+  TEAMMEM_MAX_OPERATIONS_PER_BATCH: wholeNumber(1, MAX_JSON_ITEMS),
   TEAMMEM_RATE_LIMIT_MAX: wholeNumber(0, 2 ** 31),
   TEAMMEM_RATE_LIMIT_WINDOW_MS: wholeNumber(1, 86_400_000, " (milliseconds)"),
   /** Audit events older than this many days are deleted (hourly); 0 keeps them forever. Default 365. */

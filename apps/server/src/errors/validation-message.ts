@@ -49,9 +49,12 @@ export function keyName(key: string): string {
   return isPlainKey(key) ? key : "an unknown key";
 }
 
+/** Most unknown keys one message names; the rest are counted (200 000 keys sent gave a 1.7 MB message, try16 F14). */
+const MAX_NAMED_KEYS = 5;
+
 /** "unknown key expiresAt", "unknown keys a, b", "an unknown key", "unknown key a and 2 other unknown keys". */
 function unknownKeys(keys: readonly string[]): string {
-  const named = keys.filter(isPlainKey);
+  const named = keys.filter(isPlainKey).slice(0, MAX_NAMED_KEYS);
   const others = keys.length - named.length;
   if (named.length === 0) return others === 1 ? "an unknown key" : `${others} unknown keys`;
   const list = `unknown key${named.length === 1 ? "" : "s"} ${named.join(", ")}`;

@@ -5,7 +5,7 @@ import { codeForStatus, ERRORS, type ErrorCode, type ErrorSpec } from "@teammem/
 import { refusalForDatabaseError, refusalForUnstorableText } from "../errors/database-errors.js";
 import { Refusal } from "../errors/refusal.js";
 import { describeValidation } from "../errors/validation-message.js"; // names the field(s), also inside union bodies
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../http/json-depth.js";
+import { jsonShapeFault, MAX_JSON_DEPTH, MAX_JSON_ITEMS } from "../http/json-shape.js";
 
 export interface ErrorsOptions {
   /** Largest accepted body in bytes; echoed as `details.limit` in `body_too_large`. */
@@ -83,8 +83,9 @@ export function frameworkErrors(maxParamLength: number) {
  * - a {@link Refusal} → its own code, details and findings;
  * - zod schema validation → 400 `invalid_request` naming the failing field(s);
  * - body over the limit → 413 `body_too_large` with `details.limit` (bytes);
- * - malformed JSON, or JSON nested deeper than {@link MAX_JSON_DEPTH} levels (refused before it is
- *   parsed: deep nesting is slow to parse) → 400 `invalid_request`; invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
+ * - malformed JSON, JSON nested deeper than {@link MAX_JSON_DEPTH} levels or with an array or object
+ *   of more than {@link MAX_JSON_ITEMS} items (refused before it is parsed and validated: both are
+ *   slow to parse or to check item by item) → 400 `invalid_request`; invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
  * - a content type other than application/json, or a body sent with a `Content-Encoding` (gzip...)
  *   → 415 `unsupported_media_type` (the message names the encoding);
  * - unknown path → 404 `not_found` ("no route GET at this path": the path is never quoted); a known path with a method none of its routes has → 405
@@ -125,8 +126,12 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
     } catch {
       return done(new Refusal("invalid_utf8", "the request body is not valid UTF-8"), undefined);
     }
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const fault = jsonShapeFault(text, MAX_JSON_DEPTH, MAX_JSON_ITEMS);
+    if (fault === "too_deep") {
       return done(new Refusal("invalid_request", `the request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    }
+    if (fault === "too_many_items") {
+      return done(new Refusal("invalid_request", `an array or object of the request body holds more than ${MAX_JSON_ITEMS} items`), undefined);
     }
     try {
       done(null, text.includes('"__proto__"') ? JSON.parse(text, rejectProto) : JSON.parse(text));

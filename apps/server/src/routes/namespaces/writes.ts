@@ -25,11 +25,25 @@ import { ensureCallerNamespace, errorReplies, requireNamespace, serverRef, write
 
 const writeErrors = { ...errorReplies, 409: ErrorBody, 413: ErrorBody, 422: ErrorBody };
 
+/**
+ * 413 `batch_too_large` (details `{ limit, value }`) when the body's `operations` is an array of more
+ * than `limit` items; anything else is left to the schema.
+ */
+function refuseOversizedBatch(body: unknown, limit: number): void {
+  const operations = (body as { operations?: unknown } | null | undefined)?.operations;
+  if (Array.isArray(operations) && operations.length > limit) {
+    throw new Refusal("batch_too_large", `a batch may hold at most ${limit} operations, this one has ${operations.length}`, { limit, value: operations.length });
+  }
+}
+
 const writeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/:namespace/batch",
     {
       onRequest: [app.requireRole("member")],
+      // The count before the schema: the schema checks every operation before any count (100 000
+      // invalid operations in 1.5 MB held the event loop 45 s, try16 F14).
+      preValidation: async (request) => refuseOversizedBatch(request.body, app.limits.maxOperationsPerBatch),
       // An operation holding a lone surrogate is rejected alone (invalid_utf8), not its batch.
       validatorCompiler: wellFormedValidator("operations"),
       schema: {
@@ -47,13 +61,6 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
       const server = await serverRef(app);
       if (expected && (expected.id !== server.id || expected.epoch !== server.epoch)) {
         throw new Refusal("stale_cursor", "the batch's base versions come from another server or epoch; reconcile, then send again", { server });
-      }
-      const limit = app.limits.maxOperationsPerBatch;
-      if (operations.length > limit) {
-        throw new Refusal("batch_too_large", `a batch may hold at most ${limit} operations, this one has ${operations.length}`, {
-          limit,
-          value: operations.length,
-        });
       }
       const ns = await ensureCallerNamespace(app, request, request.params.namespace);
       const ctx = await writeContext(app, request, ns, clientId);
