@@ -72,8 +72,10 @@ export interface HttpTimeouts {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const replies = new RepliesInFlight();
+  // The query parameters the routes take, by name: the only ones whose values are logged.
+  const queryParameters = new Set<string>();
   const app = Fastify({
-    logger: loggerOptions(opts.logger ?? false),
+    logger: loggerOptions(opts.logger ?? false, queryParameters),
     bodyLimit: limits.maxBodyBytes,
     // A path parameter is at most a namespace name with every character percent-encoded
     // (`acme%2Fweb`); the router's default of 100 would answer 414 to valid long names.
@@ -91,6 +93,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.server.on("request", replies.track);
+  app.addHook("onRoute", (route) => {
+    const shape = (route.schema?.querystring as { shape?: Record<string, unknown> } | undefined)?.shape;
+    for (const name of Object.keys(shape ?? {})) queryParameters.add(name);
+  });
   app.setValidatorCompiler(wellFormedValidator()); // zod; a lone surrogate in any field is 400 invalid_utf8
   app.setSerializerCompiler(createReplySerializerCompiler()); // fast-json-stringify from the zod reply schemas
   app.decorate("db", opts.db);

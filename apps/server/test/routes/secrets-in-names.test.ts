@@ -151,4 +151,49 @@ describe("request logs", () => {
       await tdb.dispose();
     }
   });
+
+  it("never hold the value of a query parameter no route takes, whatever it looks like; keep those of parameters routes take (review note)", async () => {
+    const tdb = await createTestDatabase("pglite");
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const secret = "log-test-secret-".repeat(3);
+    const app = await buildApp({ db: tdb.database.db, jwtSecret: secret, logger: { level: "info", stream }, limits: { rateLimitMax: 0 } });
+    try {
+      const { token: bearer } = await issueToken(tdb.database.db, secret, { teamName: "t", userName: "u", role: "admin" });
+      // Made up at test time: a JWT-shaped value, a password and an API key no scanner rule knows, a key that is itself a token.
+      const jwt = [Buffer.from('{"alg":"HS256"}').toString("base64url"), Buffer.from('{"sub":"made-up"}').toString("base64url"), randomChars(43, 5)].join(".");
+      const password = `Pw-${randomChars(20, 6)}`;
+      const apiKey = randomChars(40, 7);
+      const keyAsName = fakeGithubPat(81);
+      const urls = [
+        `/v1/namespaces?access_token=${jwt}`,
+        `/v1/admin/bypasses?status=all&password=${password}`,
+        `/v1/admin/audit-events?kind=token_issued&api_key=${encodeURIComponent(apiKey)}`,
+        `/v1/admin/tokens?${keyAsName}=1`,
+        `/v1/namespaces/ns/entry?path=team/plain-note.md`,
+      ];
+      for (const url of urls) await app.inject({ method: "GET", url, headers: { authorization: `Bearer ${bearer}` } });
+      const logged = lines.flatMap((l) => {
+        const entry = JSON.parse(l) as { req?: { url: string } };
+        return entry.req ? [entry.req.url] : [];
+      });
+      expect(logged).toEqual([
+        "/v1/namespaces?access_token=[redacted]",
+        "/v1/admin/bypasses?status=all&password=[redacted]",
+        "/v1/admin/audit-events?kind=token_issued&api_key=[redacted]",
+        "/v1/admin/tokens?[redacted]=[redacted]",
+        "/v1/namespaces/ns/entry?path=team/plain-note.md",
+      ]);
+      const log = lines.join("");
+      for (const value of [jwt, password, apiKey, keyAsName, encodeURIComponent(apiKey)]) expect(log).not.toContain(value);
+    } finally {
+      await app.close();
+      await tdb.dispose();
+    }
+  });
 });
