@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { FETCH_BAD_PORTS } from "@teammem/protocol";
 import { parseServerEnv, type ServerEnv } from "./config/server-env.js";
-import { anyAdminTokenIssued, issueToken } from "./admin/tokens.js";
+import { anyAdminTokenIssued, issueAuditedToken } from "./admin/tokens.js";
+import { SERVER_ACTOR } from "./audit/events.js";
 import { buildApp } from "./app.js";
 import { prepareDataDir } from "./db/data-dir.js";
 import { listenFailure, reserveListenAddress } from "./http/listen-address.js";
@@ -178,7 +179,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       // On the reserved socket (its resolved address, so Fastify binds no second one for `localhost`).
       address = await app.listen({ ...reserved.adopt(app.server), port: reserved.port });
       if (!(await anyAdminTokenIssued(store.database.db))) {
-        firstToken = (await issueToken(store.database.db, store.secrets.jwtSecret, { teamName: "default", userName: "admin", role: "admin" })).token;
+        firstToken = (await issueAuditedToken(store.database.db, store.secrets.jwtSecret, { teamName: "default", userName: "admin", role: "admin" }, SERVER_ACTOR)).token;
       }
     } catch (err) {
       await app.close();

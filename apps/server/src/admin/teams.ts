@@ -4,11 +4,20 @@ import { memberships, principals, teams } from "../db/schema.js";
 import type { Role } from "../auth/auth-context.js";
 import { Refusal } from "../errors/refusal.js";
 
-/** Creates team `name` if absent. @returns its id. */
-export async function ensureTeam(db: Db | Tx, name: string): Promise<string> {
-  await db.insert(teams).values({ name }).onConflictDoNothing();
+/** Creates team `name` if absent. @returns its id, and whether this call created it. */
+export async function ensureTeam(db: Db | Tx, name: string): Promise<{ teamId: string; created: boolean }> {
+  const [inserted] = await db.insert(teams).values({ name }).onConflictDoNothing().returning({ id: teams.id });
+  if (inserted) return { teamId: inserted.id, created: true };
   const [row] = await db.select({ id: teams.id }).from(teams).where(eq(teams.name, name));
-  return row!.id;
+  return { teamId: row!.id, created: false };
+}
+
+/** What {@link ensureMember} changed: a new membership, a raised role (`previousRole` set), or nothing. */
+export interface MembershipChange {
+  readonly principalId: string;
+  readonly added: boolean;
+  /** The role before, when an existing membership's role was raised; else null. */
+  readonly previousRole: Role | null;
 }
 
 const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
@@ -17,21 +26,23 @@ const RANK: Record<Role, number> = { reader: 0, member: 1, admin: 2 };
  * Creates principal `name` if absent and makes it a member of team `teamId`. An existing
  * membership's role is raised to `role` if that is higher, never lowered (issuing a reader token to
  * an admin must not demote them; a request acts with its own token's role anyway).
- * @returns the principal id.
+ * @returns the principal id and what changed (for the caller's audit events).
  */
-export async function ensureMember(db: Db | Tx, teamId: string, name: string, role: Role): Promise<string> {
+export async function ensureMember(db: Db | Tx, teamId: string, name: string, role: Role): Promise<MembershipChange> {
   await db.insert(principals).values({ name }).onConflictDoNothing();
   const [row] = await db.select({ id: principals.id }).from(principals).where(eq(principals.name, name));
   const principalId = row!.id;
-  await db.insert(memberships).values({ teamId, principalId, role }).onConflictDoNothing();
+  const [added] = await db.insert(memberships).values({ teamId, principalId, role }).onConflictDoNothing().returning({ role: memberships.role });
+  if (added) return { principalId, added: true, previousRole: null };
   const [member] = await db
     .select({ role: memberships.role })
     .from(memberships)
     .where(and(eq(memberships.teamId, teamId), eq(memberships.principalId, principalId)));
   if (member && RANK[member.role as Role] < RANK[role]) {
     await db.update(memberships).set({ role }).where(and(eq(memberships.teamId, teamId), eq(memberships.principalId, principalId)));
+    return { principalId, added: false, previousRole: member.role as Role };
   }
-  return principalId;
+  return { principalId, added: false, previousRole: null };
 }
 
 /** The id of team `name`, or null. */

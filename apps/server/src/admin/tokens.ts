@@ -3,7 +3,8 @@ import { createSigner } from "fast-jwt";
 import type { Db, Tx } from "../db/database.js";
 import { principals, tokens } from "../db/schema.js";
 import type { Role, TokenClaims } from "../auth/auth-context.js";
-import { ensureMember, ensureTeam } from "./teams.js";
+import { recordAuditEvent, type Actor } from "../audit/events.js";
+import { ensureMember, ensureTeam, type MembershipChange } from "./teams.js";
 
 export interface IssueTokenInput {
   teamName: string;
@@ -13,13 +14,27 @@ export interface IssueTokenInput {
   expiresInSeconds?: number;
 }
 
+/** An issued token, and what issuing it changed besides. */
+export interface IssuedToken {
+  /** The compact JWT: shown once, never stored. */
+  readonly token: string;
+  readonly tokenId: string;
+  readonly teamId: string;
+  /** Whether the team was created for this token. */
+  readonly teamCreated: boolean;
+  readonly membership: MembershipChange;
+}
+
 /**
  * Creates team and member if needed, records a token id and signs a JWT (HS256) with `secret`.
- * @returns the compact JWT and its id.
+ * Records no audit event: every path of the server issues through {@link issueAuditedToken}; this
+ * one is for test fixtures.
+ * @returns the compact JWT, its id, and what else changed.
  */
-export async function issueToken(db: Db, secret: string, input: IssueTokenInput): Promise<{ token: string; tokenId: string }> {
-  const teamId = await ensureTeam(db, input.teamName);
-  const principalId = await ensureMember(db, teamId, input.userName, input.role);
+export async function issueToken(db: Db | Tx, secret: string, input: IssueTokenInput): Promise<IssuedToken> {
+  const { teamId, created: teamCreated } = await ensureTeam(db, input.teamName);
+  const membership = await ensureMember(db, teamId, input.userName, input.role);
+  const principalId = membership.principalId;
   const expiresAt = input.expiresInSeconds ? new Date(Date.now() + input.expiresInSeconds * 1000) : null;
   const [row] = await db
     .insert(tokens)
@@ -38,7 +53,28 @@ export async function issueToken(db: Db, secret: string, input: IssueTokenInput)
     algorithm: "HS256",
     ...(input.expiresInSeconds ? { expiresIn: input.expiresInSeconds * 1000 } : {}),
   });
-  return { token: sign(claims), tokenId: row!.id };
+  return { token: sign(claims), tokenId: row!.id, teamId, teamCreated, membership };
+}
+
+/**
+ * {@link issueToken} with its audit events, by `actor`, in one transaction: `team_created` when
+ * the team is new, `member_added` when the user is (or `member_role_changed` when the token's role
+ * raised the membership's), and `token_issued`. Never the token itself.
+ * @returns the compact JWT, its id and the team's id.
+ */
+export async function issueAuditedToken(db: Db, secret: string, input: IssueTokenInput, actor: Actor): Promise<{ token: string; tokenId: string; teamId: string }> {
+  return db.transaction(async (tx) => {
+    const issued = await issueToken(tx, secret, input);
+    const { teamId, membership } = issued;
+    const targetUser = input.userName;
+    if (issued.teamCreated) await recordAuditEvent(tx, { teamId, actor, kind: "team_created" });
+    if (membership.added) await recordAuditEvent(tx, { teamId, actor, kind: "member_added", targetUser, role: input.role });
+    if (membership.previousRole !== null) {
+      await recordAuditEvent(tx, { teamId, actor, kind: "member_role_changed", targetUser, role: input.role, previousRole: membership.previousRole });
+    }
+    await recordAuditEvent(tx, { teamId, actor, kind: "token_issued", tokenId: issued.tokenId, targetUser, role: input.role });
+    return { token: issued.token, tokenId: issued.tokenId, teamId };
+  });
 }
 
 export interface TokenRow {

@@ -7,7 +7,7 @@
 import type { AuditFinding, BypassPolicy, BypassReason } from "@teammem/protocol";
 import type { Role } from "../auth/auth-context.js";
 import type { Db, Tx } from "../db/database.js";
-import { auditEvents } from "../db/schema.js";
+import { auditEvents, teams } from "../db/schema.js";
 import { redactSecrets } from "../secrets/names.js";
 
 /** Who acted: a principal (id and name at the time), or one of the non-user actors below. */
@@ -19,7 +19,7 @@ export interface Actor {
 export const CLI_ACTOR: Actor = { id: null, name: "cli" };
 /** The team's `immediate` bypass policy, approving a request at once. */
 export const POLICY_ACTOR: Actor = { id: null, name: "policy" };
-/** The server itself: a scheduled job. */
+/** The server itself: a scheduled job, or the first start's bootstrap (team `default` and its admin token). */
 export const SERVER_ACTOR: Actor = { id: null, name: "server" };
 /** A refused request whose token named nobody the server can trust. */
 export const ANONYMOUS_ACTOR: Actor = { id: null, name: "anonymous" };
@@ -49,6 +49,16 @@ export type AuditEventInput = { teamId: string | null; actor: Actor } & (
   | { kind: "token_issued" | "token_revoked"; tokenId: string; targetUser: string; role: Role }
   | { kind: "member_role_changed"; targetUser: string; role: Role; previousRole: Role }
   | { kind: "fingerprint_key_rotated"; fingerprintKeyId: number }
+  /** A team was created (its first admin's `member_added` and `token_issued` follow). */
+  | { kind: "team_created" }
+  /** `targetUser` became a member with `role` (by a token issued to them). */
+  | { kind: "member_added"; targetUser: string; role: Role }
+  /**
+   * A new server epoch: an operator's `epoch rotate` (`previousEpoch`: the one it replaced), or an
+   * import (`previousEpoch`: the backup's; `count`: rows imported). `reasonText`: the epoch's reason.
+   */
+  | { kind: "epoch_rotated"; epoch: string; previousEpoch: string; reasonText: string }
+  | { kind: "backup_imported"; epoch: string; previousEpoch: string; count: number; reasonText: string }
   | { kind: "entry_restored"; namespace: string; path: string; version: number; resultVersion: number; clientId: string | null }
   | { kind: "conflict_recorded"; namespace: string; path: string; conflictId: string; version: number; clientId: string | null }
   | {
@@ -145,6 +155,14 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
       return { ...base, targetUser: event.targetUser, role: event.role, previousRole: event.previousRole };
     case "fingerprint_key_rotated":
       return { ...base, fingerprintKeyId: event.fingerprintKeyId };
+    case "team_created":
+      return base;
+    case "member_added":
+      return { ...base, targetUser: event.targetUser, role: event.role };
+    case "epoch_rotated":
+      return { ...base, epoch: event.epoch, previousEpoch: event.previousEpoch, reasonText: redacted(event.reasonText) };
+    case "backup_imported":
+      return { ...base, epoch: event.epoch, previousEpoch: event.previousEpoch, count: event.count, reasonText: redacted(event.reasonText) };
     case "entry_restored":
       return {
         ...base,
@@ -194,4 +212,20 @@ function columnsOf(event: AuditEventInput): typeof auditEvents.$inferInsert {
 /** Records one audit event (in `db`'s transaction when given one, so it commits with the action). */
 export async function recordAuditEvent(db: Db | Tx, event: AuditEventInput): Promise<void> {
   await db.insert(auditEvents).values(columnsOf(event));
+}
+
+/** An event of the whole server: the same for every team. */
+type ServerWideEvent = AuditEventInput extends infer E ? (E extends AuditEventInput ? Omit<E, "teamId"> : never) : never;
+
+/**
+ * Records an action on the whole server (a new epoch, an import) once per team, so each team's
+ * admins see it in their audit log; once under no team when the database has none (only the
+ * server's CLI reads those). In `db`'s transaction when given one.
+ * @returns how many events were recorded.
+ */
+export async function recordServerWideAuditEvent(db: Db | Tx, event: ServerWideEvent): Promise<number> {
+  const rows = await db.select({ id: teams.id }).from(teams);
+  const teamIds = rows.length > 0 ? rows.map((r) => r.id) : [null];
+  await db.insert(auditEvents).values(teamIds.map((teamId) => columnsOf({ ...event, teamId } as AuditEventInput)));
+  return teamIds.length;
 }

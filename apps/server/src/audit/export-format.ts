@@ -36,6 +36,8 @@ const FIELDS = [
   "remoteAddress",
   "periodStart",
   "periodEnd",
+  "epoch",
+  "previousEpoch",
 ] as const satisfies readonly (keyof AuditEvent)[];
 const COLUMNS = [...FIELDS, "ruleIds", "fingerprints"];
 

@@ -45,6 +45,8 @@ function toWire(r: Row): AuditEvent {
     remoteAddress: r.remoteAddress,
     periodStart: iso(r.periodStart),
     periodEnd: iso(r.periodEnd),
+    epoch: r.epoch,
+    previousEpoch: r.previousEpoch,
   };
 }
 

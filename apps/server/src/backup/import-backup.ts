@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/database.js";
 import { databaseError } from "../errors/database-errors.js";
 import { startNewEpoch, type ServerIdentity } from "../identity/server-identity.js";
+import { CLI_ACTOR, recordServerWideAuditEvent } from "../audit/events.js";
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -195,7 +196,9 @@ function readHeader(line: Line | undefined): BackupHeader {
 
 /**
  * Imports the backup read from `lines` into `db`, which must hold no team, user, namespace or audit
- * event (its server settings are replaced by the backup's, the epoch aside).
+ * event (its server settings are replaced by the backup's, the epoch aside). The import commits with
+ * a `backup_imported` audit event (actor `cli`: only the server's command line imports) in every
+ * imported team: the new epoch, the backup's, the rows imported, and the epoch's reason.
  * @throws BackupError (nothing written) for every refusal; the caller prints `message (code)`
  */
 export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: ImportOptions): Promise<ImportSummary> {
@@ -291,10 +294,10 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
           );
         }
       }
-      const identity = await startNewEpoch(
-        tx,
-        `import of ${options.source} (exported ${header.exportedAt} from server ${header.server.id} epoch ${header.server.epoch})`,
-      );
+      const reason = `import of ${options.source} (exported ${header.exportedAt} from server ${header.server.id} epoch ${header.server.epoch})`;
+      const identity = await startNewEpoch(tx, reason);
+      const count = Object.values(rows).reduce((a, b) => a + b, 0);
+      await recordServerWideAuditEvent(tx, { actor: CLI_ACTOR, kind: "backup_imported", epoch: identity.server.epoch, previousEpoch: header.server.epoch, count, reasonText: reason });
       return { header, rows, identity };
     });
   } finally {

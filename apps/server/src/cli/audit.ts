@@ -59,6 +59,7 @@ export function eventLine(e: AuditEvent): string {
     e.code && `code=${e.code}`,
     e.reason && `reason=${e.reason}`,
     e.count !== null && `count=${e.count}`,
+    e.epoch && `epoch=${e.epoch}`,
     ...(e.findings ?? []).map((f) => `${f.ruleId}@${f.line}${f.fingerprint ? `#${f.fingerprint}` : ""}`),
   ].filter(Boolean);
   return `${e.id}\t${e.createdAt}\t${e.kind}\t${e.actor ?? "-"}\t${about.join(" ")}`;

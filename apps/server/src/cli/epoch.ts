@@ -1,8 +1,10 @@
 /**
  * `teammem-server epoch show|rotate`: the server's identity and epoch. Clients reconcile by
  * content hashes when the epoch changes; rotate after restoring a file-level copy of the database.
+ * A rotation is an `epoch_rotated` audit event (actor `cli`) in every team.
  */
 import type { Command } from "@commander-js/extra-typings";
+import { CLI_ACTOR, recordServerWideAuditEvent } from "../audit/events.js";
 import { loadServerIdentity, startNewEpoch, type ServerIdentity } from "../identity/server-identity.js";
 import { dataDirOption, err, out, withStore, type CliContext } from "./context.js";
 
@@ -31,8 +33,20 @@ export function register(program: Command, ctx: CliContext): void {
     .addOption(dataDirOption())
     .action(async (o) => {
       await withStore(ctx, { dataDir: o.dataDir, purpose: "epoch rotate" }, async (store) => {
-        const before = await loadServerIdentity(store.database.db);
-        const after = await startNewEpoch(store.database.db, o.reason);
+        const db = store.database.db;
+        const before = await loadServerIdentity(db);
+        // The new epoch commits with its audit events (one per team: every team's clients reconcile).
+        const after = await db.transaction(async (tx) => {
+          const identity = await startNewEpoch(tx, o.reason);
+          await recordServerWideAuditEvent(tx, {
+            actor: CLI_ACTOR,
+            kind: "epoch_rotated",
+            epoch: identity.server.epoch,
+            previousEpoch: before.server.epoch,
+            reasonText: o.reason,
+          });
+          return identity;
+        });
         out(ctx, `new epoch: ${describeIdentity(after)}; previous epoch ${before.server.epoch}`);
         err(ctx, "running servers on this database answer the new epoch within 5 s; clients reconcile on their next sync");
       });

@@ -3,9 +3,9 @@
  * `team list`: the teams (on the database: all; through `--server`: the token's).
  */
 import type { Command } from "@commander-js/extra-typings";
-import { ensureMember, ensureTeam, findTeam } from "../admin/teams.js";
-import { issueToken } from "../admin/tokens.js";
-import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
+import { findTeam } from "../admin/teams.js";
+import { issueAuditedToken } from "../admin/tokens.js";
+import { CLI_ACTOR } from "../audit/events.js";
 import { withBackend } from "./admin-backend.js";
 import { withAdminOptions } from "./admin-options.js";
 import { CliError, dataDirOption, err, out, parseDays, parseName, withStore, type CliContext } from "./context.js";
@@ -23,15 +23,13 @@ export function register(program: Command, ctx: CliContext): void {
       await withStore(ctx, { dataDir: o.dataDir, purpose: "team create" }, async (store) => {
         const db = store.database.db;
         if (await findTeam(db, name)) throw new CliError(`team "${name}" already exists`);
-        const teamId = await ensureTeam(db, name);
-        await ensureMember(db, teamId, o.admin, "admin");
-        const issued = await issueToken(db, store.secrets.jwtSecret, {
-          teamName: name,
-          userName: o.admin,
-          role: "admin",
-          ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
-        });
-        await recordAuditEvent(db, { teamId, actor: CLI_ACTOR, kind: "token_issued", tokenId: issued.tokenId, targetUser: o.admin, role: "admin" });
+        // One transaction: the team, its admin and the token, with their audit events (team_created, member_added, token_issued).
+        const issued = await issueAuditedToken(
+          db,
+          store.secrets.jwtSecret,
+          { teamName: name, userName: o.admin, role: "admin", ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}) },
+          CLI_ACTOR,
+        );
         err(ctx, `created team "${name}" with admin "${o.admin}" (token id ${issued.tokenId})`);
         out(ctx, issued.token);
       });

@@ -2,13 +2,14 @@
  * `teammem-server token create|revoke|list`: issue a token (stdout: the token only; the team must
  * exist, except `default`, the first start's team), revoke one by id, list a team's tokens. `revoke`
  * and `list` act on the database or through a running server's admin API (`--server --token`).
- * Both are recorded as audit events with the actor `cli`. While a server holds the embedded data
+ * Both are recorded as audit events with the actor `cli` (create also `team_created` for a new
+ * `default` team, `member_added` for a new user, `member_role_changed` for a raised role). While a server holds the embedded data
  * folder they exit 3 and print the admin API call doing the same.
  */
 import { Option, type Command } from "@commander-js/extra-typings";
 import { findTeam } from "../admin/teams.js";
-import { issueToken } from "../admin/tokens.js";
-import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
+import { issueAuditedToken } from "../admin/tokens.js";
+import { CLI_ACTOR } from "../audit/events.js";
 import { ROLES } from "../auth/auth-context.js";
 import { teamNames, withBackend } from "./admin-backend.js";
 import { withAdminOptions } from "./admin-options.js";
@@ -33,14 +34,12 @@ export function register(program: Command, ctx: CliContext): void {
         if (o.team !== "default" && !(await findTeam(db, o.team))) {
           throw new CliError(`team "${o.team}" does not exist; create it with team create ${o.team} (existing teams: ${await teamNames(db)})`, EXIT.usage);
         }
-        const issued = await issueToken(db, store.secrets.jwtSecret, {
-          teamName: o.team,
-          userName: o.user,
-          role: o.role,
-          ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}),
-        });
-        const teamId = (await findTeam(db, o.team))!;
-        await recordAuditEvent(db, { teamId, actor: CLI_ACTOR, kind: "token_issued", tokenId: issued.tokenId, targetUser: o.user, role: o.role });
+        const issued = await issueAuditedToken(
+          db,
+          store.secrets.jwtSecret,
+          { teamName: o.team, userName: o.user, role: o.role, ...(o.expiresInDays ? { expiresInSeconds: o.expiresInDays * 86_400 } : {}) },
+          CLI_ACTOR,
+        );
         err(ctx, `issued token ${issued.tokenId} for ${o.user} (${o.role}) in team ${o.team}`);
         out(ctx, issued.token);
       });

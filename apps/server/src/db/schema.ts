@@ -361,6 +361,9 @@ export const auditEvents = pgTable(
     remoteAddress: text("remote_address"),
     periodStart: timestamp("period_start", { withTimezone: true }),
     periodEnd: timestamp("period_end", { withTimezone: true }),
+    /** The server epoch started by an `epoch_rotated` or `backup_imported`, and the one before (the backup's for an import). */
+    epoch: uuid("epoch"),
+    previousEpoch: uuid("previous_epoch"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,8 @@
  * from the token and never a token or secret value; the last test checks that no kind of the
  * protocol's list went unproduced here.
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -15,6 +17,7 @@ import { auditEvents } from "../../src/db/schema.js";
 import { createTestDatabase, DATABASE_KINDS, rowsOf } from "../../src/testing.js";
 import { inject } from "vitest";
 import { createHarness, opId, type Harness } from "../routes/harness.js";
+import { cli, cliDatabase, startCli, tempDir } from "../platform/cli-harness.js";
 
 const SECRET = "test-jwt-secret-".repeat(3);
 
@@ -70,6 +73,69 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     const [e] = await latest("member_role_changed");
     expect(e).toMatchObject({ actor: "ada", targetUser: "rita", role: "member", previousRole: "reader" });
   });
+
+  it("member_added, and member_role_changed for a token that raises a membership's role: by the admin of the token (try15 F4)", async () => {
+    const issue = async (role: string) => expect((await h.call("POST", "/v1/admin/tokens", h.tokens.admin, { user: "ivy", role })).statusCode).toBe(201);
+    await issue("reader");
+    await issue("member");
+    expect((await latest("member_added")).filter((e) => e.targetUser === "ivy")).toEqual([
+      expect.objectContaining({ actor: "ada", targetUser: "ivy", role: "reader", previousRole: null, tokenId: null }),
+    ]);
+    const [raised] = await latest("member_role_changed");
+    expect(raised).toMatchObject({ actor: "ada", targetUser: "ivy", role: "member", previousRole: "reader" });
+    // A token of a lower role changes no membership, and records no change.
+    await issue("reader");
+    expect((await latest("member_role_changed"))[0]!.id).toBe(raised!.id);
+    expect((await latest("member_added")).filter((e) => e.targetUser === "ivy")).toHaveLength(1);
+  });
+
+  it("team_created, epoch_rotated, backup_imported: the server CLI's team create, epoch rotate and import, by `cli`, in the team's log and its admin API, never a token (try15 F4)", async () => {
+    const source = await cliDatabase(kind, inject("postgresUrl"), { seeded: true });
+    const created = await cli(["team", "create", "globex", "--admin", "gina", ...source.args], source.env);
+    expect(created.status, created.stderr).toBe(0);
+    const token = created.stdout.trim();
+    const rotated = await cli(["epoch", "rotate", "--reason", "restored a volume snapshot", ...source.args], source.env);
+    expect(rotated.status, rotated.stderr).toBe(0);
+    const [, rotatedEpoch, previousEpoch] = /new epoch: server \S+ epoch (\S+) .*; previous epoch (\S+)/.exec(rotated.stdout)!;
+    const exported = await cli(["export", ...source.args], source.env);
+    expect(exported.status, exported.stderr).toBe(0);
+    const file = join(await tempDir(), "backup.jsonl");
+    await writeFile(file, exported.stdout, { mode: 0o600 });
+    const target = await cliDatabase(kind, inject("postgresUrl"), { seeded: true });
+    const imported = await cli(["import", file, ...target.args], target.env);
+    expect(imported.status, imported.stderr).toBe(0);
+    const importedEpoch = /server \S+ epoch (\S+)/.exec((await cli(["epoch", "show", ...target.args], target.env)).stdout)![1];
+
+    const listed = await cli(["audit", "list", "--team", "globex", "--json", ...target.args], target.env);
+    const log = (JSON.parse(listed.stdout) as { events: AuditEvent[] }).events;
+    expect(log.map((e) => [e.kind, e.actor])).toEqual([
+      ["backup_imported", "cli"],
+      ["epoch_rotated", "cli"],
+      ["token_issued", "cli"],
+      ["member_added", "cli"],
+      ["team_created", "cli"],
+    ]);
+    const rows = Object.values((JSON.parse(exported.stdout.trimEnd().split("\n").at(-1)!) as { end: { rows: Record<string, number> } }).end.rows).reduce((a, b) => a + b, 0);
+    expect(log[0]).toMatchObject({ epoch: importedEpoch, previousEpoch: rotatedEpoch, count: rows, reasonText: expect.stringContaining(`import of ${file}`) });
+    expect(log[1]).toMatchObject({ epoch: rotatedEpoch, previousEpoch, reasonText: "restored a volume snapshot", count: null });
+    expect(log[3]).toMatchObject({ targetUser: "gina", role: "admin", epoch: null });
+    expect(log[4]).toMatchObject({ targetUser: null, tokenId: null, epoch: null, previousEpoch: null, reasonText: null });
+    expect(JSON.stringify(log)).not.toContain(token.split(".")[2]);
+
+    // The team's admins read them through the admin API, filtered by the new kinds.
+    const server = await startCli(target.args, target.env);
+    const res = await fetch(`${server.url}/v1/admin/audit-events?kind=team_created,member_added,epoch_rotated,backup_imported`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const viaApi = ((await res.json()) as { events: AuditEvent[] }).events;
+    expect(viaApi.map((e) => [e.kind, e.epoch])).toEqual([
+      ["backup_imported", importedEpoch],
+      ["epoch_rotated", rotatedEpoch],
+      ["member_added", null],
+      ["team_created", null],
+    ]);
+    expect(await server.stop()).toBe(0);
+    for (const k of ["team_created", "member_added", "epoch_rotated", "backup_imported"] as const) produced.add(k);
+  }, 600_000);
 
   it("fingerprint_key_rotated: the new key's id", async () => {
     await h.call("POST", "/v1/admin/fingerprint-key/rotate", h.tokens.admin);

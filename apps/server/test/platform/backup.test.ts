@@ -113,7 +113,9 @@ async function populate(where: CliDatabase): Promise<{ admin: string; alice: str
     clientId: "alice-laptop",
   });
   expect(asked.status).toBe(201);
-  expect((await call(admin, "POST", `/v1/admin/bypasses/${(asked.json["bypass"] as { id: string }).id}/approve`, { note: "fine" }))).toMatchObject({ status: 200 });
+  const bypassId = (asked.json["bypass"] as { id: string }).id;
+  expect((await call(admin, "POST", `/v1/admin/bypasses/${bypassId}/approve`, { note: "fine" }))).toMatchObject({ status: 200 });
+  expect((await call(admin, "POST", `/v1/admin/bypasses/${bypassId}/revoke`, { note: "sandbox closed" }))).toMatchObject({ status: 200 });
   expect((await call(admin, "POST", "/v1/admin/namespaces/acme-web/purge", { path: "leak.md", version: 1, reason: "pasted by mistake" }))).toMatchObject({ status: 200 });
   expect((await call(admin, "POST", "/v1/admin/fingerprint-key/rotate"))).toMatchObject({ status: 200 });
   expect((await call(admin, "PUT", "/v1/admin/policy", { bypassPolicy: "immediate" }))).toMatchObject({ status: 200 });
@@ -123,6 +125,15 @@ async function populate(where: CliDatabase): Promise<{ admin: string; alice: str
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "");
 
+/** The `backup_imported` audit rows of a dump (an import records one per team), and the dump without them. */
+function splitImports(dump: Record<string, string[]>): { imports: Record<string, unknown>[]; rest: Record<string, string[]> } {
+  const isImport = (r: string) => (JSON.parse(r) as { kind: string }).kind === "backup_imported";
+  return {
+    imports: dump["audit_events"]!.filter(isImport).map((r) => JSON.parse(r) as Record<string, unknown>),
+    rest: { ...dump, audit_events: dump["audit_events"]!.filter((r) => !isImport(r)) },
+  };
+}
+
 describe("teammem-server export and import", () => {
   it("moves PGlite → PostgreSQL → PGlite with every table equal, the audit log kept, tokens valid, a new epoch under the same server id", async () => {
     const source = await cliDatabase("pglite", postgresUrl(), { seeded: true });
@@ -131,6 +142,14 @@ describe("teammem-server export and import", () => {
     // Every table the database has is in the backup, and the population filled every one of them.
     expect(Object.keys(before).sort()).toEqual(backupTables.map((t) => t.name).sort());
     for (const [table, rows] of Object.entries(before)) expect(rows.length, `rows of ${table}`).toBeGreaterThan(0);
+    // The revoke's note and the first start's team, member and token events are among them.
+    expect(before["bypasses"]!.map((r) => (JSON.parse(r) as { revoke_note: string | null }).revoke_note)).toEqual(["sandbox closed"]);
+    const kinds = before["audit_events"]!.map((r) => JSON.parse(r) as { kind: string; actor_name: string; target_user: string | null });
+    expect(kinds.filter((e) => e.actor_name === "server").map((e) => [e.kind, e.target_user]).sort()).toEqual([
+      ["member_added", "admin"],
+      ["team_created", null],
+      ["token_issued", "admin"],
+    ]);
 
     const exported = await cli(["export", ...source.args], source.env);
     expect(exported.status, exported.stderr).toBe(0);
@@ -147,12 +166,20 @@ describe("teammem-server export and import", () => {
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(/imported \d+ rows .* into PostgreSQL/);
     expect(imported.stderr).toContain("new epoch");
-    expect(await tableDump(postgres)).toEqual(before);
-    // The audit log reads as before: every event, the refused upload and the bypass among them.
+    // Every table as before, plus the import's own audit event (try15 F4): the team's one, by `cli`,
+    // with the new epoch, the backup's and the rows imported.
+    const movedDump = splitImports(await tableDump(postgres));
+    expect(movedDump.rest).toEqual(before);
+    const rowsImported = Object.values((JSON.parse(backupLines.at(-1)!) as { end: { rows: Record<string, number> } }).end.rows).reduce((a, b) => a + b, 0);
+    expect(movedDump.imports).toEqual([
+      expect.objectContaining({ actor_name: "cli", previous_epoch: header.server.epoch, epoch: expect.any(String), count: rowsImported, reason_text: expect.stringContaining(`import of ${file}`) }),
+    ]);
+    // The audit log reads as before: every event, the refused upload and the bypass among them, then the import.
     const audit = await cli(["audit", "list", "--limit", "500", ...postgres.args], postgres.env);
-    expect(lines(audit.stdout).length).toBe(before["audit_events"]!.length);
+    expect(lines(audit.stdout).length).toBe(before["audit_events"]!.length + 1);
     expect(audit.stdout).toMatch(/\tupload_rejected\t/);
     expect(audit.stdout).toMatch(/\tbypass_approved\t/);
+    expect(lines(audit.stdout)[0]).toMatch(/\tbackup_imported\tcli\t/);
 
     // And back to a new embedded folder.
     const again = await cli(["export", ...postgres.args], postgres.env);
@@ -161,7 +188,14 @@ describe("teammem-server export and import", () => {
     await writeFile(file2, again.stdout, { mode: 0o600 });
     const back = await cliDatabase("pglite", postgresUrl(), { seeded: true });
     expect((await cli(["import", file2, ...back.args], back.env)).status).toBe(0);
-    expect(await tableDump(back)).toEqual(before);
+    // The first import's event moved with the rest (its epoch columns included); the second added its own.
+    const movedBack = splitImports(await tableDump(back));
+    expect(movedBack.rest).toEqual(before);
+    const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => Number(a["id"]) - Number(b["id"]);
+    expect(movedBack.imports.sort(byId)).toEqual([
+      movedDump.imports[0],
+      expect.objectContaining({ previous_epoch: movedDump.imports[0]!["epoch"], reason_text: expect.stringContaining(`import of ${file2}`) }),
+    ]);
 
     // Same server id, a new epoch that says why.
     const idOf = (text: string) => /server (\S+) epoch (\S+)/.exec(text)!.slice(1);
@@ -321,7 +355,7 @@ describe("teammem-server export and import", () => {
     });
     expect(status, stderr).toBe(0);
     expect(stderr).toMatch(/imported \d+ rows/);
-    expect(await tableDump(target)).toEqual(await tableDump(source));
+    expect(splitImports(await tableDump(target)).rest).toEqual(await tableDump(source));
     const noStdin = await cli(["import", "-"], target.env);
     expect([noStdin.status, noStdin.stderr]).toEqual([2, expect.stringContaining("no standard input to read here")]);
   });

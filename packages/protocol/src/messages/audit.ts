@@ -13,6 +13,12 @@ import { RoleName, UserName } from "./admin.js";
  * - `auth_denied`: refused requests (bad, expired or revoked token, too low a role), aggregated per
  *   window, address, code and token; never token material;
  * - `token_issued`, `token_revoked`, `member_role_changed`, `fingerprint_key_rotated`;
+ * - `team_created`: a team was created (`teammem-server team create`, or the first start's `default`);
+ * - `member_added`: a user became a member of the team (`targetUser`, `role`), by the token issued to them;
+ * - `epoch_rotated`: an operator started a new server epoch (`teammem-server epoch rotate`): `epoch`,
+ *   `previousEpoch`, `reasonText`; recorded in every team, as it makes every client reconcile;
+ * - `backup_imported`: the database was loaded from a backup (`teammem-server import`): `epoch` (the
+ *   new one), `previousEpoch` (the backup's), `count` (rows imported), `reasonText`; in every imported team;
  * - `entry_restored`, `conflict_recorded`;
  * - `merge_holds_credential`: two clean edits merged into text holding a credential; the merge was
  *   not stored (a conflict record keeps the edit); findings with fingerprints, never the value;
@@ -31,6 +37,10 @@ export const AUDIT_EVENT_KINDS = [
   "token_revoked",
   "member_role_changed",
   "fingerprint_key_rotated",
+  "team_created",
+  "member_added",
+  "epoch_rotated",
+  "backup_imported",
   "entry_restored",
   "conflict_recorded",
   "merge_holds_credential",
@@ -86,7 +96,7 @@ export const AuditEvent = z.object({
   conflictId: Text.nullable(),
   bypassId: Text.nullable(),
   reason: BypassReason.nullable(),
-  /** Free text of a bypass request or a purge (scanned: never holds a credential). */
+  /** Free text of a bypass request or a purge (scanned: never holds a credential), or why an epoch started (stored with credentials redacted). */
   reasonText: Text.nullable(),
   /** An admin's note on a bypass decision. */
   note: Text.nullable(),
@@ -94,11 +104,15 @@ export const AuditEvent = z.object({
   policy: BypassPolicy.nullable(),
   /** The policy before a `bypass_policy_changed` (null in events recorded before the server's migration 0009). */
   previousPolicy: BypassPolicy.nullable(),
-  /** How many: refused requests in the window (`auth_denied`), events deleted (`retention_purge`). */
+  /** How many: refused requests in the window (`auth_denied`), events deleted (`retention_purge`), rows imported (`backup_imported`). */
   count: z.number().int().nullable(),
   remoteAddress: Text.nullable(),
   periodStart: Text.nullable(),
   periodEnd: Text.nullable(),
+  /** The server epoch an action started (`epoch_rotated`, `backup_imported`). Absent from an older server's reply: read as null. */
+  epoch: Text.nullable().default(null),
+  /** The epoch before (`epoch_rotated`), or the backup's (`backup_imported`). */
+  previousEpoch: Text.nullable().default(null),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -127,12 +141,13 @@ const AuditFilterFields = z.strictObject({
 /**
  * Refuses a time range that ends before it starts (`to` earlier than `from`, compared as instants,
  * whatever their offsets), naming `to`: such a filter matches nothing, and an empty answer would
- * hide the mistake. `from` equal to `to` is an empty range, not an error.
+ * hide the mistake. `from` equal to `to` is an empty range, not an error. The message names the
+ * fields, never the values sent (like every validation message, 9d975b3).
  */
 function orderedRange(value: { from?: string | undefined; to?: string | undefined }, ctx: z.core.$RefinementCtx): void {
   if (value.from === undefined || value.to === undefined) return;
   if (Date.parse(value.to) < Date.parse(value.from)) {
-    ctx.addIssue({ code: "custom", path: ["to"], message: `to (${value.to}) is before from (${value.from})`, input: value.to });
+    ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from", input: value.to });
   }
 }
 

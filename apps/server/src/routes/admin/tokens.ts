@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ErrorBody, IssueTokenRequest, IssueTokenResponse, RevokeTokenResponse, TokenList } from "@teammem/protocol";
 import { recordAuditEvent } from "../../audit/events.js";
 import { revokeTokenGuarded } from "../../admin/revoke-guard.js";
-import { issueToken, listTokens } from "../../admin/tokens.js";
+import { issueAuditedToken, listTokens } from "../../admin/tokens.js";
 import { Refusal } from "../../errors/refusal.js";
 import { actorOf } from "../../auth/actor.js";
 import { adminErrors, iso } from "./replies.js";
@@ -17,14 +17,13 @@ const tokenRoutes: FastifyPluginAsyncZod<{ jwtSecret: string }> = async (app, op
     { schema: { summary: "Issue a token for a user of this team", body: IssueTokenRequest, response: { 201: IssueTokenResponse, ...adminErrors } } },
     async (request, reply) => {
       const { user, role, expiresInDays } = request.body;
-      const issued = await issueToken(app.db, opts.jwtSecret, {
-        teamName: request.auth.teamName,
-        userName: user,
-        role,
-        ...(expiresInDays ? { expiresInSeconds: expiresInDays * DAY_SECONDS } : {}),
-      });
-      await recordAuditEvent(app.db, { teamId: request.auth.teamId, actor: actorOf(request), kind: "token_issued", tokenId: issued.tokenId, targetUser: user, role });
-      return reply.status(201).send(issued);
+      const { token, tokenId } = await issueAuditedToken(
+        app.db,
+        opts.jwtSecret,
+        { teamName: request.auth.teamName, userName: user, role, ...(expiresInDays ? { expiresInSeconds: expiresInDays * DAY_SECONDS } : {}) },
+        actorOf(request),
+      );
+      return reply.status(201).send({ token, tokenId });
     },
   );
 
