@@ -153,7 +153,7 @@ describe("request logs", () => {
   });
 
   it("never hold the value of a query parameter no route takes, whatever it looks like; keep those of parameters routes take (review note)", async () => {
-    const tdb = await createTestDatabase("pglite");
+    const tdb = await takeTestDatabase("pglite");
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _enc, done) {
