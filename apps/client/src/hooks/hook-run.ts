@@ -5,7 +5,7 @@
  * stderr). Only a deliberate refusal exits 2 (Claude Code then shows stderr to the agent).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { ClientError, NetworkError } from "../errors.js";
+import { ClientError } from "../errors.js";
 import { createApi, type Api } from "../http/api.js";
 import type { Config } from "../state/config.js";
 import { LockBusyError } from "../state/lock.js";
@@ -21,27 +21,11 @@ const LOCK_WAIT_MS = 5_000;
 export const EXIT_TELL_AGENT = 2;
 
 /**
- * `api`'s calls, refused with a NetworkError once `deadline` (epoch ms) has passed, so a hook's
- * network work ends within its budget plus one request.
+ * An API client for a hook: short timeouts, no retries, and every request over (answered, cut off
+ * or not sent) within `budgetMs` from now, so the agent never kills the hook mid-sync (try16 F6).
  */
-function withDeadline(api: Api, deadline: number): Api {
-  const wrapped: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(api)) {
-    wrapped[key] =
-      typeof value === "function"
-        ? (...args: unknown[]) =>
-            Date.now() > deadline
-              ? Promise.reject(new NetworkError(api.server, "the hook's time budget is spent; the rest stays queued"))
-              : (value as (...a: unknown[]) => Promise<unknown>).apply(api, args)
-        : value;
-  }
-  return wrapped as unknown as Api;
-}
-
-/** An API client for a hook: short timeouts, no retries, nothing started after `budgetMs`. */
 export function hookApi(config: Config, token: string, budgetMs: number): Api {
-  const api = createApi({ server: config.server, namespace: config.namespace, token, timeoutMs: REQUEST_TIMEOUT_MS, retry: { limit: 0 } });
-  return withDeadline(api, Date.now() + budgetMs);
+  return createApi({ server: config.server, namespace: config.namespace, token, timeoutMs: REQUEST_TIMEOUT_MS, retry: { limit: 0 }, budgetMs });
 }
 
 /** The token for a hook run (TEAMMEM_TOKEN, then the stored one), or undefined. */

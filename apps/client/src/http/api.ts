@@ -69,6 +69,13 @@ export interface ApiOptions {
    */
   readonly maxReplyBytes?: number;
   /**
+   * Time budget of all this client's calls together, in ms from its creation (default: none): a
+   * call is cut off when it runs out, whatever it waits for (headers, body, an error body, a retry's
+   * wait), and a call begun after it is refused at once; both fail with `network_error` saying so.
+   * For a run the caller kills at its own timeout (an agent's hook, try16 F6).
+   */
+  readonly budgetMs?: number;
+  /**
    * Retries (default: 3, waits up to 30 s each). One call takes at most
    * `(limit + 1) * replyDeadlineMs + limit * maxDelayMs`.
    */
@@ -178,6 +185,7 @@ export function createApi(options: ApiOptions): Api {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const replies = new ReplyCap(options.maxReplyBytes ?? MAX_REPLY_BYTES);
   const deadlineMs = () => Math.max(timeoutMs, options.replyDeadlineMs ?? Math.ceil((120_000 * Math.max(replies.maxBytes, MAX_REPLY_BYTES)) / MAX_REPLY_BYTES));
+  const budgetEndsAt = options.budgetMs === undefined ? undefined : performance.now() + options.budgetMs;
   const base = `${server}/v1/namespaces/${encodeURIComponent(options.namespace)}`;
   const http = ky.create({
     headers: { authorization: `Bearer ${options.token}`, accept: "application/json" },
@@ -194,10 +202,20 @@ export function createApi(options: ApiOptions): Api {
     const replyDeadlineMs = deadlineMs();
     let attemptStart = performance.now();
     const startAttempt = () => void (attemptStart = performance.now());
+    const budgetLeftMs = budgetEndsAt === undefined ? undefined : Math.floor(budgetEndsAt - performance.now());
+    if (budgetLeftMs !== undefined && budgetLeftMs <= 0) throw new NetworkError(server, `this run's time budget of ${options.budgetMs} ms is spent; ${what} not sent`);
+    // Aborting the request also breaks off its body and a retry's wait.
+    const budget = budgetLeftMs === undefined ? undefined : AbortSignal.timeout(budgetLeftMs);
     try {
-      const response = await http(url, { method, hooks: { beforeRequest: [startAttempt] }, ...(body === undefined ? {} : { json: body }) });
+      const response = await http(url, {
+        method,
+        hooks: { beforeRequest: [startAttempt] },
+        ...(budget ? { signal: budget } : {}),
+        ...(body === undefined ? {} : { json: body }),
+      });
       text = await readReplyText(response, maxReplyBytes, attemptStart + replyDeadlineMs, replyDeadlineMs);
     } catch (err) {
+      if (budget?.aborted) throw new NetworkError(server, `this run's time budget of ${options.budgetMs} ms ran out waiting for the reply to ${what}; stopped waiting`);
       if (err instanceof ReplyLimitError && err.kind === "too_large")
         throw new ProtocolError(server, `${what}: over ${maxReplyBytes} bytes, more than any teammem reply; stopped reading`);
       if (err instanceof ReplyLimitError) throw new NetworkError(server, `the reply to ${what} was not complete within ${replyDeadlineMs} ms; stopped reading`);
