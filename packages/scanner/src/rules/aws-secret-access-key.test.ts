@@ -45,4 +45,27 @@ describe("AWS key pair", () => {
       "aws-access-token",
     ]);
   });
+
+  it.each([
+    ["the AWS CLI's configure set", `aws configure set aws_secret_access_key ${secret} --profile ci\n`, 1],
+    ["a Markdown table row", `| Variable | Value |\n|---|---|\n| AWS_SECRET_ACCESS_KEY | ${secret} |\n`, 3],
+    ["a Kubernetes env entry", `env:\n  - name: AWS_SECRET_ACCESS_KEY\n    value: "${secret}"\n`, 3],
+    ["a Kubernetes env entry quoted in a note", `> env:\n>   - name: AWS_SECRET_ACCESS_KEY\n>     value: ${secret}\n`, 3],
+    ["GitHub Actions' kebab-case input", `with:\n  aws-secret-access-key: ${secret}\n`, 2],
+    ["STS XML", `<Credentials>\n  <SecretAccessKey>${secret}</SecretAccessKey>\n</Credentials>\n`, 2],
+    ["prose as the console's CSV header names it", `AWS Secret Access Key: ${secret}\n`, 1],
+    ["Go's :=", `secretAccessKey := "${secret}"\n`, 1],
+    ["YAML with the value on the next line", `aws_secret_access_key:\n  ${secret}\n`, 2],
+    ["YAML next line inside a JSON string", JSON.stringify({ note: `aws_secret_access_key:\n  ${secret}` }), 1],
+  ])("reports the secret key under its name in %s (try16 F3)", (_layout, text, line) => {
+    expect(scan(text).map((f) => [f.ruleId, f.line])).toEqual([["aws-secret-access-key-assignment", line]]);
+  });
+
+  it.each([
+    ["Terraform's secret_key alone (a name any service uses)", `secret_key = "${secret}"\n`],
+    ["the name in prose, the value far away", `Rotate the secret access key monthly.\n\n\nThe cache id: ${secret}\n`],
+    ["a Kubernetes env entry read from a Secret", `- name: AWS_SECRET_ACCESS_KEY\n  valueFrom:\n    secretKeyRef: { name: aws, key: ${secret} }\n`],
+  ])("does not report %s", (_layout, text) => {
+    expect(scan(text).filter((f) => f.ruleId.startsWith("aws-secret"))).toEqual([]);
+  });
 });
