@@ -403,6 +403,43 @@ describe("line-wrapped base64", () => {
     expect(scan(text).map((f) => [f.ruleId, f.line, f.column, f.encoding])).toEqual([["github-fine-grained-pat", 5, 9, "base64"]]);
   });
 
+  it("joins lines that each carry the same lead or tail: block quote, comment, JSON array of lines, table rows (try16 F1)", () => {
+    const encoded = b64(`notes for the deploy step follow here:\nme:${FINE}\nand more text after it`);
+    const shapes: Record<string, (l: string) => string> = {
+      "block quote": (l) => `> ${l}`,
+      "nested block quote": (l) => `> > ${l}`,
+      "comment #": (l) => `# ${l}`,
+      "comment //": (l) => `// ${l}`,
+      "comment ;": (l) => `; ${l}`,
+      "list item": (l) => `- ${l}`,
+      "JSON array of lines": (l) => `  "${l}",`,
+      "table rows": (l) => `| ${l} |`,
+      "Markdown hard breaks (two blanks)": (l) => `${l}  `,
+      "Markdown hard breaks (backslash)": (l) => `${l}\\`,
+    };
+    for (const [shape, lineOf] of Object.entries(shapes)) {
+      for (const width of [40, 64, 76]) {
+        for (const eol of ["\n", "\r\n"]) {
+          const lines = wrap(encoded, width).split("\n");
+          const text = `A pasted secret:${eol}${lines.map(lineOf).join(eol)}${eol}end${eol}`;
+          const found = scan(text);
+          expect(found.map((f) => [f.ruleId, f.encoding, f.fingerprint]), `${shape} ${width} ${JSON.stringify(eol)}`).toEqual([["github-fine-grained-pat", "base64", fine.fingerprint]]);
+          // The finding starts on the line where the token's first group is written, after that line's lead.
+          const group = Math.floor(Buffer.byteLength("notes for the deploy step follow here:\nme:") / 3) * 4;
+          expect(found[0]!.line, shape).toBe(2 + Math.floor(group / width));
+          expect(found[0]!.column, shape).toBe(1 + lineOf("x").indexOf("x") + (group % width));
+        }
+      }
+    }
+  });
+
+  it("does not join lines whose leads differ", () => {
+    const lines = wrap(b64(`me:${FINE} and some more text so that it takes lines`), 64).split("\n");
+    expect(lines.length).toBeGreaterThan(2);
+    const text = lines.map((l, i) => (i % 2 === 0 ? `> ${l}` : `# ${l}`)).join("\n");
+    expect(scan(`${text}\n`)).toEqual([]);
+  });
+
   it("does not join lines of different widths or indentation, and still decodes each line alone", () => {
     const encoded = b64(`me:${FINE}`);
     const [a, b] = [encoded.slice(0, 76), encoded.slice(76)];

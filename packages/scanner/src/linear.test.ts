@@ -213,6 +213,11 @@ const cases: [string, (size: number) => string, number?][] = [
   ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],
   ["76-character base64 lines of binary, a gate (Z2hwX) in each", (n) => repeatTo(`Z2hwX${"/+9z".repeat(17)}zzz\n`, n)],
+  // Leads and tails of a wrapped block's lines (decode.ts, isLeadChar / isTailChar; try16 F1): each
+  // run walks back over at most MAX_LEAD lead characters; leads that differ line by line stop a block.
+  ["76-character base64 lines of printable text in a block quote (> on each)", (n) => wrappedPrintableBase64(n - 2 * Math.ceil(n / 77)).replace(/^/gm, "> ")],
+  ["lines of 40 base64 characters whose leads alternate (> and > >)", (n) => repeatTo(`> ${"QUJD".repeat(10)}\n> > ${"QUJD".repeat(10)}\n`, n)],
+  ["lines of a 40-character lead of > then 40 base64 characters and a tail of \",", (n) => repeatTo(`${">".repeat(40)}${"QUJD".repeat(10)}",\n`, n)],
   // Runs that are not text from their first character are read at their 4 alignments
   // (engine/realign.ts): one run of random base64 glued to `/` (gates in it by chance), and one
   // that decodes to text at every alignment (VVVV… is UUUU… at each), also glued to `/`.

@@ -23,8 +23,10 @@
  *   Also C/JavaScript/Python `\xXX`, C/bash octal `\ooo` (`$'ghp\137…'`) and, as a family of
  *   its own runs, quoted-printable `=XX` and soft line breaks (RFC 2045 §6.7; {@link escapeWords}).
  * - **line-wrapped base64** ({@link WrappedRun}): lines of one width of at least
- *   {@link MIN_WRAP_WIDTH} base64 characters (coreutils `base64` wraps at 76, PEM at 64, some at 40), same
- *   indentation (YAML block scalars), then a shorter last line, decoded as one run.
+ *   {@link MIN_WRAP_WIDTH} base64 characters (coreutils `base64` wraps at 76, PEM at 64, some at 40), the
+ *   same lead on each (indentation of a YAML block scalar, `> ` of a block quote, `# ` of a comment, the
+ *   `"` of a JSON array of lines: {@link isLeadChar}) and an optional tail (`",`: {@link isTailChar}),
+ *   then a shorter last line, decoded as one run.
  *
  * Bounds: every run's decoded length is charged to a {@link DecodeBudget} shared by all depths of
  * one scan (the caller sizes it in proportion to the input: {@link decodeBudgetFor}); a run that no
@@ -623,7 +625,8 @@ export const MIN_WRAP_WIDTH = 40;
 
 /**
  * A decoded block of line-wrapped base64: lines of one width W >= {@link MIN_WRAP_WIDTH}, each
- * nothing but base64 after the same indentation (a YAML block scalar's lines are indented), then
+ * nothing but base64 between the same lead ({@link isLeadChar}: a YAML block scalar's indentation, a
+ * block quote's `> `) and a tail ({@link isTailChar}: `",` in a JSON array of lines), then
  * possibly one line of at most W characters (padding included). Its lines' characters are decoded
  * as one run, so a token cut by a line break is whole again.
  */
@@ -683,23 +686,61 @@ function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): {
   for (let start = nextRunStart(text, 0, MIN_WRAP_WIDTH); start !== -1; ) {
     // A run of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
     const charsEnd = base64RunEnd(text, start);
-    let lineStart = start;
-    while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
-    // A line break right after it (not the text's end): read without lineEndOf's pair (one per run of a long line).
-    const after = text.charCodeAt(charsEnd);
-    const breaks = after === 10 || (after === 13 && text.charCodeAt(charsEnd + 1) === 10);
-    if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || !breaks) {
+    const lineStart = leadStart(text, start, 0);
+    // A line break after it and its tail (not the text's end).
+    const next = lineEndAfterTail(text, charsEnd)[1];
+    if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || next === -1 || next > text.length) {
       start = nextRunStart(text, charsEnd + 1, MIN_WRAP_WIDTH);
       continue;
     }
-    const block = readBlock(text, start, charsEnd, start - lineStart, budget, runs);
+    const block = readBlock(text, start, charsEnd, lineStart, budget, runs);
     if (block.decoded) out.push({ start, end: block.end });
     start = nextRunStart(text, block.end + 1, MIN_WRAP_WIDTH);
   }
   return out;
 }
 
-const isIndent = (c: number): boolean => c === 32 || c === 9;
+/**
+ * Characters of a line's lead, before a wrapped block's base64 (every line of a block has the same
+ * lead): indentation (a YAML block scalar), a block quote `>`, a comment marker `#`, `;` or `//`, a
+ * list item `*` or `-`, a table cell `|`, a string's opening quote (a JSON array of lines; try16 F1).
+ * `-` and `/` are base64 characters as well: the lead ends where the run search put the run's start.
+ */
+const isLeadChar = (c: number): boolean =>
+  c === 32 || c === 9 || c === 62 /* > */ || c === 35 /* # */ || c === 59 /* ; */ || c === 47 /* / */ || c === 42 /* * */ || c === 45 /* - */ || c === 124 /* | */ || c === 34 /* " */ || c === 39; /* ' */
+
+/** Longest lead read before a line's base64, in code units (bounds the walk back from each run). */
+const MAX_LEAD = 32;
+
+/**
+ * Characters a wrapped block's line may end with after its base64 and padding: blanks and `\` (the
+ * two Markdown hard line breaks), a closing quote, a comma, a table cell's `|` (`  "QUFB…",` in a JSON
+ * array, `| QUFB… |` in a table).
+ */
+const isTailChar = (c: number): boolean => c === 32 || c === 9 || c === 92 /* \ */ || c === 34 || c === 39 || c === 44 /* , */ || c === 124;
+
+/** Longest tail read after a line's base64, in code units. */
+const MAX_TAIL = 8;
+
+/** Start of the lead (up to {@link MAX_LEAD} lead characters, not before `floor`) of the run at `start`. */
+function leadStart(text: string, start: number, floor: number): number {
+  let ls = start;
+  while (ls > floor && start - ls < MAX_LEAD && isLeadChar(text.charCodeAt(ls - 1))) ls--;
+  return ls;
+}
+
+/** Do `text[a, a + length)` and `text[b, b + length)` hold the same code units? */
+function sameCodeUnits(text: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
+}
+
+/** {@link lineEndOf} after up to {@link MAX_TAIL} tail characters from `from`. */
+function lineEndAfterTail(text: string, from: number): [number, number] {
+  let e = from;
+  while (e < text.length && e - from < MAX_TAIL && isTailChar(text.charCodeAt(e))) e++;
+  return lineEndOf(text, e);
+}
 
 /**
  * The decode layer's gates ({@link base64Gates}) looked for across a line break: the scan's gated
@@ -724,8 +765,8 @@ interface CutSearch {
  * gate of `seams` in two, looking at the lines before the breaks whose base64 starts at or after
  * `search.from` and before `until`; −1 when there is none (then `search.from` is where to go on:
  * the first such run at or after `until`, or the text's length). The line before the break is
- * nothing but at least {@link MIN_WRAP_WIDTH} base64 characters after its indentation, the line
- * after has the same indentation, then base64; a gate starts in the last `longest − 1` characters
+ * nothing but at least {@link MIN_WRAP_WIDTH} base64 characters after its lead (and before its tail),
+ * the line after has the same lead, then base64; a gate starts in the last `longest − 1` characters
  * before the break and ends in the first `longest − 1` after it. The scan's gate hits only see a
  * gate whole on one line; the caller reads the block around the line returned ({@link
  * blockAround}), which decides whether it is a wrapped block. Lines are searched for like {@link
@@ -740,14 +781,11 @@ function nextCutLine(text: string, search: CutSearch, until: number, seams: Seam
   for (; start !== -1 && start < until; start = nextRunStart(text, search.from, MIN_WRAP_WIDTH)) {
     const charsEnd = base64RunEnd(text, start + MIN_WRAP_WIDTH);
     search.from = charsEnd + 1;
-    const next = lineEndOf(text, charsEnd)[1];
-    let lineStart = start;
-    while (lineStart > 0 && isIndent(text.charCodeAt(lineStart - 1))) lineStart--;
+    const next = lineEndAfterTail(text, charsEnd)[1];
+    const lineStart = leadStart(text, start, 0);
     if (next === -1 || next >= n || (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10)) continue;
-    const indent = start - lineStart;
-    let s = next;
-    while (s < n && s - next < indent && isIndent(text.charCodeAt(s))) s++;
-    if (s - next !== indent || !isB64(text, s)) continue;
+    const s = next + start - lineStart;
+    if (s >= n || !sameCodeUnits(text, lineStart, next, start - lineStart) || !isB64(text, s)) continue;
     search.from = s; // the next line may be one of these lines too
     let t = s + 1;
     while (t < n && t - s < reach && isB64(text, t)) t++;
@@ -779,27 +817,28 @@ function lineEndOf(text: string, from: number): [number, number] {
 
 /**
  * The block of line-wrapped base64 ({@link WrappedRun}) whose first line's characters are
- * `text[start, charsEnd)` after `indent` indentation characters, read forward line by line and
+ * `text[start, charsEnd)` after the lead `text[lead, start)`, read forward line by line (each line
+ * with the same lead, {@link sameCodeUnits}) and
  * decoded (pushed to `runs`) when it has at least two lines and decodes to text. `end`: the end of
  * its last line (padding included) when it has two lines or more, else `charsEnd`.
  */
-function readBlock(text: string, start: number, charsEnd: number, indent: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock {
+function readBlock(text: string, start: number, charsEnd: number, lead: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock {
   const n = text.length;
-  const [firstEnd, next] = lineEndOf(text, charsEnd);
-  if (firstEnd !== charsEnd || next > n) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
+  const indent = start - lead;
+  const [firstEnd, next] = lineEndAfterTail(text, charsEnd);
+  if (firstEnd === -1 || next > n) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
   const width = charsEnd - start;
   const starts = [start];
   const ends = [charsEnd];
   let blockEnd = charsEnd;
   let at = next;
   for (;;) {
-    let s = at;
-    while (s < n && s - at < indent && isIndent(text.charCodeAt(s))) s++;
-    if (s - at !== indent || isIndent(text.charCodeAt(s))) break;
+    const s = at + indent;
+    if (s >= n || !sameCodeUnits(text, lead, at, indent) || !isB64(text, s)) break;
     const ce = base64RunEnd(text, s);
     const end = paddingEnd(text, ce);
-    const [lineContentEnd, lineNext] = lineEndOf(text, end);
-    if (ce === s || lineContentEnd !== end || end - s > width) break;
+    const [lineContentEnd, lineNext] = lineEndAfterTail(text, end);
+    if (lineContentEnd === -1 || end - s > width) break;
     starts.push(s);
     ends.push(ce);
     blockEnd = end;
@@ -858,16 +897,15 @@ interface ReadBlock {
  * lines alone and goes on after it (so no line is read again: linear).
  */
 function blockAround(text: string, start: number, charsEnd: number, floor: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock | undefined {
-  /** Indentation before the run at `s` when it starts its line (after `floor`), else −1. */
-  const indentOf = (s: number): number => {
-    let ls = s;
-    while (ls > floor && isIndent(text.charCodeAt(ls - 1))) ls--;
-    return ls === 0 || (ls > floor && text.charCodeAt(ls - 1) === 10) ? s - ls : -1;
+  /** Start of the lead of the run at `s` when the run starts its line (after `floor`), else −1. */
+  const leadOf = (s: number): number => {
+    const ls = leadStart(text, s, floor);
+    return ls === 0 || (ls > floor && text.charCodeAt(ls - 1) === 10) ? ls : -1;
   };
-  const indent = indentOf(start);
-  if (indent < 0) return undefined;
-  const padded = paddingEnd(text, charsEnd);
-  if (lineEndOf(text, padded)[0] !== padded) return undefined;
+  const lead = leadOf(start);
+  if (lead < 0) return undefined;
+  const indent = start - lead;
+  if (lineEndAfterTail(text, paddingEnd(text, charsEnd))[0] === -1) return undefined;
   // Walk back: lines of one width W >= MIN_WRAP_WIDTH, each W >= the run's own (a last line may be shorter).
   let first = start;
   let width = -1;
@@ -876,15 +914,16 @@ function blockAround(text: string, start: number, charsEnd: number, floor: numbe
     if (lineStart <= floor + 1 || lineStart === 0) break;
     let prevEnd = lineStart - 1; // the LF
     if (prevEnd > floor && text.charCodeAt(prevEnd - 1) === 13) prevEnd--;
+    for (let t = 0; t < MAX_TAIL && prevEnd > floor && isTailChar(text.charCodeAt(prevEnd - 1)); t++) prevEnd--;
     let ps = prevEnd;
     while (ps > floor && isB64(text, ps - 1)) ps--;
     const w = prevEnd - ps;
-    if (w < MIN_WRAP_WIDTH || (width >= 0 && w !== width) || w < charsEnd - start || indentOf(ps) !== indent) break;
+    if (w < MIN_WRAP_WIDTH || (width >= 0 && w !== width) || w < charsEnd - start || leadOf(ps) !== ps - indent || !sameCodeUnits(text, ps - indent, lead, indent)) break;
     width = w;
     first = ps;
   }
   if (first === start && charsEnd - start < MIN_WRAP_WIDTH) return undefined;
-  const block = readBlock(text, first, first === start ? charsEnd : base64RunEnd(text, first), indent, budget, runs);
+  const block = readBlock(text, first, first === start ? charsEnd : base64RunEnd(text, first), first - indent, budget, runs);
   return block.starts.length >= 2 && block.end >= charsEnd ? block : undefined;
 }
 
