@@ -16,7 +16,7 @@
  * reconciled by content as before.
  */
 import { sha256Hex, type HeadInfo } from "@teammem/protocol";
-import { NetworkError, ServerError } from "../errors.js";
+import { ServerError } from "../errors.js";
 import type { TeamScope } from "../scope.js";
 import { storedBaseHashes } from "../state/base-store.js";
 import type { QueuedOperation } from "../state/outbox.js";
@@ -51,12 +51,12 @@ export async function recoverLostBases(ctx: SyncContext, queued: readonly Queued
   return bases;
 }
 
+/** `request`'s answer, or undefined when the server answers 404 `not_found`; any other failure is thrown. */
 async function notFoundAsUndefined<T>(request: Promise<T>): Promise<T | undefined> {
   try {
     return await request;
   } catch (err) {
     if (err instanceof ServerError && err.code === "not_found") return undefined;
-    if (err instanceof NetworkError || err instanceof ServerError) throw err;
     throw err;
   }
 }
