@@ -29,6 +29,14 @@ function appendDuringReplace(b: string, path: string, line: string, times = 1) {
   return { beforeReplace, seen };
 }
 
+/** Syncs `b` (bob) with "B r1" appended to team/race.md right before the sync's re-check of it; the sync must end without error. */
+async function syncAppendingDuringReplace(server: Awaited<ReturnType<typeof setup>>["server"], b: string): Promise<void> {
+  const seam = appendDuringReplace(b, "race.md", "B r1\n");
+  const summary = await syncFolder(layoutOf(b), { token: await server.token("bob"), beforeReplace: seam.beforeReplace });
+  expect(summary.error).toBeUndefined();
+  expect(seam.seen).toContain("race.md");
+}
+
 describe.each(DATABASE_KINDS)("a pull that replaces a file edited meanwhile, on %s", (kind) => {
   it("a teammate's change of a file at its base: the append written before the rename is merged, not overwritten", async () => {
     const { server, a, b, envA, envB } = await setup(kind);
@@ -38,10 +46,7 @@ describe.each(DATABASE_KINDS)("a pull that replaces a file edited meanwhile, on 
     await writeFile(join(a, "team", "race.md"), "ONE\ntwo\nthree\n");
     expect((await sync(a, envA)).code).toBe(0);
 
-    const seam = appendDuringReplace(b, "race.md", "B r1\n");
-    const summary = await syncFolder(layoutOf(b), { token: await server.token("bob"), beforeReplace: seam.beforeReplace });
-    expect(summary.error).toBeUndefined();
-    expect(seam.seen).toContain("race.md");
+    await syncAppendingDuringReplace(server, b);
     // Without the re-check the pull renames "ONE\ntwo\nthree\n" over the append: "B r1" is gone.
     expect(await readFile(join(b, "team", "race.md"), "utf8")).toBe("ONE\ntwo\nthree\nB r1\n");
     expect((await sync(b, envB)).code).toBe(0);
@@ -57,10 +62,7 @@ describe.each(DATABASE_KINDS)("a pull that replaces a file edited meanwhile, on 
     expect((await sync(a, envA)).code).toBe(0);
     await writeFile(join(b, "team", "race.md"), "one\ntwo\nthree\nB r0\n");
 
-    const seam = appendDuringReplace(b, "race.md", "B r1\n");
-    const summary = await syncFolder(layoutOf(b), { token: await server.token("bob"), beforeReplace: seam.beforeReplace });
-    expect(summary.error).toBeUndefined();
-    expect(seam.seen).toContain("race.md");
+    await syncAppendingDuringReplace(server, b);
     expect((await sync(b, envB)).code).toBe(0);
     expect(await readFile(join(b, "team", "race.md"), "utf8")).toBe("ONE\ntwo\nthree\nB r0\nB r1\n");
     expect((await versionsOf(server.database, "race.md")).at(-1)?.content).toBe("ONE\ntwo\nthree\nB r0\nB r1\n");
@@ -75,10 +77,7 @@ describe.each(DATABASE_KINDS)("a pull that replaces a file edited meanwhile, on 
     expect((await sync(a, envA)).code).toBe(0);
     expect((await versionsOf(server.database, "race.md")).at(-1)?.kind).toBe("delete");
 
-    const seam = appendDuringReplace(b, "race.md", "B r1\n");
-    const summary = await syncFolder(layoutOf(b), { token: await server.token("bob"), beforeReplace: seam.beforeReplace });
-    expect(summary.error).toBeUndefined();
-    expect(seam.seen).toContain("race.md");
+    await syncAppendingDuringReplace(server, b);
     expect(await readFile(join(b, "team", "race.md"), "utf8")).toBe("one\nB r1\n");
     expect((await sync(b, envB)).code).toBe(0);
     expect((await versionsOf(server.database, "race.md")).at(-1)?.content).toBe("one\nB r1\n");
