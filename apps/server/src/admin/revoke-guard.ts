@@ -4,19 +4,21 @@
  * `token revoke` does not use this guard (it is the recovery path on the server's database).
  */
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import type { Actor } from "../audit/events.js";
 import type { Db } from "../db/database.js";
 import { tokens } from "../db/schema.js";
 import { Refusal } from "../errors/refusal.js";
-import { revokeToken } from "./tokens.js";
+import { revokeAuditedToken, type revokeToken } from "./tokens.js";
 
 /**
- * Revokes token `tokenId` of team `teamId` in one transaction that first locks the team's valid
- * admin tokens (`FOR UPDATE`), so two concurrent revocations cannot both remove "the other" last one.
+ * Revokes token `tokenId` of team `teamId`, with its `token_revoked` event by `actor`, in one
+ * transaction that first locks the team's valid admin tokens (`FOR UPDATE`), so two concurrent
+ * revocations cannot both remove "the other" last one.
  * @returns as {@link revokeToken} (null: no such token in the team).
  * @throws Refusal last_admin_token (409, details `{ tokenId }`) when `tokenId` is the team's only
  *   valid admin token and `force` is false.
  */
-export async function revokeTokenGuarded(db: Db, tokenId: string, teamId: string, force: boolean): ReturnType<typeof revokeToken> {
+export async function revokeTokenGuarded(db: Db, tokenId: string, teamId: string, force: boolean, actor: Actor): ReturnType<typeof revokeToken> {
   return db.transaction(async (tx) => {
     if (!force) {
       const validAdmins = await tx
@@ -32,6 +34,6 @@ export async function revokeTokenGuarded(db: Db, tokenId: string, teamId: string
         );
       }
     }
-    return revokeToken(tx, tokenId, teamId);
+    return revokeAuditedToken(tx, tokenId, actor, teamId);
   });
 }

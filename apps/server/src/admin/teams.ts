@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/database.js";
 import { memberships, principals, teams } from "../db/schema.js";
+import { recordAuditEvent, type Actor } from "../audit/events.js";
 import type { Role } from "../auth/auth-context.js";
 import { Refusal } from "../errors/refusal.js";
 
@@ -64,11 +65,12 @@ export async function listMembers(db: Db | Tx, teamId: string): Promise<{ user: 
 
 /**
  * Sets member `user`'s role in team `teamId`, in one transaction that locks the team's admin
- * memberships first (two admins demoting each other cannot both succeed).
+ * memberships first (two admins demoting each other cannot both succeed) and records a change (not
+ * a repeat of the current role) as a `member_role_changed` event by `actor` (both commit or neither).
  * @returns the role before and after, or null when `user` is not a member of the team.
  * @throws Refusal last_admin (409) when it would leave the team without an admin.
  */
-export async function setMemberRole(db: Db, teamId: string, user: string, role: Role): Promise<{ previousRole: Role; role: Role } | null> {
+export async function setMemberRole(db: Db, teamId: string, user: string, role: Role, actor: Actor): Promise<{ previousRole: Role; role: Role } | null> {
   return db.transaction(async (tx) => {
     const admins = await tx
       .select({ principalId: memberships.principalId })
@@ -87,6 +89,7 @@ export async function setMemberRole(db: Db, teamId: string, user: string, role: 
     }
     if (previousRole !== role) {
       await tx.update(memberships).set({ role }).where(and(eq(memberships.teamId, teamId), eq(memberships.principalId, member.principalId)));
+      await recordAuditEvent(tx, { teamId, actor, kind: "member_role_changed", targetUser: user, role, previousRole });
     }
     return { previousRole, role };
   });

@@ -105,7 +105,8 @@ export async function listTokens(db: Db | Tx, teamId: string): Promise<TokenRow[
 }
 
 /**
- * Revokes token `tokenId`; revoking a revoked token keeps its first revocation time.
+ * Revokes token `tokenId`; revoking a revoked token keeps its first revocation time. Records no
+ * audit event: the server and its CLI revoke through {@link revokeAuditedToken}.
  * @param teamId when given, only a token of that team is found (another team's token is "not found").
  * @returns the token's team, principal, role and revocation time, or null if there is no such token.
  */
@@ -122,6 +123,17 @@ export async function revokeToken(
     .innerJoin(principals, eq(principals.id, tokens.principalId))
     .where(where);
   return row ? { teamId: row.teamId, principalId: row.principalId, user: row.user, role: row.role as Role, revokedAt: row.revokedAt! } : null;
+}
+
+/**
+ * {@link revokeToken} with its `token_revoked` event by `actor`, both on `tx`: the caller's
+ * transaction, so the revocation and its event commit together or not at all.
+ * @returns as {@link revokeToken} (null: no such token, nothing recorded).
+ */
+export async function revokeAuditedToken(tx: Tx, tokenId: string, actor: Actor, teamId?: string): ReturnType<typeof revokeToken> {
+  const revoked = await revokeToken(tx, tokenId, teamId);
+  if (revoked) await recordAuditEvent(tx, { teamId: revoked.teamId, actor, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
+  return revoked;
 }
 
 /** True if an admin token was ever issued on this database (revoked ones count). */

@@ -25,8 +25,8 @@ import {
 } from "@teammem/protocol";
 import { z } from "zod";
 import { listMembers, listTeams, setMemberRole, findTeam } from "../admin/teams.js";
-import { listTokens, revokeToken } from "../admin/tokens.js";
-import { CLI_ACTOR, recordAuditEvent } from "../audit/events.js";
+import { listTokens, revokeAuditedToken } from "../admin/tokens.js";
+import { CLI_ACTOR } from "../audit/events.js";
 import { exportBatch, exportHead, type ExportFormat } from "../audit/export-format.js";
 import { auditEventBatches, listAuditEvents, readAuditEvent, summarizeAuditEvents, type AuditScope } from "../audit/query.js";
 import type { Role } from "../auth/auth-context.js";
@@ -138,11 +138,8 @@ function dbBackend(db: Db, teamId: string | null): AdminBackend {
     }),
     members: async () => ({ members: (await listMembers(db, team())).map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() })) }),
     setRole: async (user, role) => {
-      const changed = await orRefusal(setMemberRole(db, team(), user, role));
+      const changed = await orRefusal(setMemberRole(db, team(), user, role, CLI_ACTOR)); // with its audit event
       if (!changed) throw new CliError(`${user} is not a member of this team`);
-      if (changed.previousRole !== changed.role) {
-        await recordAuditEvent(db, { teamId: team(), actor: CLI_ACTOR, kind: "member_role_changed", targetUser: user, role: changed.role, previousRole: changed.previousRole });
-      }
       return { user, ...changed };
     },
     auditList: (filter, page) => listAuditEvents(db, scope, filter, page),
@@ -173,9 +170,9 @@ function dbBackend(db: Db, teamId: string | null): AdminBackend {
       return bypassToWire(row, await keyId());
     },
     revokeToken: async (tokenId) => {
-      const revoked = await revokeToken(db, tokenId, teamId ?? undefined);
+      // Unguarded (the recovery path on the database), but with its audit event in its transaction.
+      const revoked = await db.transaction((tx) => revokeAuditedToken(tx, tokenId, CLI_ACTOR, teamId ?? undefined));
       if (!revoked) throw new CliError(`no token with id ${tokenId}${teamId ? " in this team" : ""}`);
-      await recordAuditEvent(db, { teamId: revoked.teamId, actor: CLI_ACTOR, kind: "token_revoked", tokenId, targetUser: revoked.user, role: revoked.role });
       return { tokenId, revokedAt: revoked.revokedAt.toISOString(), user: revoked.user };
     },
     purge: async (name, request) => {

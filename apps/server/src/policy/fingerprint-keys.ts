@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { desc, eq } from "drizzle-orm";
+import { recordAuditEvent, type Actor } from "../audit/events.js";
 import type { Db, Tx } from "../db/database.js";
 import { teamFingerprintKeys, teams } from "../db/schema.js";
 
@@ -36,11 +37,13 @@ export async function currentFingerprintKey(db: Db | Tx, teamId: string): Promis
 }
 
 /**
- * Makes a new current key for the team (id = previous + 1). Fingerprints made with an older key no
- * longer match new ones: the team's approved bypasses of older keys stop applying.
+ * Makes a new current key for the team (id = previous + 1) and records its
+ * `fingerprint_key_rotated` event by `actor`, in one transaction (both commit or neither).
+ * Fingerprints made with an older key no longer match new ones: the team's approved bypasses of
+ * older keys stop applying.
  * @returns the new key.
  */
-export async function rotateFingerprintKey(db: Db, teamId: string): Promise<FingerprintKey> {
+export async function rotateFingerprintKey(db: Db, teamId: string, actor: Actor): Promise<FingerprintKey> {
   return db.transaction(async (tx) => {
     // Rotations of one team run one after the other (the team row is their lock).
     await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for("update");
@@ -49,6 +52,7 @@ export async function rotateFingerprintKey(db: Db, teamId: string): Promise<Fing
       .insert(teamFingerprintKeys)
       .values({ teamId, keyId: current.id + 1, key: newKey() })
       .returning({ id: teamFingerprintKeys.keyId, key: teamFingerprintKeys.key });
+    await recordAuditEvent(tx, { teamId, actor, kind: "fingerprint_key_rotated", fingerprintKeyId: row!.id });
     return row!;
   });
 }

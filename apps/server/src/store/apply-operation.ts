@@ -73,10 +73,14 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
     if (!("path" in checked)) await auditPathSecret(db, ctx, checked.refusal); // a path holding a credential: audited, never stored
     if (!(refusal instanceof SecretRefusal) || !("path" in checked)) return rejected(op.opId, op.path, refusal!);
     const result = rejected(op.opId, op.path, refusal);
-    const stored = await storeOperation(db, nsId, op.opId, hash, result);
-    if (!stored.inserted) return replayResult(stored, op.opId, op.path, hash);
-    await auditSecretRefusal(db, ctx, checked.path, refusal.audit);
-    return result;
+    // The stored result and its audit event commit together: a stored refusal replays without
+    // auditing again, so one stored without its event would never be audited.
+    return db.transaction(async (tx) => {
+      const stored = await storeOperation(tx, nsId, op.opId, hash, result);
+      if (!stored.inserted) return replayResult(stored, op.opId, op.path, hash);
+      await auditSecretRefusal(tx, ctx, checked.path, refusal.audit);
+      return result;
+    });
   }
   const path = checked.path;
   const source = renameSource(ctx, op, path);

@@ -5,7 +5,7 @@
 import { checkEntryPath, type Operation } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/events.js";
-import type { Db } from "../db/database.js";
+import type { Db, Tx } from "../db/database.js";
 import { illFormedItem, type IllFormedItem } from "../errors/ill-formed-item.js";
 import { Refusal } from "../errors/refusal.js";
 import type { WriteContext } from "./write-context.js";
@@ -71,8 +71,8 @@ export function checkContent(ctx: WriteContext, content: string): Refusal | null
   );
 }
 
-/** Records the `upload_rejected` audit event of a `secret_detected` refusal (metadata only). */
-export async function auditSecretRefusal(db: Db, ctx: WriteContext, path: string, findings: AuditedFindings): Promise<void> {
+/** Records the `upload_rejected` audit event of a `secret_detected` refusal (metadata only), in `db`'s transaction when given one. */
+export async function auditSecretRefusal(db: Db | Tx, ctx: WriteContext, path: string, findings: AuditedFindings): Promise<void> {
   await recordAuditEvent(db, {
     teamId: ctx.namespace.teamId,
     actor: ctx.author,

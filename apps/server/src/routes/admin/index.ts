@@ -6,7 +6,6 @@
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { RotateFingerprintKeyResponse } from "@teammem/protocol";
-import { recordAuditEvent } from "../../audit/events.js";
 import { actorOf } from "../../auth/actor.js";
 import { rotateFingerprintKey } from "../../policy/fingerprint-keys.js";
 import auditRoutes, { type AuditRouteOptions } from "./audit.js";
@@ -40,9 +39,8 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRouteOptions> = async (app, opts) 
       },
     },
     async (request) => {
-      const key = await rotateFingerprintKey(app.db, request.auth.teamId);
+      const key = await rotateFingerprintKey(app.db, request.auth.teamId, actorOf(request)); // with its audit event
       app.teamPolicy.invalidate(request.auth.teamId);
-      await recordAuditEvent(app.db, { teamId: request.auth.teamId, actor: actorOf(request), kind: "fingerprint_key_rotated", fingerprintKeyId: key.id });
       return { fingerprintKeyId: key.id };
     },
   );

@@ -1,7 +1,6 @@
 /** /v1/admin/members and /v1/admin/team: the team's members and their roles. */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ErrorBody, MemberList, MemberParams, MemberRoleChange, SetMemberRoleRequest, TeamInfo } from "@teammem/protocol";
-import { recordAuditEvent } from "../../audit/events.js";
 import { listMembers, listTeams, setMemberRole } from "../../admin/teams.js";
 import { actorOf } from "../../auth/actor.js";
 import { Refusal } from "../../errors/refusal.js";
@@ -38,19 +37,9 @@ const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = request.params;
-      const changed = await setMemberRole(app.db, request.auth.teamId, user, request.body.role);
+      const changed = await setMemberRole(app.db, request.auth.teamId, user, request.body.role, actorOf(request)); // with its audit event
       if (!changed) throw new Refusal("not_found", "no member of this name in this team");
-      if (changed.previousRole !== changed.role) {
-        app.tokenCache.clear();
-        await recordAuditEvent(app.db, {
-          teamId: request.auth.teamId,
-          actor: actorOf(request),
-          kind: "member_role_changed",
-          targetUser: user,
-          role: changed.role,
-          previousRole: changed.previousRole,
-        });
-      }
+      if (changed.previousRole !== changed.role) app.tokenCache.clear();
       return { user, ...changed };
     },
   );

@@ -2,7 +2,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ErrorBody, IssueTokenRequest, IssueTokenResponse, RevokeTokenResponse, TokenList } from "@teammem/protocol";
-import { recordAuditEvent } from "../../audit/events.js";
 import { revokeTokenGuarded } from "../../admin/revoke-guard.js";
 import { issueAuditedToken, listTokens } from "../../admin/tokens.js";
 import { Refusal } from "../../errors/refusal.js";
@@ -50,17 +49,9 @@ const tokenRoutes: FastifyPluginAsyncZod<{ jwtSecret: string }> = async (app, op
     },
     async (request) => {
       const { tokenId } = request.params;
-      const revoked = await revokeTokenGuarded(app.db, tokenId, request.auth.teamId, request.query.force === "true");
+      const revoked = await revokeTokenGuarded(app.db, tokenId, request.auth.teamId, request.query.force === "true", actorOf(request)); // with its audit event
       if (!revoked) throw new Refusal("not_found", "no such token in this team");
       app.tokenCache.invalidate(tokenId);
-      await recordAuditEvent(app.db, {
-        teamId: request.auth.teamId,
-        actor: actorOf(request),
-        kind: "token_revoked",
-        tokenId,
-        targetUser: revoked.user,
-        role: revoked.role,
-      });
       return { tokenId, revokedAt: revoked.revokedAt.toISOString() };
     },
   );
