@@ -6,6 +6,14 @@
  * The token only ever goes into the Authorization header. Redirects are never followed (a request,
  * and a batch's team files, go only to the configured server): a 3xx reply is a {@link RedirectError}.
  *
+ * One client is made per run of a command (a sync pass of `watch` makes its own), and it gives up
+ * on an unreachable server for the rest of the run (issue 12, try16 F7): once a request reached no
+ * server (timed out, refused, reset, DNS failure, a reply that stalled; not an error reply with a
+ * code), every later request fails at once with the same {@link NetworkError}, so a run that cannot
+ * succeed waits one deadline, not one per request. Until the server has answered once, requests go
+ * one at a time (a second waits for the first's outcome), so a server that never answers gets one
+ * request per run.
+ *
  * Every request's URL after the server (namespace, entry path, ids) and its body's identity fields
  * (`clientId`, `opId`) are scanned before it leaves: a request holding a credential there is not
  * sent at all ({@link refuseCredentialInRequest}), whatever command asked (sync, push, history,
@@ -80,6 +88,12 @@ export interface ApiOptions {
    * `(limit + 1) * replyDeadlineMs + limit * maxDelayMs`.
    */
   readonly retry?: RetryOptions;
+  /**
+   * Told right before each attempt of a request leaves (a retry is one more), with what it asks
+   * (e.g. `"GET server"`); a request refused before it leaves (a credential in it, the server
+   * unreachable earlier in the run, the budget spent) is not an attempt. For tests and diagnostics.
+   */
+  readonly onAttempt?: (what: string) => void;
 }
 
 export interface Api {
@@ -180,6 +194,11 @@ export function refuseCredentialInRequest(server: string, url: string, body?: un
   }
 }
 
+/**
+ * An HTTP client for one run of a command (see the module's docstring: after a request reached no
+ * server, later ones fail at once with the same {@link NetworkError}; make a new client to try the
+ * network again).
+ */
 export function createApi(options: ApiOptions): Api {
   const server = options.server.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -195,8 +214,40 @@ export function createApi(options: ApiOptions): Api {
     redirect: "manual",
   });
 
+  /** The failure of the first request that reached no server: later requests are not sent. */
+  let unreachable: NetworkError | undefined;
+  /** Whether the server has answered a request of this client (any reply, an error reply too). */
+  let answered = false;
+  /** Settles when the request in flight before the server first answered has its outcome. */
+  let firstContact: Promise<void> | undefined;
+
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
     refuseCredentialInRequest(server, url, body);
+    for (;;) {
+      if (unreachable) throw new NetworkError(server, unreachable.reason);
+      if (answered || firstContact === undefined) break;
+      await firstContact;
+    }
+    const sent = send(method, url, what, schema, body);
+    if (!answered) {
+      const settled: Promise<void> = sent.then(
+        () => undefined,
+        () => undefined,
+      ).then(() => {
+        if (firstContact === settled) firstContact = undefined;
+      });
+      firstContact = settled;
+    }
+    return sent;
+  }
+
+  /** Marks the server unreachable for the rest of this client's life; returns `err`. */
+  function unreachableBy(err: NetworkError): NetworkError {
+    unreachable ??= err;
+    return err;
+  }
+
+  async function send<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
     let text: string;
     const maxReplyBytes = replies.maxBytes;
     const replyDeadlineMs = deadlineMs();
@@ -209,16 +260,19 @@ export function createApi(options: ApiOptions): Api {
     try {
       const response = await http(url, {
         method,
-        hooks: { beforeRequest: [startAttempt] },
+        hooks: { beforeRequest: [startAttempt, ...(options.onAttempt ? [() => options.onAttempt?.(what)] : [])] },
         ...(budget ? { signal: budget } : {}),
         ...(body === undefined ? {} : { json: body }),
       });
+      answered = true;
       text = await readReplyText(response, maxReplyBytes, attemptStart + replyDeadlineMs, replyDeadlineMs);
     } catch (err) {
+      // The budget's end is this run's, not the server's: later requests are refused by the budget check.
       if (budget?.aborted) throw new NetworkError(server, `this run's time budget of ${options.budgetMs} ms ran out waiting for the reply to ${what}; stopped waiting`);
       if (err instanceof ReplyLimitError && err.kind === "too_large")
         throw new ProtocolError(server, `${what}: over ${maxReplyBytes} bytes, more than any teammem reply; stopped reading`);
-      if (err instanceof ReplyLimitError) throw new NetworkError(server, `the reply to ${what} was not complete within ${replyDeadlineMs} ms; stopped reading`);
+      if (err instanceof ReplyLimitError) throw unreachableBy(new NetworkError(server, `the reply to ${what} was not complete within ${replyDeadlineMs} ms; stopped reading`));
+      if (err instanceof HTTPError) answered = true;
       if (err instanceof HTTPError && err.response.status < 400) {
         void err.response.body?.cancel().catch(() => undefined);
         throw new RedirectError(server, err.response.status, redirectTarget(server, url, err.response));
@@ -227,7 +281,7 @@ export function createApi(options: ApiOptions): Api {
         const { code, message, details } = await codeOf(err.response);
         throw new ServerError(server, err.response.status, code, message, ERRORS[code].retry, details);
       }
-      throw new NetworkError(server, networkReason(err, server, timeoutMs));
+      throw unreachableBy(new NetworkError(server, networkReason(err, server, timeoutMs)));
     }
     if (schema === null) return undefined as z.infer<S>;
     let json: unknown;

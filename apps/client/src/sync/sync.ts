@@ -75,7 +75,9 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   };
   checkIdentityFields(ctx);
   await dropSettledConflicts(ctx);
-  // Two independent round trips at once: the server's identity and limits, and the scan policy.
+  // Two independent round trips at once: the server's identity and limits, and the scan policy
+  // (the API client sends the second once the server has answered the first: an unreachable server
+  // fails both after one deadline, http/api.ts).
   const [info] = await Promise.all([readServerInfo(ctx), refreshScanPolicy(ctx)]);
   await refreshBypasses(ctx);
   if (ctx.allow) {

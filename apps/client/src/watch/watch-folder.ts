@@ -18,7 +18,7 @@
  */
 import { skippedLine } from "../scope.js";
 import { ClientError, NetworkError, ServerError } from "../errors.js";
-import { createApi, type Api } from "../http/api.js";
+import { createApi } from "../http/api.js";
 import { requireConfig, type Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { LockBusyError } from "../state/lock.js";
@@ -96,7 +96,6 @@ export class Watch {
   readonly #layout: Layout;
   readonly #options: WatchOptions;
   #config!: Config;
-  #api!: Api;
   readonly #feed = new StreamFeed();
   #watcher: TeamWatcher | undefined;
   #releaseLock: (() => Promise<void>) | undefined;
@@ -141,7 +140,6 @@ export class Watch {
    */
   async start(): Promise<void> {
     this.#config = this.#options.config ?? (await requireConfig(this.#layout));
-    this.#api = createApi({ server: this.#config.server, namespace: this.#config.namespace, token: this.#options.token });
     this.#releaseLock = await acquireWatchLock(this.#layout, (err) => void this.#fail(`the watch lock on ${this.#layout.root} was lost (${err.message})`, "failed"));
     try {
       this.#watcher = new TeamWatcher(this.#layout, {
@@ -273,7 +271,8 @@ export class Watch {
       summary = await syncFolder(this.#layout, {
         config: this.#config,
         token: this.#options.token,
-        api: this.#feed.wrap(this.#api),
+        // A client per run: one that found the server unreachable gives up for its run only (http/api.ts), the next run tries again.
+        api: this.#feed.wrap(createApi({ server: this.#config.server, namespace: this.#config.namespace, token: this.#options.token })),
         warn: (line) => warned.push(line),
         pull: pull && !stopping,
         ...(full ? {} : { onlyUnder: prefixes }),
