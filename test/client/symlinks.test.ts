@@ -35,14 +35,14 @@ describe("symlinks in team/", () => {
     const run = await syncJson(a, envA);
     expect(run.code).toBe(0);
     expect(run.json.pushed.applied).toEqual(["team/real.md"]);
-    expect(run.json.skipped).toEqual(links.map((path) => ({ path, reason: "symlink (not followed)" })));
+    expect(run.json.skipped).toEqual(links.map((path) => ({ path, reason: "symlink (not followed)", symlink: true })));
     expect(await dumpAllRows(server.database)).not.toContain(secret);
 
     for (const link of ["team/private-link.md", "team/outside-link.md", "team/dangling.md"]) {
       const push = await teammem(["push", "--dir", a, link], envA);
       expect({ link, code: push.code, stdout: push.stdout }).toEqual({ link, code: 0, stdout: SYMLINK_LINE(link) + "\n" });
       const json = await teammem(["push", "--dir", a, link, "--json"], envA);
-      expect(JSON.parse(json.stdout).skipped).toEqual([{ path: link, reason: "symlink (not followed)" }]);
+      expect(JSON.parse(json.stdout).skipped).toEqual([{ path: link, reason: "symlink (not followed)", symlink: true }]);
     }
 
     // scan reads none of them: no finding of the private files, a warning per link, exit 0 (real.md is clean).

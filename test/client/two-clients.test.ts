@@ -157,9 +157,9 @@ describe.each(DATABASE_KINDS)("two clients through a server on %s", (kind) => {
     await writeFile(join(a, "team", "ok.md"), "fine\n");
     expect((await sync(a, envA)).code).toBe(0);
     expect((await status(a)).skipped).toEqual([
-      { path: "team/link.md", reason: "symlink (not followed)" },
-      { path: "team/linked-folder", reason: "symlink (not followed)" },
-      { path: "team/pipe-link", reason: "symlink (not followed)" },
+      { path: "team/link.md", reason: "symlink (not followed)", symlink: true },
+      { path: "team/linked-folder", reason: "symlink (not followed)", symlink: true },
+      { path: "team/pipe-link", reason: "symlink (not followed)", symlink: true },
     ]);
     await sync(b, envB);
     expect(await tree(b)).toEqual(["team/ok.md"]);

@@ -121,7 +121,7 @@ describe("walkTeamScope", () => {
     await symlink("../notes", join(root, "team", "linked"));
     const scope = await walkTeamScope(layout, ["sub/deep", "sub/deep/c.md", "a.md", "gone/x.md", "linked/private.md", "a.md/under-a-file.md"]);
     expect([...scope.files.keys()].sort()).toEqual(["a.md", "sub/deep/c.md"]);
-    expect(scope.skipped).toEqual([{ path: "team/linked", reason: "symlink (not followed)" }]);
+    expect(scope.skipped).toEqual([{ path: "team/linked", reason: "symlink (not followed)", symlink: true }]);
     expect(isSkipped(scope, "linked/private.md")).toBe(true); // not a delete
     expect(isSkipped(scope, "gone/x.md")).toBe(false); // absent: a delete
     expect([...(await walkTeamScope(layout, ["sub", ""])).files.keys()].sort()).toEqual(["a.md", "sub/b.md", "sub/deep/c.md"]); // "" is all
@@ -135,8 +135,8 @@ describe("walkTeamScope", () => {
     const scope = await walkTeamScope(layout);
     expect(scope.files.size).toBe(0);
     expect(scope.skipped).toEqual([
-      { path: "team/link.md", reason: "symlink (not followed)" },
-      { path: "team/notes-link", reason: "symlink (not followed)" },
+      { path: "team/link.md", reason: "symlink (not followed)", symlink: true },
+      { path: "team/notes-link", reason: "symlink (not followed)", symlink: true },
     ]);
     expect(isSkipped(scope, "link.md")).toBe(true);
     expect(isSkipped(scope, "notes-link/private.md")).toBe(true);
@@ -151,7 +151,7 @@ describe("walkTeamScope", () => {
     await symlink(join(root, "notes"), join(root, "team"));
     const scope = await walkTeamScope(layoutOf(root));
     expect(scope.files.size).toBe(0);
-    expect(scope.skipped).toEqual([{ path: "team", reason: "symlink (not followed)" }]);
+    expect(scope.skipped).toEqual([{ path: "team", reason: "symlink (not followed)", symlink: true }]);
     expect(isSkipped(scope, "x.md")).toBe(true);
   });
 
@@ -169,12 +169,12 @@ describe("walkTeamScope", () => {
     expect(scope.files.size).toBe(0);
     const reserved = "invalid path: path must not contain a '.git', '.teammem' or '.teammem-tmp-*' segment";
     expect(scope.skipped).toEqual([
-      { path: "team/.teammem", reason: reserved },
-      { path: "team/.teammem-tmp-0123", reason: "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)" },
-      { path: "team/back\\slash.md", reason: "invalid path: path must use '/' as separator, not '\\'" },
-      { path: "team/binary.bin", reason: "not UTF-8 text" },
-      { path: "team/pipe", reason: "not a regular file" },
-      { path: "team/sub/.git", reason: reserved },
+      { path: "team/.teammem", reason: reserved, symlink: false },
+      { path: "team/.teammem-tmp-0123", reason: "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)", symlink: false },
+      { path: "team/back\\slash.md", reason: "invalid path: path must use '/' as separator, not '\\'", symlink: false },
+      { path: "team/binary.bin", reason: "not UTF-8 text", symlink: false },
+      { path: "team/pipe", reason: "not a regular file", symlink: false },
+      { path: "team/sub/.git", reason: reserved, symlink: false },
     ]);
     expect(isSkipped(scope, ".git/config")).toBe(false);
     expect(isSkipped(scope, "sub/.git/config")).toBe(true);
@@ -192,8 +192,8 @@ describe("walkTeamScope", () => {
     const scope = await walkTeamScope(layout);
     expect([...scope.files.keys()]).toEqual(["ok.md"]);
     expect(scope.skipped).toEqual([
-      { path: "team/bad\uFFFD.md", reason: "invalid path: the name is not UTF-8" },
-      { path: "team/dir\uFFFD", reason: "invalid path: the name is not UTF-8" },
+      { path: "team/bad\uFFFD.md", reason: "invalid path: the name is not UTF-8", symlink: false },
+      { path: "team/dir\uFFFD", reason: "invalid path: the name is not UTF-8", symlink: false },
     ]);
     expect(isSkipped(scope, "dir\uFFFD/inner.md")).toBe(true);
   });

@@ -8,7 +8,7 @@ import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { checkEntryPath, type PathCheck } from "@teammem/protocol";
 import { isSettled, nowNs, sameFileStat, type FileStat } from "./local/file-stat.js";
-import { parentChecks, readTeamFile, type ParentChecks } from "./local/team-files.js";
+import { parentChecks, readTeamFile, type ParentChecks, type Unsafe } from "./local/team-files.js";
 import { TEMP_PREFIX } from "./state/atomic.js";
 import { displayPath, type Layout } from "./state/layout.js";
 import type { SyncState } from "./state/sync-state.js";
@@ -49,10 +49,12 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return results;
 }
 
-/** A team-scope name that is not synced, and why (shown by `status`). `path` is relative to the memory folder. */
-export interface SkippedPath {
+/**
+ * A team-scope name that is not synced, and why (shown by `status`). `path` is relative to the
+ * memory folder; `symlink` when it is, or lies under, a symlink (never followed).
+ */
+export interface SkippedPath extends Unsafe {
   readonly path: string;
-  readonly reason: string;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface SkippedPath {
  * copy the file into team/ to share it`.
  */
 export function skippedLine(s: SkippedPath): string {
-  const symlink = s.reason.includes("symlink") ? "; a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it" : "";
+  const symlink = s.symlink ? "; a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it" : "";
   return `${s.path}: not synced: ${s.reason}${symlink}`;
 }
 
@@ -134,7 +136,7 @@ export async function walkTeamScope(layout: Layout, under?: readonly string[], b
   const scope: TeamScope = { root, files: new Map(), skipped: [], skippedEntryPaths: new Set() };
   if (root === "missing") return scope;
   if (root !== "folder") {
-    scope.skipped.push({ path: "team", reason: root === "symlink" ? "symlink (not followed)" : "not a folder" });
+    scope.skipped.push(root === "symlink" ? { path: "team", reason: "symlink (not followed)", symlink: true } : { path: "team", reason: "not a folder", symlink: false });
     scope.skippedEntryPaths.add(""); // the whole scope: nothing in it counts as deleted
     return scope;
   }
@@ -143,15 +145,15 @@ export async function walkTeamScope(layout: Layout, under?: readonly string[], b
   else for (const prefix of outermost(under)) await walkUnder(w, prefix);
   const read = await mapLimit(w.found, WALK_CONCURRENCY, ({ rel, st }) => readFound(w, rel, st));
   for (const [i, file] of read.entries()) {
-    if (typeof file === "string") skipPath(scope, w.found[i]!.rel, file);
+    if (file && "reason" in file) skipPath(scope, w.found[i]!.rel, file.reason, file.symlink);
     else if (file) scope.files.set(file.path, file);
   }
   scope.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return scope;
 }
 
-function skipPath(scope: TeamScope, rel: string, reason: string): void {
-  scope.skipped.push({ path: displayPath(rel), reason });
+function skipPath(scope: TeamScope, rel: string, reason: string, symlink = false): void {
+  scope.skipped.push({ path: displayPath(rel), reason, symlink });
   scope.skippedEntryPaths.add(rel);
   // A name not in NFC stands for its NFC entry path too (where the file system opens one by the
   // other, as macOS does): that entry's absence from the walk is not a delete.
@@ -160,11 +162,11 @@ function skipPath(scope: TeamScope, rel: string, reason: string): void {
 }
 
 /** A regular file found by the walk: from the stat cache, or read. Returns why it is skipped, or undefined when it is gone. */
-async function readFound(w: Walk, rel: string, st: BigIntStats): Promise<TeamFile | string | undefined> {
+async function readFound(w: Walk, rel: string, st: BigIntStats): Promise<TeamFile | Unsafe | undefined> {
   const base = w.bases?.[rel];
   if (base?.stat && base.sha256 !== null && sameFileStat(base.stat, st)) return { path: rel, sha256: base.sha256 };
   const file = await readTeamFile(w.layout, rel, w.checked);
-  if (file.kind === "unsafe") return file.reason;
+  if (file.kind === "unsafe") return { reason: file.reason, symlink: file.symlink };
   if (file.kind === "absent") return undefined;
   return { path: rel, content: file.content, sha256: file.sha256, ...(isSettled(file.stat, w.startNs) ? { stat: file.stat } : {}) };
 }
@@ -224,7 +226,7 @@ async function walk(w: Walk, relDir: string): Promise<void> {
 
 /** One name met by the walk (`st`: its lstat): a folder is walked, a regular file noted to be read, anything else skipped. */
 async function visit(w: Walk, rel: string, st: BigIntStats): Promise<void> {
-  if (st.isSymbolicLink()) return skipPath(w.scope, rel, "symlink (not followed)");
+  if (st.isSymbolicLink()) return skipPath(w.scope, rel, "symlink (not followed)", true);
   const check = checkEntryPath(rel);
   if (!check.ok || check.path !== rel) return skipPath(w.scope, rel, invalidReason(rel, check));
   if (st.isDirectory()) return walk(w, rel);

@@ -187,8 +187,8 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
       }
       // Read as a sync reads it: never through a symlink (the file, or a folder on the way).
       const local = await readTeamFile(layout, where.entryPath);
-      if (local.kind === "unsafe" && local.reason.includes("symlink")) {
-        skipped.push({ path: displayPath(where.entryPath), reason: local.reason });
+      if (local.kind === "unsafe" && local.symlink) {
+        skipped.push({ path: displayPath(where.entryPath), reason: local.reason, symlink: true });
         continue;
       }
       try {

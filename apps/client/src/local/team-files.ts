@@ -16,12 +16,25 @@ import { fileStatOf, type FileStat } from "./file-stat.js";
 /** Files larger than this are not read (far above any server's entry limit). */
 export const MAX_LOCAL_FILE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Why a path of `team/` is not read or replaced: `reason` for people (e.g. "symlink (not
+ * followed)"); `symlink` when a symlink is on the way (the file itself or a folder above it).
+ */
+export interface Unsafe {
+  readonly reason: string;
+  readonly symlink: boolean;
+}
+
+const unsafe = (reason: string, symlink = false): Unsafe => ({ reason, symlink });
+
 type LocalFile =
   | { readonly kind: "absent" }
   /** `stat`: of the open file, taken before reading it (for the stat cache, `file-stat.ts`). */
   | { readonly kind: "file"; readonly content: string; readonly sha256: string; readonly stat: FileStat }
   /** Exists but must not be read or replaced: symlink, folder, device, not UTF-8, too large... */
-  | { readonly kind: "unsafe"; readonly reason: string };
+  | ({ readonly kind: "unsafe" } & Unsafe);
+
+const unsafeFile = (reason: string, symlink = false): LocalFile => ({ kind: "unsafe", reason, symlink });
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
@@ -30,18 +43,18 @@ const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoExceptio
  * kept by one walk that reads many files of the same folders (see {@link readTeamFile}); made
  * with {@link parentChecks}, dropped with the walk.
  */
-export type ParentChecks = Map<string, Promise<"ok" | "absent" | string>>;
+export type ParentChecks = Map<string, Promise<"ok" | "absent" | Unsafe>>;
 
 export function parentChecks(): ParentChecks {
   return new Map();
 }
 
 /** One folder of the chain (the `i`-th from `team/`): "ok", "absent" (not created) or why it is unsafe. */
-async function checkFolder(dir: string, i: number, create: boolean): Promise<"ok" | "absent" | string> {
+async function checkFolder(dir: string, i: number, create: boolean): Promise<"ok" | "absent" | Unsafe> {
   try {
     const st = await lstat(dir);
-    if (st.isSymbolicLink()) return `${i === 0 ? "team" : "a parent folder"} is a symlink (not followed)`;
-    if (!st.isDirectory()) return "a parent is not a folder";
+    if (st.isSymbolicLink()) return unsafe(`${i === 0 ? "team" : "a parent folder"} is a symlink (not followed)`, true);
+    if (!st.isDirectory()) return unsafe("a parent is not a folder");
   } catch (err) {
     if (errno(err) !== "ENOENT") throw err;
     if (!create) return "absent";
@@ -55,11 +68,11 @@ async function checkFolder(dir: string, i: number, create: boolean): Promise<"ok
  * Checks the folders from `team/` down to the parent of `entryPath`; "absent" if one is missing.
  * With `checked` (read-only checks of one walk), each folder is looked at once per walk.
  */
-async function checkParents(layout: Layout, entryPath: string, create: boolean, checked?: ParentChecks): Promise<"ok" | "absent" | string> {
+async function checkParents(layout: Layout, entryPath: string, create: boolean, checked?: ParentChecks): Promise<"ok" | "absent" | Unsafe> {
   const segments = entryPath.split("/").slice(0, -1);
   let dir = layout.team;
   for (let i = 0; i <= segments.length; i++) {
-    let result: Promise<"ok" | "absent" | string>;
+    let result: Promise<"ok" | "absent" | Unsafe>;
     if (checked && !create) {
       const known = checked.get(dir);
       result = known ?? checkFolder(dir, i, false);
@@ -82,23 +95,23 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export async function readTeamFile(layout: Layout, entryPath: string, checked?: ParentChecks): Promise<LocalFile> {
   const parents = await checkParents(layout, entryPath, false, checked);
   if (parents === "absent") return { kind: "absent" };
-  if (parents !== "ok") return { kind: "unsafe", reason: parents };
+  if (parents !== "ok") return { kind: "unsafe", ...parents };
   let handle;
   try {
     handle = await open(join(layout.team, entryPath), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     if (errno(err) === "ENOENT") return { kind: "absent" };
-    if (errno(err) === "ELOOP") return { kind: "unsafe", reason: "symlink (not followed)" };
-    if (errno(err) === "ENOTDIR") return { kind: "unsafe", reason: "a parent is not a folder" };
+    if (errno(err) === "ELOOP") return unsafeFile("symlink (not followed)", true);
+    if (errno(err) === "ENOTDIR") return unsafeFile("a parent is not a folder");
     throw err;
   }
   try {
     const st = await handle.stat({ bigint: true });
-    if (st.isDirectory()) return { kind: "unsafe", reason: "is a folder" };
-    if (!st.isFile()) return { kind: "unsafe", reason: "not a regular file" };
+    if (st.isDirectory()) return unsafeFile("is a folder");
+    if (!st.isFile()) return unsafeFile("not a regular file");
     // Another name for the same bytes may live outside team/ (a private note linked in "to keep one copy").
-    if (st.nlink > 1n) return { kind: "unsafe", reason: "hard link (not synced: it may share content with a private file)" };
-    if (Number(st.size) > MAX_LOCAL_FILE_BYTES) return { kind: "unsafe", reason: `larger than ${MAX_LOCAL_FILE_BYTES} bytes` };
+    if (st.nlink > 1n) return unsafeFile("hard link (not synced: it may share content with a private file)");
+    if (Number(st.size) > MAX_LOCAL_FILE_BYTES) return unsafeFile(`larger than ${MAX_LOCAL_FILE_BYTES} bytes`);
     const bytes = await handle.readFile();
     // UTF-16 with a byte order mark (Windows editors) is text too: decoded, so it is scanned and
     // synced like UTF-8 rather than skipped (issue 10); a teammate receives it as UTF-8.
@@ -106,11 +119,11 @@ export async function readTeamFile(layout: Layout, entryPath: string, checked?: 
     try {
       content ??= utf8.decode(bytes);
     } catch {
-      return { kind: "unsafe", reason: "not UTF-8 text" };
+      return unsafeFile("not UTF-8 text");
     }
     // A NUL byte makes it binary (as git decides); the server refuses such content (PostgreSQL text
     // cannot hold it), so it is skipped here like other binary files instead of sent and refused.
-    if (content.includes("\u0000")) return { kind: "unsafe", reason: "not text (holds a NUL byte)" };
+    if (content.includes("\u0000")) return unsafeFile("not text (holds a NUL byte)");
     return { kind: "file", content, sha256: sha256Hex(content), stat: fileStatOf(st) };
   } finally {
     await handle.close();
@@ -156,7 +169,8 @@ async function stillExpected(layout: Layout, entryPath: string, guard: ReplaceGu
  */
 export async function writeTeamFile(layout: Layout, entryPath: string, content: string, guard?: ReplaceGuard): Promise<boolean> {
   const parents = await checkParents(layout, entryPath, true);
-  if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents);
+  // Never "absent": missing folders are created.
+  if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents === "absent" ? "a parent folder is missing" : parents.reason);
   const target = join(layout.team, entryPath);
   try {
     const st = await lstat(target);
@@ -176,7 +190,7 @@ export async function writeTeamFile(layout: Layout, entryPath: string, content: 
 export async function removeTeamFile(layout: Layout, entryPath: string, guard?: ReplaceGuard): Promise<boolean> {
   const parents = await checkParents(layout, entryPath, false);
   if (parents === "absent") return true;
-  if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents);
+  if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents.reason);
   const target = join(layout.team, entryPath);
   try {
     const st = await lstat(target);
