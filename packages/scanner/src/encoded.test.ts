@@ -272,6 +272,150 @@ describe("hex and octal escapes, quoted-printable (try14 F7)", () => {
   });
 });
 
+describe("code point escapes \\u{…}, \\U, Python's \\N{…} (try16 F2, F19)", () => {
+  const codePoint = (s: string) => [...s].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join("");
+  const eightDigits = (s: string) => [...s].map((c) => `\\U${c.charCodeAt(0).toString(16).toUpperCase().padStart(8, "0")}`).join("");
+  const unicodeName = (c: string): string =>
+    /[0-9]/.test(c)
+      ? `DIGIT ${["ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"][Number(c)]}`
+      : /[A-Z]/.test(c)
+        ? `LATIN CAPITAL LETTER ${c}`
+        : /[a-z]/.test(c)
+          ? `LATIN SMALL LETTER ${c.toUpperCase()}`
+          : { _: "LOW LINE", "-": "HYPHEN-MINUS", ".": "FULL STOP", "/": "SOLIDUS", ":": "COLON", "+": "PLUS SIGN", "=": "EQUALS SIGN" }[c]!;
+  const named = (s: string) => [...s].map((c) => `\\N{${unicodeName(c)}}`).join("");
+
+  it("finds a token with an escaped character, or every character escaped, at the escape's word on its line and column", () => {
+    for (const [enc, encoding] of [
+      [TOKEN.replace("_", "\\u{5f}"), "code-point-escape"], // ECMAScript 2015, Rust, Swift
+      [TOKEN.replace("_", "\\u{5F}"), "code-point-escape"],
+      [TOKEN.replace("_", "\\u{00005f}"), "code-point-escape"], // six hex digits, the most there are
+      [codePoint(TOKEN), "code-point-escape"],
+      [TOKEN.replace("_", "\\U0000005F"), "code-point-escape"], // Python, C
+      [eightDigits(TOKEN), "code-point-escape"],
+      [TOKEN.replace("_", "\\N{LOW LINE}"), "named-escape"], // Python
+      [TOKEN.replace("_", "\\N{low line}"), "named-escape"], // any case, as Python reads it
+      [named(TOKEN), "named-escape"],
+      [TOKEN.replace("_", "\\N{LOW LINE}").replace(TOKEN[5]!, "\\u{" + TOKEN.charCodeAt(5).toString(16) + "}"), "code-point-escape+named-escape"],
+    ] as const) {
+      const text = `fn main() {\n    let token = "${enc}";\n}\n`;
+      const f = scan(text);
+      expect(found(text), enc).toEqual([["github-pat", encoding, enc]]);
+      expect(f[0]).toMatchObject({ line: 2, column: 18, fingerprint: plain.fingerprint, preview: "ghp_****" });
+      expect(redact(text)).toBe(`fn main() {\n    let token = "[REDACTED:github-pat]";\n}\n`);
+    }
+  });
+
+  it("finds every token character named as Python names it (digits, letters, - . / : + =) and other rules' tokens", () => {
+    expect(scan(named("0123456789-./:+=AZaz")).length).toBe(0);
+    const npm = fakeNpmToken(4);
+    for (const token of [npm, TOKEN]) {
+      const text = `token = "${named(token.slice(0, 4))}${token.slice(4)}"`;
+      expect(scan(text).map((f) => [f.ruleId, f.fingerprint]), token.slice(0, 4)).toEqual([[scan(token)[0]!.ruleId, scan(token)[0]!.fingerprint]]);
+    }
+    const punctuation = "_-./:+=";
+    expect([...punctuation].map((c) => String.raw`x\N{${unicodeName(c)}}y`).map((w) => decodedRuns(w, decodeBudgetFor(100)).joined())).toEqual([...punctuation].map((c) => `x${c}y`));
+  });
+
+  it("finds them escaped once more: JSON of Python source (depth 2), base64 of a Rust string", () => {
+    const json = `{"code": "token = '${TOKEN.replace("_", "\\\\N{LOW LINE}")}'"}`;
+    expect(scan(json).map((f) => [f.ruleId, f.encoding, f.fingerprint])).toEqual([["github-pat", "json-unicode/named-escape", plain.fingerprint]]);
+    const rust = `let t = "${TOKEN.replace("_", "\\u{5f}")}";\n`;
+    expect(scan(`src: ${b64(rust)}`).map((f) => [f.ruleId, f.encoding, f.fingerprint])).toEqual([["github-pat", "base64/code-point-escape", plain.fingerprint]]);
+  });
+
+  it("does not find a near-miss token escaped these ways, nor a token behind a malformed escape", () => {
+    const near = breakChecksum(TOKEN);
+    for (const e of ["\\u{5f}", "\\U0000005F", "\\N{LOW LINE}"]) expect(scan(`"${near.replace("_", e)}"`), e).toEqual([]);
+    for (const e of [
+      "\\u{}", // no digit
+      "\\u{5f", // no closing brace
+      "\\u{000005f}", // seven digits
+      "\\u{5_f}",
+      "\\U0000005", // seven digits
+      "\\U0000005G",
+      "\\N{LOWLINE}", // not a name
+      "\\N{LOW LINE", // no closing brace
+      "\\N{}",
+      "\\N{LOW_LINE}",
+      "\\n{LOW LINE}", // only N names
+    ]) {
+      expect(scan(`"${TOKEN.replace("_", e)}"`), e).toEqual([]);
+    }
+  });
+
+  it("leaves escapes of text without a credential alone, and starts no run at escapes of characters a token cannot hold", () => {
+    const text = String.raw`print("snake\N{LOW LINE}case \u{1F600} \N{EM DASH} \U0001F600 caf\u{e9} \N{SPACE} \u{110000} \u{d800} \U00110000")`;
+    expect(scan(text)).toEqual([]);
+    expect(decodedRuns(String.raw`a\u{20}b c\N{SPACE}d e\U00000020f \u{1F600} \N{EM DASH} \u{d800}_ \U0011005F`, decodeBudgetFor(100)).count).toBe(0);
+  });
+});
+
+describe("base64 of UTF-16LE text (PowerShell -EncodedCommand; try16 F19)", () => {
+  const utf16 = (s: string, encoding: "base64" | "base64url" = "base64") => Buffer.from(s, "utf16le").toString(encoding);
+  /** Offset in the base64 of the group holding UTF-16 code unit `k`'s first byte. */
+  const groupOf = (k: number) => Math.floor((2 * k) / 3) * 4;
+
+  it("finds the token in a PowerShell -EncodedCommand, at the base64 groups of its bytes, with its rule and fingerprint", () => {
+    for (const lead of ["", "$env:GH_TOKEN = '", "gh auth login --with-token <<< ", "# café — "]) {
+      const script = `${lead}${TOKEN}'; gh repo list`;
+      const encoded = utf16(script);
+      const text = `Run this:\npowershell.exe -NoProfile -EncodedCommand ${encoded}\n`;
+      const [f, ...rest] = scan(text);
+      expect(rest, lead).toEqual([]);
+      const at = text.indexOf(encoded);
+      expect(f, lead).toMatchObject({ ruleId: "github-pat", encoding: "base64-utf16le", line: 2, fingerprint: plain.fingerprint, preview: "ghp_****" });
+      expect(f!.column, lead).toBe(at - text.indexOf("\n") + groupOf(lead.length));
+      // The span is the token's groups: its bytes, read as UTF-16LE from the token's first byte, hold it.
+      const bytes = Buffer.from(text.slice(f!.offset, f!.endOffset), "base64");
+      expect(bytes.subarray((2 * lead.length) % 3).toString("utf16le").startsWith(TOKEN), lead).toBe(true);
+      expect(f!.endOffset! - at, lead).toBe(Math.ceil((2 * (lead.length + TOKEN.length)) / 3) * 4);
+      expect(redact(text)).not.toContain(encoded.slice(groupOf(lead.length), groupOf(lead.length) + 8));
+    }
+  });
+
+  it("finds it with a byte order mark, in base64url, wrapped at 76 columns (InsertLineBreaks), with CRLF line ends", () => {
+    const script = `$t = '${TOKEN}'`;
+    const wrapped = utf16(script).match(/.{1,76}/g)!;
+    expect(wrapped.length).toBeGreaterThan(1);
+    for (const [text, encoding] of [
+      [`-e ${utf16(`\ufeff${script}`)}`, "base64-utf16le"],
+      [`-e ${utf16(`${script} ?>?>`, "base64url")}`, "base64url-utf16le"],
+      [`$b64 = @"\n${wrapped.join("\n")}\n"@\n`, "base64-utf16le"],
+      [`Run:\r\npowershell -e ${utf16(script)}\r\n`, "base64-utf16le"],
+    ] as const) {
+      expect(scan(text).map((f) => [f.ruleId, f.encoding, f.fingerprint]), text).toEqual([["github-pat", encoding, plain.fingerprint]]);
+    }
+  });
+
+  it("finds every rule's positive examples as base64 of UTF-16LE text", () => {
+    const missed: string[] = [];
+    for (const rule of RULES) {
+      rule.examples().positive.forEach((example, k) => {
+        if (!scan(`-e ${utf16(` ${example}\n`)}`).some((f) => f.ruleId === rule.id && f.encoding === "base64-utf16le")) missed.push(`${rule.id}[${k}]`);
+      });
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("reports nothing for UTF-16LE base64 of text without a credential, of a near-miss or glued token, or of binary", () => {
+    const near = breakChecksum(TOKEN);
+    expect(scan(near)).toEqual([]);
+    for (const script of [
+      "Get-ChildItem -Recurse | Where-Object { $_.Length -gt 1MB } | Remove-Item",
+      `$t = '${near}'`,
+      `$t = 'x${TOKEN}'`, // glued to a word: no token
+      `$t = '${TOKEN.slice(0, 30)}'`, // cut short
+      `abc\u0001${TOKEN}`, // a control character: not text
+    ]) {
+      expect(scan(`powershell -e ${utf16(script)}`), script).toEqual([]);
+    }
+    // UTF-16LE's head but then a lone surrogate: not text, not decoded.
+    const lone = Buffer.concat([Buffer.from("abc", "utf16le"), Buffer.from([0x00, 0xd8]), Buffer.from(` ${TOKEN}`, "utf16le")]).toString("base64");
+    expect(scan(`-e ${lone}`)).toEqual([]);
+  });
+});
+
 describe("escapes escaped twice (an escape of %, & or \\ that makes an escape of a token character)", () => {
   it("finds percent-encoded percent, &amp;#95;, JSON inside JSON and %5Cu005f at depth 2, at the encoded text", () => {
     for (const [enc, encoding] of [

@@ -214,6 +214,12 @@ const cases: [string, (size: number) => string][] = [
   ["one word of hex and octal escapes (ghp\\x5f\\137…)", (n) => repeatTo("ghp\\x5f\\137", n)],
   ["one word of quoted-printable soft line breaks (ab=\\n…) with =5F", (n) => repeatTo("ghp=5Fab=\n", n)],
   ["one line of = before a letter and a digit (a=b1=…)", (n) => repeatTo("a=b1=", n)],
+  // Code point and name escapes, base64 of UTF-16LE text (decode.ts, try16 F2, F19): a word of
+  // them, `\N{` whose name never closes (each read up to MAX_NAMED_ESCAPE code units), one run.
+  ["one word of \\u{5f} repeated", (n) => repeatTo("\\u{5f}", n)],
+  ["one line of \\N{ without } (ghp\\N{LATIN SMALL LETTER A repeated)", (n) => repeatTo("ghp\\N{LATIN SMALL LETTER A", n)],
+  ["one word of \\U0000005F repeated", (n) => repeatTo("\\U0000005F", n)],
+  ["one run of base64 of UTF-16LE text ($env:T = 'ghp_…' repeated)", (n) => Buffer.from(repeatTo(`$env:T = 'ghp_${randomChars(36, 9)}'; `, Math.ceil((n * 3) / 8)), "utf16le").toString("base64").slice(0, n)],
   // One escaped word of `&` without `;`: each `&` looked for its `;` to the end of the word (quadratic).
   ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],

@@ -64,6 +64,7 @@ describe("base64Gates", () => {
       const cp = ch.charCodeAt(0);
       const hex = cp.toString(16).padStart(2, "0");
       const escapes = [`%${hex}`, `%${hex.toUpperCase()}`, `\\u00${hex}`, `&#${cp};`, `&#x${hex};`, `&#X${hex.toUpperCase()};`, `&#0${cp};`];
+      escapes.push(`\\u{${hex}}`, `\\U000000${hex.toUpperCase()}`, "\\N{LATIN SMALL LETTER A}", "\\N{low line}");
       for (const e of escapes) {
         for (let offset = 0; offset < 3; offset++) {
           for (const encoding of ["base64", "base64url"] as const) {
@@ -71,6 +72,18 @@ describe("base64Gates", () => {
             if (!holdsGate(e1)) missed.push(`${e} @${offset} ${encoding}`);
           }
         }
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("has a gate in the base64 (both alphabets) of the UTF-16LE text of every catalog prefix at every offset (try16 F19)", () => {
+    const missed: string[] = [];
+    for (const [p, token] of tokenHeads()) {
+      // UTF-16LE code units start at even byte offsets: 0, 2 and 4 are the three offsets in a 3-byte group.
+      for (const units of [0, 1, 2]) {
+        const bytes = Buffer.from("x".repeat(units) + token.slice(0, p.length + 6), "utf16le");
+        for (const encoding of ["base64", "base64url"] as const) if (!holdsGate(bytes.toString(encoding))) missed.push(`${p} @${units} ${encoding}`);
       }
     }
     expect(missed).toEqual([]);

@@ -9,6 +9,8 @@
  *   `user:<token>` in a Docker `config.json` `auth` value or an `Authorization: Basic` header and
  *   Kubernetes Secret `data:` values. Random or binary base64 (certificates, hashes, ordinary long
  *   words) is refused after its first 6 decoded bytes in the common case, so candidates cost O(1).
+ *   A run whose first bytes are UTF-16LE ASCII text (each byte then a 0: PowerShell's
+ *   `-EncodedCommand`; try16 F19) is decoded as UTF-16LE when every code unit is text.
  *   A run that is not text is read again at its 4 alignments, and a run decoded is also decoded
  *   without what characters glued before or after it may have added (engine/realign.ts).
  * - **escapes**: the whitespace-delimited word around one or more escape sequences (words with
@@ -20,7 +22,9 @@
  *   is whole again. JSON's `\\` is decoded too, and an escape of `%`, `&` or `\` starts a run when
  *   what follows makes an escape of a token character (`%255F`, `&amp;#95;`, JSON inside JSON
  *   `\\u005f`, `%5Cu005f`): one level per depth, so a token escaped twice is found at depth 2.
- *   Also C/JavaScript/Python `\xXX`, C/bash octal `\ooo` (`$'ghp\137…'`) and, as a family of
+ *   Also C/JavaScript/Python `\xXX`, C/bash octal `\ooo` (`$'ghp\137…'`), code point escapes
+ *   `\u{5f}` (ECMAScript 2015, Rust, Swift) and `\U0000005F` (Python, C), Python's `\N{LOW LINE}`
+ *   (whose spaces do not end the word; try16 F2, F19) and, as a family of
  *   its own runs, quoted-printable `=XX` and soft line breaks (RFC 2045 §6.7; {@link escapeWords}).
  * - **line-wrapped base64** ({@link WrappedRun}): lines of one width of at least
  *   {@link MIN_WRAP_WIDTH} base64 characters (coreutils `base64` wraps at 76, PEM at 64, some at 40), the
@@ -36,8 +40,23 @@
 
 import { alignedSegments, cutSpans, MIN_SEGMENT_BYTES } from "./realign.js";
 
-/** How a run was encoded; a finding inside a run nested twice names both, outer first (`base64/percent`). */
-export type Encoding = "base64" | "base64url" | "percent" | "json-unicode" | "html-entity" | "hex-escape" | "octal-escape" | "quoted-printable";
+/**
+ * How a run was encoded; a finding inside a run nested twice names both, outer first
+ * (`base64/percent`). A base64 run of UTF-16LE text is `base64-utf16le` (`base64url-utf16le`).
+ */
+export type Encoding =
+  | "base64"
+  | "base64url"
+  | "base64-utf16le"
+  | "base64url-utf16le"
+  | "percent"
+  | "json-unicode"
+  | "html-entity"
+  | "hex-escape"
+  | "octal-escape"
+  | "quoted-printable"
+  | "code-point-escape"
+  | "named-escape";
 
 /** Decode-and-rescan depth: a token encoded twice (e.g. a JSON `\u` escape inside base64) is found, three times is not. */
 export const MAX_DECODE_DEPTH = 2;
@@ -107,14 +126,15 @@ const byteSet = (chars: string): Uint8Array => {
 const HEX_DIGITS = byteSet("0123456789ABCDEFabcdef");
 
 /**
- * Escapes that can hide a token character ({@link isTokenCodePoint}): `\u00XX`, `%2X`…`%7X`, `&#…`,
+ * Escapes that can hide a token character ({@link isTokenCodePoint}): `\u00XX`, `\u{…}`, `\U000000XX`,
+ * `\N{…}`, `%2X`…`%7X`, `&#…`,
  * `&lowbar;` …, each with the bytes that may follow it when it is shorter than {@link SHORT_HEAD}
  * bytes (a hex digit after `%2`, a digit or `x` after `&#`).
  */
 function escapeIntroducers(): [string, Uint8Array | undefined][] {
   const named = [...NAMED_ENTITIES].filter(([, v]) => isTokenCodePoint(v.charCodeAt(0))).map(([k]): [string, undefined] => [`&${k};`, undefined]);
   const percent = ["%2", "%3", "%4", "%5", "%6", "%7"].map((e): [string, Uint8Array] => [e, HEX_DIGITS]);
-  return [["\\u00", undefined], ...percent, ["&#", byteSet("0123456789xX")], ...named];
+  return [["\\u00", undefined], ["\\u{", undefined], ["\\U00", undefined], ["\\N{", undefined], ...percent, ["&#", byteSet("0123456789xX")], ...named];
 }
 
 /**
@@ -123,6 +143,13 @@ function escapeIntroducers(): [string, Uint8Array | undefined][] {
  * (`s.` gives `cy`, `Mu`, `zL`), which occur in every page of prose (`policy`, `project`).
  */
 export const SHORT_HEAD = 3;
+
+/**
+ * Characters of a prefix whose UTF-16LE bytes make its gates for base64 of UTF-16LE text
+ * ({@link base64Gates}): 4 bytes, as many as {@link GATE_BYTES}, so the longest gate (5 characters)
+ * stays as long (the seam search reads that many on each side of a line break: {@link nextCutLine}).
+ */
+const UTF16_GATE_CHARS = 2;
 
 /** Most strings the characters added to one short fragment may expand to (one gate per choice). */
 const MAX_GATE_VARIANTS = 8;
@@ -210,6 +237,9 @@ export function base64Gates(prefixes: readonly string[], following?: readonly (U
     }
   };
   prefixes.forEach((p, i) => addHead(Buffer.from(p, "utf8").subarray(0, GATE_BYTES), following?.[i]));
+  // UTF-16LE text (PowerShell's -EncodedCommand): each prefix's first UTF16_GATE_CHARS characters,
+  // 2 bytes each (an ASCII prefix's bytes are its characters with a 0 after each).
+  for (const p of prefixes) for (const fragment of fixedBase64(Buffer.from(p.slice(0, UTF16_GATE_CHARS), "utf16le"))) add(fragment);
   for (const [e, after] of escapeIntroducers()) {
     // An escape in base64 is decoded at depth 2 (base64, then the escape): no base64 of base64 of it.
     const bytes = Uint8Array.from(latin1Head(e, GATE_BYTES));
@@ -376,7 +406,7 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
     if (run === NOT_TEXT_RUN) return false;
     // A run found without gate hits (every run is tried) is cut only when it holds a gate: a run
     // without one cannot give a finding, however cut (base64Gates).
-    const room = cuts && run !== undefined ? cutRoom() : 0;
+    const room = cuts && run !== undefined && !(typeof run === "object" && run.utf16) ? cutRoom() : 0;
     if (room >= MIN_SEGMENT_BYTES && (base64Hits !== undefined || seams === undefined || seams.within(text, start, charsEnd))) {
       // Spans over the room are not even looked for (their words not read to the end): the loop
       // below would stop at the first of them.
@@ -555,8 +585,17 @@ function escapeWords(text: string, budget: DecodeBudget, runs: DecodedRuns, fami
   };
   const wordEnd = (from: number): number => {
     let end = from;
-    while (end < n && (!isSpace(text.charCodeAt(end)) || inSoftBreak(end))) end++;
-    return end;
+    for (;;) {
+      if (end >= n) return n;
+      const c = text.charCodeAt(end);
+      // A name escape's spaces (`\N{LOW LINE}`, escaped once more `\\N{…}`) do not end the word.
+      if (c === 92 /* \ */ && !qp) {
+        const named = namedEscapeLength(text, end);
+        const twice = named === 0 && text.charCodeAt(end + 1) === 92 ? namedEscapeLength(text, end + 1) : 0;
+        end += named > 0 ? named : twice > 0 ? 1 + twice : 1;
+      } else if (!isSpace(c) || inSoftBreak(end)) end++;
+      else return end;
+    }
   };
   let escapeLength = 0;
   /** Start of the first escape at or after `from` that starts or extends a run (its length in `escapeLength`), or −1. */
@@ -593,12 +632,12 @@ function escapeWords(text: string, budget: DecodeBudget, runs: DecodedRuns, fami
   while (q !== -1) {
     let start = q;
     while (start > 0 && (!isSpace(text.charCodeAt(start - 1)) || inSoftBreak(start - 1))) start--;
-    let end = wordEnd(q + escapeLength);
+    let end = wordEnd(qp ? q + escapeLength : q); // from q: an escaped name escape (`\\N{LOW LINE}`) is read whole
     // Words with escapes close to each other make one run, so many short escaped words cost one
     // decode and one scan, not one each (the plain words between them are scanned twice at most).
     q = nextEscape(end);
     while (q !== -1 && q - end <= ESCAPE_MERGE_GAP) {
-      end = wordEnd(q + escapeLength);
+      end = wordEnd(qp ? q + escapeLength : q);
       q = nextEscape(end);
     }
     const run = decodeEscapes(text, start, end, budget, family);
@@ -1023,7 +1062,7 @@ function decodeBase64Run(
   pool: BytePool | undefined,
 ): Base64Run | typeof SHORT | typeof NOT_TEXT_RUN | undefined {
   // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
-  if (!asciiTextHead(text, start)) return NOT_TEXT_RUN;
+  if (!asciiTextHead(text, start)) return utf16TextHead(text, start) ? decodeUtf16Run(text, start, charsEnd, end, budget) : NOT_TEXT_RUN;
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
   if (pool !== undefined && charsEnd - start <= SHORT_RUN) {
@@ -1053,8 +1092,53 @@ function decodeBase64Run(
     byteCount = bytes.length;
   }
   budget.remaining -= decoded.length;
-  return new Base64Run(start, end, url ? "base64url" : "base64", decoded, decoded.length === byteCount);
+  return new Base64Run(start, end, url ? "base64url" : "base64", decoded, decoded.length === byteCount ? ASCII : UTF8);
 }
+
+/**
+ * Do the first 8 characters at `start` (a run of at least {@link MIN_BASE64_RUN}) decode to 3 code
+ * units of UTF-16LE ASCII text (each an ASCII text byte, then 0), or to a UTF-16LE byte order mark
+ * (FF FE) and 2 such units? What PowerShell's `-EncodedCommand` takes and
+ * `[Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes(…))` writes. No allocation.
+ */
+function utf16TextHead(text: string, start: number): boolean {
+  const v = (B64[text.charCodeAt(start)]! << 18) | (B64[text.charCodeAt(start + 1)]! << 12) | (B64[text.charCodeAt(start + 2)]! << 6) | B64[text.charCodeAt(start + 3)]!;
+  const w = (B64[text.charCodeAt(start + 4)]! << 18) | (B64[text.charCodeAt(start + 5)]! << 12) | (B64[text.charCodeAt(start + 6)]! << 6) | B64[text.charCodeAt(start + 7)]!;
+  // Bytes b0 b1 b2 | b3 b4 b5: units (b0, b1), (b2, b3), (b4, b5), little-endian.
+  const bom = v >> 8 === 0xfffe;
+  if (!bom && (!isAsciiTextByte(v >> 16) || ((v >> 8) & 0xff) !== 0)) return false;
+  return isAsciiTextByte(v & 0xff) && w >> 16 === 0 && isAsciiTextByte((w >> 8) & 0xff) && (w & 0xff) === 0;
+}
+
+/**
+ * A code unit that is not UTF-16 text: a C0 control other than tab, LF, CR; DEL and the C1
+ * controls; U+FFFE, U+FFFF; a surrogate not in a pair.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const NOT_UTF16_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded as UTF-16LE
+ * text ({@link utf16TextHead} said its head is; an odd last byte is left out), or
+ * {@link NOT_TEXT_RUN} when a code unit is not text ({@link NOT_UTF16_TEXT}), undefined over budget.
+ */
+function decodeUtf16Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget): Base64Run | typeof NOT_TEXT_RUN | undefined {
+  const size = Math.floor(((charsEnd - start) * 3) / 8);
+  if (size > budget.remaining) return undefined;
+  const chars = text.slice(start, charsEnd);
+  const bytes = Buffer.from(chars, "base64");
+  const decoded = bytes.toString("utf16le", 0, bytes.length & ~1);
+  if (NOT_UTF16_TEXT.test(decoded)) return NOT_TEXT_RUN;
+  budget.remaining -= decoded.length;
+  const url = chars.includes("-") || chars.includes("_");
+  return new Base64Run(start, end, url ? "base64url-utf16le" : "base64-utf16le", decoded, UTF16);
+}
+
+/** How a {@link Base64Run}'s bytes make its text: {@link ASCII} one per code unit, UTF-8, or {@link UTF16} (LE) two per code unit. */
+type RunBytes = 0 | 1 | 2;
+const UTF8: RunBytes = 0;
+const ASCII: RunBytes = 1;
+const UTF16: RunBytes = 2;
 
 /** A decoded base64 run (a class: no closures per run, as runs can be one per 25 characters). */
 class Base64Run implements DecodedRun {
@@ -1063,13 +1147,17 @@ class Base64Run implements DecodedRun {
     readonly end: number,
     readonly encoding: string,
     readonly text: string,
-    /** Every decoded code unit is one byte. */
-    private readonly ascii: boolean,
+    private readonly bytes: RunBytes,
   ) {}
 
-  /** UTF-8 bytes before decoded offset `i`. */
+  /** Decoded bytes before decoded offset `i`. */
   private byteOffset(i: number): number {
-    return this.ascii ? i : Buffer.byteLength(this.text.slice(0, i), "utf8");
+    return this.bytes === UTF8 ? Buffer.byteLength(this.text.slice(0, i), "utf8") : this.bytes * i;
+  }
+
+  /** Is the run UTF-16LE text (no cuts are tried after it: engine/realign.ts reads bytes as ASCII)? */
+  get utf16(): boolean {
+    return this.bytes === UTF16;
   }
 
   // A decoded span maps to the whole 4-character groups holding its bytes (3 bytes per group), so the
@@ -1283,22 +1371,7 @@ function escapeAt(text: string, i: number, end: number, family: EscapeFamily): n
     const h = i + 2 < end ? hexValue(text, i + 1, 2) : -1;
     return h < 0 ? -1 : escapeCode(h, 3, 0);
   }
-  if (c === 92 /* \ */) {
-    const d = text.charCodeAt(i + 1);
-    if (d === 117 /* u */) {
-      const h = i + 6 <= end ? hexValue(text, i + 2, 4) : -1;
-      return h < 0 ? -1 : escapeCode(h, 6, 1);
-    }
-    if (d === 120 /* x */) {
-      const h = i + 4 <= end ? hexValue(text, i + 2, 2) : -1;
-      return h < 0 ? -1 : escapeCode(h, 4, HEX_KIND);
-    }
-    if (d >= 48 && d <= 51 /* 0-3 */) {
-      const o = i + 4 <= end ? octalValue(text, i + 1) : -1;
-      return o < 0 ? -1 : escapeCode(o, 4, OCTAL_KIND);
-    }
-    return d === 92 && i + 2 <= end ? escapeCode(92, 2, 1) : -1; // JSON's escaped backslash: JSON inside JSON writes \\u005f
-  }
+  if (c === 92 /* \ */) return backslashEscape(text, i, end);
   if (c === 38 /* & */) {
     const len = referenceLength(text, i);
     if (len === 0 || i + len > end) return -1;
@@ -1307,6 +1380,101 @@ function escapeAt(text: string, i: number, end: number, family: EscapeFamily): n
   }
   return -1;
 }
+
+/**
+ * The backslash escape whose backslash is at `i` ({@link escapeCode}), ending by `end`, or −1. Reads
+ * only from `i + 1` on (so {@link introducesTokenEscape} can ask about the escape an escaped
+ * backslash makes with what follows it). `\uXXXX` and `\\` (RFC 8259 §7); `\xXX` (C, JavaScript,
+ * Python: two hex digits); `\ooo` (C, Python, bash `$'…'`: three octal digits, at most `\377`);
+ * `\u{X…}` (ECMAScript 2015 code point escapes, Rust, Swift: 1-6 hex digits in braces);
+ * `\UXXXXXXXX` (Python, C: eight hex digits); `\N{NAME}` (Python: a character's Unicode name, in
+ * any case; {@link NAMED_CHARACTERS}). A code point above U+10FFFF or a surrogate makes no escape.
+ * Reads at most {@link MAX_NAMED_ESCAPE} code units.
+ */
+function backslashEscape(text: string, i: number, end: number): number {
+  const d = text.charCodeAt(i + 1);
+  if (d === 117 /* u */) {
+    if (text.charCodeAt(i + 2) === 123 /* { */) {
+      const len = bracedHexLength(text, i + 3);
+      const h = len > 0 && i + len <= end ? hexValue(text, i + 3, len - 4) : -1;
+      return isScalarValue(h) ? escapeCode(h, len, CODE_POINT_KIND) : -1;
+    }
+    const h = i + 6 <= end ? hexValue(text, i + 2, 4) : -1;
+    return h < 0 ? -1 : escapeCode(h, 6, 1);
+  }
+  if (d === 120 /* x */) {
+    const h = i + 4 <= end ? hexValue(text, i + 2, 2) : -1;
+    return h < 0 ? -1 : escapeCode(h, 4, HEX_KIND);
+  }
+  if (d >= 48 && d <= 51 /* 0-3 */) {
+    const o = i + 4 <= end ? octalValue(text, i + 1) : -1;
+    return o < 0 ? -1 : escapeCode(o, 4, OCTAL_KIND);
+  }
+  if (d === 85 /* U */) {
+    const h = i + 10 <= end ? hexValue(text, i + 2, 8) : -1;
+    return isScalarValue(h) ? escapeCode(h, 10, CODE_POINT_KIND) : -1;
+  }
+  if (d === 78 /* N */) {
+    const len = namedEscapeLength(text, i);
+    // A slice and a lookup only for a whole `\N{…}` of name characters: prose refuses at `\N`.
+    const cp = len > 0 && i + len <= end ? NAMED_CHARACTERS.get(text.slice(i + 3, i + len - 1).toUpperCase()) : undefined;
+    return cp === undefined ? -1 : escapeCode(cp, len, NAMED_KIND);
+  }
+  return d === 92 && i + 2 <= end ? escapeCode(92, 2, 1) : -1; // JSON's escaped backslash: JSON inside JSON writes \\u005f
+}
+
+/** Is `cp` a Unicode scalar value (0 to U+10FFFF, not a surrogate)? False for −1. */
+const isScalarValue = (cp: number): boolean => cp >= 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
+
+/** Length of the whole `\u{…}` (1-6 hex digits) whose hex digits start at `from`, else 0. Reads at most 7 code units. */
+function bracedHexLength(text: string, from: number): number {
+  let i = from;
+  while (i - from < 6 && isHexDigit(text.charCodeAt(i))) i++;
+  return i > from && text.charCodeAt(i) === 125 /* } */ ? i + 1 - from + 3 : 0;
+}
+
+/** Longest `\N{…}` read, in code units: `\N{`, the longest name of {@link NAMED_CHARACTERS} (22), `}`. */
+const MAX_NAMED_ESCAPE = 26;
+
+/**
+ * Length of the `\N{` + name (ASCII letters, digits, spaces, `-`) + `}` whose backslash is at `i`
+ * when it is at most {@link MAX_NAMED_ESCAPE} long, else 0. Reads only from `i + 1` on.
+ */
+function namedEscapeLength(text: string, i: number): number {
+  if (text.charCodeAt(i + 1) !== 78 /* N */ || text.charCodeAt(i + 2) !== 123 /* { */) return 0;
+  for (let k = i + 3; k - i < MAX_NAMED_ESCAPE; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 125 /* } */) return k > i + 3 ? k + 1 - i : 0;
+    if (!isAlphanumeric(c) && c !== 32 && c !== 45 /* - */) return 0;
+  }
+  return 0;
+}
+
+/**
+ * The Unicode names (uppercase) of the printable ASCII characters, which Python's `\N{…}` reads in
+ * any case (`\N{low line}` is `_`), with their code points: `LOW LINE`, `HYPHEN-MINUS`, `FULL STOP`,
+ * `SOLIDUS`, `COLON`, `DIGIT ZERO`…, `LATIN CAPITAL LETTER A`…, `LATIN SMALL LETTER A`… (Unicode
+ * Character Database, UnicodeData.txt). Other names are not decoded.
+ */
+const NAMED_CHARACTERS: ReadonlyMap<string, number> = (() => {
+  const names = new Map<string, number>();
+  const punctuation: [string, string][] = [
+    [" ", "SPACE"], ["!", "EXCLAMATION MARK"], ['"', "QUOTATION MARK"], ["#", "NUMBER SIGN"], ["$", "DOLLAR SIGN"],
+    ["%", "PERCENT SIGN"], ["&", "AMPERSAND"], ["'", "APOSTROPHE"], ["(", "LEFT PARENTHESIS"], [")", "RIGHT PARENTHESIS"],
+    ["*", "ASTERISK"], ["+", "PLUS SIGN"], [",", "COMMA"], ["-", "HYPHEN-MINUS"], [".", "FULL STOP"], ["/", "SOLIDUS"],
+    [":", "COLON"], [";", "SEMICOLON"], ["<", "LESS-THAN SIGN"], ["=", "EQUALS SIGN"], [">", "GREATER-THAN SIGN"],
+    ["?", "QUESTION MARK"], ["@", "COMMERCIAL AT"], ["[", "LEFT SQUARE BRACKET"], ["\\", "REVERSE SOLIDUS"],
+    ["]", "RIGHT SQUARE BRACKET"], ["^", "CIRCUMFLEX ACCENT"], ["_", "LOW LINE"], ["`", "GRAVE ACCENT"],
+    ["{", "LEFT CURLY BRACKET"], ["|", "VERTICAL LINE"], ["}", "RIGHT CURLY BRACKET"], ["~", "TILDE"],
+  ];
+  for (const [ch, name] of punctuation) names.set(name, ch.charCodeAt(0));
+  ["ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"].forEach((d, k) => names.set(`DIGIT ${d}`, 48 + k));
+  for (let k = 0; k < 26; k++) {
+    names.set(`LATIN CAPITAL LETTER ${String.fromCharCode(65 + k)}`, 65 + k);
+    names.set(`LATIN SMALL LETTER ${String.fromCharCode(65 + k)}`, 97 + k);
+  }
+  return names;
+})();
 
 /** Value of the three octal digits at `from` (`\ooo`, at most 0o377), or −1. */
 function octalValue(text: string, from: number): number {
@@ -1475,11 +1643,11 @@ function tokenEscapeAt(text: string, q: number): number {
   let len: number;
   if (c === 37 /* % */) [cp, len] = [hexValue(text, q + 1, 2), 3];
   else if (c === 92 /* \ */) {
-    if (d === 117 /* u */) [cp, len] = [hexValue(text, q + 2, 4), 6];
-    else if (d === 92) [cp, len] = [92, 2]; // JSON's escaped backslash: JSON inside JSON writes \\u005f
-    else if (d === 120 /* x */) [cp, len] = [hexValue(text, q + 2, 2), 4];
-    else if (d >= 48 && d <= 51 /* 0-3 */) [cp, len] = [octalValue(text, q + 1), 4];
-    else return 0;
+    // Most backslashes of prose and code (`\n`, `\*`, a path's `\Users`) are refused at `d`.
+    if (d !== 117 /* u */ && d !== 92 && d !== 120 /* x */ && (d < 48 || d > 51) /* 0-3 */ && d !== 85 /* U */ && d !== 78 /* N */) return 0;
+    const esc = backslashEscape(text, q, text.length);
+    if (esc < 0) return 0;
+    [cp, len] = [escapeCodePoint(esc), escapeLength(esc)];
   } else if (c === 61 /* = */) {
     // A soft line break starts a run only inside a word: a token character on each side (not a
     // base64 block's padding `==`, not `x =` at the end of a line of code).
@@ -1549,9 +1717,8 @@ const isTokenCodePoint = (cp: number): boolean => (cp >= 48 && cp <= 57) || (cp 
 function introducesTokenEscape(cp: number, text: string, after: number): boolean {
   if (cp === 37 /* % */) return isTokenCodePoint(hexValue(text, after, 2));
   if (cp === 92 /* \ */) {
-    const d = text.charCodeAt(after);
-    if (d === 117 /* u */) return isTokenCodePoint(hexValue(text, after + 1, 4));
-    return d === 120 /* x */ ? isTokenCodePoint(hexValue(text, after + 1, 2)) : isTokenCodePoint(octalValue(text, after));
+    const esc = backslashEscape(text, after - 1, text.length); // reads from `after` on, as for `&` below
+    return esc >= 0 && isTokenCodePoint(escapeCodePoint(esc));
   }
   if (cp === 61 /* = */) return isTokenCodePoint(upperHexValue(text, after));
   if (cp !== 38 /* & */) return false;
@@ -1561,10 +1728,15 @@ function introducesTokenEscape(cp: number, text: string, after: number): boolean
   return len > 0 && isTokenCodePoint(referenceCodePoint(text, after - 1, len));
 }
 
-const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity", "hex-escape", "octal-escape", "quoted-printable"];
+/** The kinds of escape, by the index {@link escapeCode} stores in 3 bits: 8 at most. */
+const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity", "hex-escape", "octal-escape", "quoted-printable", "code-point-escape", "named-escape"];
 const HEX_KIND = 3;
 const OCTAL_KIND = 4;
 const QP_KIND = 5;
+/** `\u{X…}` and `\UXXXXXXXX`. */
+const CODE_POINT_KIND = 6;
+/** `\N{NAME}`. */
+const NAMED_KIND = 7;
 
 /** Value of the `n` hex digits at `from`, or −1. */
 function hexValue(text: string, from: number, n: number): number {
