@@ -9,6 +9,10 @@ import { redact } from "@teammem/scanner";
 export const CLIENT_ERROR_CODES = [
   /** Bad or missing option or argument, folder not set up (exit 2). */
   "usage_error",
+  /** The memory folder given is the `team/` scope of a set-up memory folder, or lies under it (exit 2). */
+  "dir_is_team_scope",
+  /** `init`: the folder lies inside a set-up memory folder's files (exit 2). */
+  "dir_in_memory_folder",
   /** A path outside `team/`: private, never leaves the machine (exit 2). */
   "private_path",
   /** A path outside the memory folder (exit 2). */

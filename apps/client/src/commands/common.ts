@@ -8,6 +8,7 @@ import { UsageError } from "../errors.js";
 import { requireConfig, type Config } from "../state/config.js";
 import { recoverDamagedState } from "../state/recover.js";
 import { displayRelative, layoutOf, type Layout } from "../state/layout.js";
+import { refuseNestedFolder, type NestingOptions } from "../state/nested-folder.js";
 
 /** stdout carries data, stderr diagnostics; stdin for the commands that read it (`scan --stdin`, hooks). */
 export interface Io {
@@ -74,12 +75,20 @@ export type CommandModule =
 
 /**
  * The layout of the memory folder named by `--dir`, or `--agent` (and `--repo`), or the current folder.
- * @throws UsageError (exit 2) when that folder, or a parent of it, exists but is a file (see checkFolder).
+ * @throws UsageError (exit 2) when that folder, or a parent of it, exists but is a file (see checkFolder);
+ *   `dir_is_team_scope` when it is the `team/` scope of a set-up memory folder or lies under it
+ *   (see state/nested-folder.ts).
  */
 export async function layoutFor(options: CommonOptions, ctx: CommandContext): Promise<Layout> {
   const found = await locateFolder(options, ctx.env, ctx.cwd);
   await checkFolder(found.root, found.how === "--dir" ? "--dir " : "the memory folder ");
+  await refuseNestedFolder(found.root, { label: nestingLabel(found.how) });
   return layoutOf(found.root);
+}
+
+/** How a located folder is named in a refusal of state/nested-folder.ts, from LocatedFolder's `how`. */
+export function nestingLabel(how: string): NestingOptions["label"] {
+  return how === "--dir" || how === "the current folder" ? how : "the memory folder";
 }
 
 /**

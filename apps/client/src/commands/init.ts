@@ -12,6 +12,9 @@
  * fetches the team's scan policy (its fingerprint key) into `.teammem/scan-policy.json`. With
  * `--offline` the server is not contacted: the folder is set up and the first sync checks the
  * token and creates the namespace.
+ * A folder that is the `team/` scope of a set-up memory folder (or under it), or that lies inside
+ * a set-up memory folder and is not set up itself, is refused first (exit 2, `dir_is_team_scope`,
+ * `dir_in_memory_folder`; state/nested-folder.ts), nothing created.
  *
  * `teammem init --server URL --moved [--dir D | --agent A]`: the server of an already set-up folder
  * moved (new host, port or path; or its database moved to another server): only the server URL
@@ -38,7 +41,8 @@ import { loadConfig, saveConfig, type Config } from "../state/config.js";
 import { layoutOf } from "../state/layout.js";
 import { saveScanPolicy } from "../state/scan-policy.js";
 import { loadSyncState, saveSyncState } from "../state/sync-state.js";
-import { checkFolder, checkToken, findToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
+import { refuseNestedFolder } from "../state/nested-folder.js";
+import { checkFolder, checkToken, findToken, nestingLabel, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "init";
 export const summary = "set up a memory folder (or an agent's, for a repository) to sync its team/ scope with a server namespace";
@@ -184,6 +188,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
   const located = await locateFolder(options, ctx.env, ctx.cwd, true);
   const layout = layoutOf(located.root);
   await checkFolder(layout.root, "--dir ");
+  await refuseNestedFolder(layout.root, { label: nestingLabel(located.how), init: true });
   const server = parseServerUrl(options.server);
   const flagToken = options.token === undefined ? undefined : checkToken(options.token, "--token");
   const existing = await loadConfig(layout);

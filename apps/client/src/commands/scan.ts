@@ -32,6 +32,7 @@ import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 import { scanTeamFile, type TeamFileScan } from "../sync/scan-team-file.js";
 import { preWriteHook } from "../hooks/pre-write.js";
 import { layoutOf } from "../state/layout.js";
+import { refuseNestedFolder } from "../state/nested-folder.js";
 import { hookAgent, layoutFor, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "scan";
@@ -118,7 +119,9 @@ async function scanLayout(paths: readonly string[], options: OptionsOf<typeof de
   const cwd = resolve(ctx.cwd);
   const firstAbsolute = [...paths, ...(options.path !== undefined ? [options.path] : [])].find((p) => isAbsolute(p));
   const found = setUpFolderAbove(cwd) ?? (firstAbsolute !== undefined ? setUpFolderAbove(dirname(resolve(firstAbsolute))) : undefined);
-  return found !== undefined ? layoutOf(found) : layoutFor(options, ctx);
+  if (found === undefined) return layoutFor(options, ctx);
+  await refuseNestedFolder(found, { label: "the memory folder" }); // a memory folder set up inside another's team/ before this was refused
+  return layoutOf(found);
 }
 
 /** Whether `path` (absolute) lies inside `root` (or is `root`). */

@@ -28,8 +28,10 @@ import { escapeControls, redact } from "@teammem/scanner";
 
 export { escapeControls };
 
-const TEAM_DIR = "team";
-const STATE_DIR = ".teammem";
+/** The team scope's folder name inside a memory folder. */
+export const TEAM_DIR = "team";
+/** The state folder's name inside a memory folder; a folder holding it is a set-up memory folder. */
+export const STATE_DIR = ".teammem";
 
 export interface Layout {
   readonly root: string;
