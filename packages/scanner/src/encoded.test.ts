@@ -4,6 +4,7 @@
  * `\u` escapes, HTML character references) is reported at the encoded text's position, with the
  * decoded token's rule, its fingerprint and the encoding.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodeBudgetFor, decodedRuns, MAX_DECODE_DEPTH } from "./engine/decode.js";
 import { breakChecksum, fakeGithubPat, fakeNpmToken, randomChars } from "./testing.js";
@@ -600,6 +601,85 @@ describe("line-wrapped base64", () => {
     // A first line of binary makes the block not decode: the token's line is still decoded alone.
     const binary = Buffer.from(Array.from({ length: 57 }, (_, i) => (i * 37 + 1) & 0xff)).toString("base64");
     expect(scan(`${binary}\n${one}\n${binary}\n`).map((f) => [f.ruleId, f.line])).toEqual([["github-pat", 2]]);
+  });
+});
+
+describe("hex (xxd -p, od, Python's .hex(), Go's hex.EncodeToString, Java's HexFormat)", () => {
+  const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
+  const HEX = (s: string) => hex(s).toUpperCase();
+  /** `xxd -p`: 30 bytes (60 digits) a line. */
+  const xxd = (s: string) => hex(s).match(/.{1,60}/g)!.join("\n");
+
+  it("finds the hex of a token at its first digit, with its rule, fingerprint and preview, and redacts every digit", () => {
+    const text = `# notes\nconfig:\n  token_hex: ${hex(`GITHUB_TOKEN=${TOKEN}`)}\n`;
+    const [f, ...rest] = scan(text);
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ ruleId: "github-pat", encoding: "hex", line: 3, fingerprint: plain.fingerprint, preview: "ghp_****" });
+    // "GITHUB_TOKEN=" is 13 bytes: the token's digits start 26 digits into the run.
+    expect(f!.column).toBe("  token_hex: ".length + 1 + 26);
+    expect(text.slice(f!.offset, f!.endOffset)).toBe(hex(TOKEN));
+    expect(redact(text)).toBe(`# notes\nconfig:\n  token_hex: ${hex("GITHUB_TOKEN=")}[REDACTED:github-pat]\n`);
+  });
+
+  it("finds lowercase, uppercase, 0x-prefixed, xxd -p wrapped at 60 and CRLF forms", () => {
+    const line = (text: string) => scan(text).map((f) => [f.ruleId, f.encoding, f.line, f.column]);
+    expect(line(`t=${hex(TOKEN)}`)).toEqual([["github-pat", "hex", 1, 3]]);
+    expect(line(`t=${HEX(TOKEN)}`)).toEqual([["github-pat", "hex", 1, 3]]);
+    expect(line(`const t = 0x${hex(TOKEN)};`)).toEqual([["github-pat", "hex", 1, 13]]);
+    expect(line(`const t = 0X${HEX(TOKEN)};`)).toEqual([["github-pat", "hex", 1, 13]]);
+    expect(line(`a\r\nt: ${hex(TOKEN)}\r\n`)).toEqual([["github-pat", "hex", 2, 4]]);
+    // printf 'token: ghp_…' | xxd -p: the token's 80 digits start at digit 14 and cross the line break.
+    const wrapped = `$ printf '%s' "$T" | xxd -p\n${xxd(`token: ${TOKEN}\n`)}\n`;
+    expect(line(wrapped)).toEqual([["github-pat", "hex", 2, 15]]);
+    expect(line(wrapped.replace(/\n/g, "\r\n"))).toEqual([["github-pat", "hex", 2, 15]]);
+    const [f] = scan(wrapped);
+    expect(wrapped.slice(f!.offset, f!.endOffset).replace(/\n/g, "")).toBe(hex(TOKEN));
+  });
+
+  it("finds every rule's positive examples hex-encoded, lowercase and uppercase, plain and wrapped by xxd -p", () => {
+    const missed: string[] = [];
+    let tries = 0;
+    for (const rule of RULES) {
+      rule.examples().positive.forEach((example, k) => {
+        for (const [what, text] of [
+          ["lower", `value: ${hex(example)}\n`],
+          ["upper", `value: ${HEX(example)}\n`],
+          ["xxd", `${xxd(`${example}\n`)}\n`],
+        ] as const) {
+          tries++;
+          if (!scan(text).some((f) => f.ruleId === rule.id && f.encoding === "hex")) missed.push(`${rule.id}[${k}] ${what}`);
+        }
+      });
+    }
+    expect(tries).toBeGreaterThan(RULES.length * 3);
+    expect(missed).toEqual([]);
+  });
+
+  it("reports nothing for random hex, SHA-1 and SHA-256 digests, UUIDs, colors, hex of text without a token, of a prefix alone or of a near miss", () => {
+    const digest = (algorithm: string, s: string) => createHash(algorithm).update(s).digest("hex");
+    const random = Buffer.from(Array.from(randomChars(200, 7), (c, i) => (c.charCodeAt(0) * 13 + i) & 0xff)).toString("hex");
+    for (const text of [
+      `random: ${random}`,
+      `commit ${digest("sha1", TOKEN)}\nsha256: ${digest("sha256", TOKEN)}\nsha512: ${digest("sha512", TOKEN)}`,
+      `id: 123e4567-e89b-12d3-a456-426614174000, color: #ff00aa`,
+      `note: ${hex("just some notes about the deploy, nothing secret here")}`,
+      `prefix: ${hex("ghp_ghp_ghp_ghp_ghp_ghp_ghp_ghp_")} ${hex("github_pat_ and ghp_ are prefixes")}`,
+      `near: ${hex(breakChecksum(TOKEN))}`,
+      `short: ${hex(TOKEN.slice(0, 30))}`,
+      `glued: ${hex(`x${TOKEN}`)}`,
+    ]) {
+      expect(scan(text), text).toEqual([]);
+    }
+  });
+
+  it("refuses mixed case, an odd digit count, hex glued to other letters and hex of binary", () => {
+    const lower = hex(TOKEN);
+    expect(scan(`t=${lower}`)).toHaveLength(1);
+    expect(scan(`t=${lower.slice(0, 10).toUpperCase()}${lower.slice(10)}`)).toEqual([]); // 6768705F51…: no encoder writes it
+    expect(scan(`t=${lower}0`)).toEqual([]);
+    expect(scan(`t=key${lower}`)).toEqual([]);
+    expect(scan(`t=${hex("\u0001\u0002")}${lower}`)).toEqual([]); // control characters: not text
+    expect(scan(`t=${lower}`, { decode: false })).toEqual([]);
   });
 });
 

@@ -220,6 +220,14 @@ const cases: [string, (size: number) => string][] = [
   ["one line of \\N{ without } (ghp\\N{LATIN SMALL LETTER A repeated)", (n) => repeatTo("ghp\\N{LATIN SMALL LETTER A", n)],
   ["one word of \\U0000005F repeated", (n) => repeatTo("\\U0000005F", n)],
   ["one run of base64 of UTF-16LE text ($env:T = 'ghp_…' repeated)", (n) => Buffer.from(repeatTo(`$env:T = 'ghp_${randomChars(36, 9)}'; `, Math.ceil((n * 3) / 8)), "utf16le").toString("base64").slice(0, n)],
+  // Hex runs (decode.ts, decodeHexRun): one run of the hex of repeated prefixes (decoded whole, a
+  // ghp_ hit every 4 decoded characters), one of random hex (gates in it by chance, refused at its
+  // first bytes), gates alone in short words, and runs of 24 digits that start with a gate and are
+  // refused at their zero bytes (a hex check and a decode each).
+  ["one line of hex of repeated prefixes (6768705f…)", (n) => repeatTo("6768705f", n)],
+  ["one line of random hex", (n) => randomChars(n, 23, HEX)],
+  ["hex gates with nothing after (676870 repeated, apart by spaces)", (n) => repeatTo("676870 ", n)],
+  ["runs of 24 hex digits, a gate then zero bytes (6768700000…)", (n) => repeatTo(`676870${"0".repeat(18)} `, n)],
   // One escaped word of `&` without `;`: each `&` looked for its `;` to the end of the word (quadratic).
   ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],

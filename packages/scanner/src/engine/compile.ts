@@ -9,7 +9,7 @@ import { atomCache, tokenAlphabet, tokenBoundary, type AtomCache, type TokenBoun
 import { checkPatternSafety } from "./safety.js";
 import { normalizationTriggers, removableFirstBytes } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
-import { base64Gates, canGate, SHORT_HEAD, type SeamGates } from "./decode.js";
+import { base64Gates, canGate, hexGates, SHORT_HEAD, type SeamGates } from "./decode.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -329,7 +329,12 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
       (gated ??= !hasGates
         ? automaton
         : build
-          ? new PrefixAutomaton([...automaton.prefixes, ...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!], notAfterWord, triggers.aliases, hidden)
+          ? new PrefixAutomaton(
+              [...automaton.prefixes, ...new Set([...base64Gates(rulePrefixes, followingBytes(rulePrefixes, byPrefix, rules, atoms))!, ...hexGates(rulePrefixes)])],
+              notAfterWord,
+              triggers.aliases,
+              hidden,
+            )
           : undefined),
     rulesByPrefix: byPrefix.map((l) => Int32Array.from(l)),
     normalizeFrom: prefixIds.size,

@@ -3,12 +3,13 @@
  * holds them (engine/compile.ts, `gatedAutomaton`): a base64 run that can hide a prefix always holds
  * a gate, and a catalog finds encoded tokens whether or not its gates' automaton was built before.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { fakeGithubPat, randomChars } from "../testing.js";
 import { RULES } from "../rules/index.js";
 import { scan } from "../scan.js";
 import { compileRules } from "./compile.js";
-import { base64Gates, canGate, hasBase64Run, MIN_BASE64_RUN } from "./decode.js";
+import { base64Gates, canGate, decodeBudgetFor, decodedRuns, hasBase64Run, hexGates, MIN_BASE64_RUN } from "./decode.js";
 
 const prefixes = [...new Set(RULES.flatMap((r) => r.prefixes))];
 
@@ -87,6 +88,31 @@ describe("base64Gates", () => {
       }
     }
     expect(missed).toEqual([]);
+  });
+
+  it("has a gate in the hex (lowercase and uppercase) of every catalog prefix, and the hex of ghp_'s first 3 characters in both cases", () => {
+    const missed: string[] = [];
+    for (const [p, token] of tokenHeads()) {
+      const hex = Buffer.from(token.slice(0, p.length + 6), "utf8").toString("hex");
+      if (!holdsGate(hex)) missed.push(`${p} lower`);
+      if (!holdsGate(hex.toUpperCase())) missed.push(`${p} upper`);
+    }
+    expect(missed).toEqual([]);
+    expect(hexGates(["ghp_", "sk-"])).toEqual(["676870", "736b2d", "736B2D"]);
+    expect(gates).toEqual(expect.arrayContaining(["676870", "736b2d", "736B2D"]));
+  });
+
+  it("decodes no SHA-1, SHA-256 or SHA-512 digest, even with every run tried (no gate hits), and the hex of text", () => {
+    const digests = Array.from({ length: 200 }, (_, i) => ["sha1", "sha256", "sha512"].map((a) => createHash(a).update(String(i)).digest("hex")).join(" ")).join("\n");
+    const budget = decodeBudgetFor(digests.length);
+    const before = budget.remaining;
+    expect(decodedRuns(digests, budget).count).toBe(0);
+    expect(budget.remaining).toBe(before);
+    const text = Buffer.from("a note of 24 characters!").toString("hex");
+    const runs = decodedRuns(`x ${text} y ${text.toUpperCase()}`, decodeBudgetFor(100));
+    expect(runs.count).toBe(2);
+    expect(runs.joined()).toBe("a note of 24 characters!\na note of 24 characters!");
+    expect([runs.encoding(0), runs.toOriginal(0, 2, 6)]).toEqual(["hex", [2 + 4, 2 + 12]]);
   });
 
   it("refines the gates of a 2-byte prefix by the characters that follow it (no 2-character gate)", () => {

@@ -13,6 +13,9 @@
  *   `-EncodedCommand`; try16 F19) is decoded as UTF-16LE when every code unit is text.
  *   A run that is not text is read again at its 4 alignments, and a run decoded is also decoded
  *   without what characters glued before or after it may have added (engine/realign.ts).
+ * - **hex**: a base64 run that is an even number of hex digits of one case (after an optional
+ *   `0x`), or a wrapped block of such lines (`xxd -p`), whose bytes are text ({@link decodeHexRun},
+ *   {@link decodeHexBlock}; gates: {@link hexGates}).
  * - **escapes**: the whitespace-delimited word around one or more escape sequences (words with
  *   escapes less than {@link ESCAPE_MERGE_GAP} apart, and what lies between them, make one run): percent-encoding
  *   `%XX` (RFC 3986 §2.1), JSON `\uXXXX` (RFC 8259 §7), HTML character references, numeric
@@ -56,7 +59,8 @@ export type Encoding =
   | "octal-escape"
   | "quoted-printable"
   | "code-point-escape"
-  | "named-escape";
+  | "named-escape"
+  | "hex";
 
 /** Decode-and-rescan depth: a token encoded twice (e.g. a JSON `\u` escape inside base64) is found, three times is not. */
 export const MAX_DECODE_DEPTH = 2;
@@ -244,6 +248,30 @@ export function base64Gates(prefixes: readonly string[], following?: readonly (U
     // An escape in base64 is decoded at depth 2 (base64, then the escape): no base64 of base64 of it.
     const bytes = Uint8Array.from(latin1Head(e, GATE_BYTES));
     for (const fragment of bytes.length < SHORT_HEAD ? refinedBase64(bytes, after!) : fixedBase64(bytes)) add(fragment);
+  }
+  return [...gates];
+}
+
+/**
+ * Characters of a prefix whose hex makes its gate for hex runs ({@link hexGates}): 3 characters are
+ * 6 hex digits (`ghp` → `676870`), as long as a base64 gate; a 40-digit SHA-1 holds a given 6-digit
+ * string at one of its 35 places with odds of about 1 in 480 000.
+ */
+const HEX_GATE_CHARS = 3;
+
+/**
+ * The gates of hex runs for a catalog's `prefixes`: the hex of each prefix's first
+ * {@link HEX_GATE_CHARS} characters (UTF-8 bytes, 2 digits each), lowercase and uppercase. A hex run
+ * ({@link decodedRuns}) whose decoded text holds a prefix holds one of them: its bytes start at an
+ * even digit, so no other alignment is needed. A prefix of 2 characters gives 4 digits.
+ * The scan adds them to its prefix automaton beside {@link base64Gates}.
+ */
+export function hexGates(prefixes: readonly string[]): string[] {
+  const gates = new Set<string>();
+  for (const p of prefixes) {
+    const hex = Buffer.from(Array.from(p).slice(0, HEX_GATE_CHARS).join(""), "utf8").toString("hex");
+    gates.add(hex);
+    gates.add(hex.toUpperCase());
   }
   return [...gates];
 }
@@ -438,6 +466,11 @@ export function decodedRuns(text: string, budget: DecodeBudget, base64Hits?: rea
    * text: engine/realign.ts).
    */
   const fromRun = (start: number, charsEnd: number): number => {
+    const hex = decodeHexRun(text, start, charsEnd, budget);
+    if (hex !== undefined) {
+      runs.push(hex);
+      return charsEnd;
+    }
     const end = paddingEnd(text, charsEnd);
     if (!decodeSpan(start, charsEnd, end, true)) {
       const segments = alignedSegments(text, start, charsEnd);
@@ -888,6 +921,11 @@ function readBlock(text: string, start: number, charsEnd: number, lead: number, 
   const lineCount = starts.length;
   let total = 0;
   for (let l = 0; l < lineCount; l++) total += ends[l]! - starts[l]!;
+  const hex = blockEnd === ends[lineCount - 1] ? decodeHexBlock(text, starts, ends, width, total, start, blockEnd, budget) : undefined;
+  if (hex !== undefined) {
+    runs.push(hex);
+    return { end: blockEnd, decoded: true, starts, ends };
+  }
   // A short block of ASCII text (the common kind, and the one an input can hold one per two lines)
   // is decoded line by line into the pool, like a short run: no joined string, Buffer or object.
   if (total <= SHORT_BLOCK && asciiTextHead(text, start) && Math.floor((total * 3) / 4) <= budget.remaining) {
@@ -1132,6 +1170,144 @@ function decodeUtf16Run(text: string, start: number, charsEnd: number, end: numb
   budget.remaining -= decoded.length;
   const url = chars.includes("-") || chars.includes("_");
   return new Base64Run(start, end, url ? "base64url-utf16le" : "base64-utf16le", decoded, UTF16);
+}
+
+/**
+ * Case of each hex digit: {@link HEX_LOWER} for `a`-`f`, {@link HEX_UPPER} for `A`-`F`, both for
+ * `0`-`9`, 0 for every other code unit (one lookup, no range check).
+ */
+const HEX_CASE = new Uint8Array(65536);
+const HEX_LOWER = 1;
+const HEX_UPPER = 2;
+for (let c = 48; c <= 57; c++) HEX_CASE[c] = HEX_LOWER | HEX_UPPER;
+for (let c = 97; c <= 102; c++) HEX_CASE[c] = HEX_LOWER;
+for (let c = 65; c <= 70; c++) HEX_CASE[c] = HEX_UPPER;
+
+/**
+ * The cases `text[from, to)` is written in: {@link HEX_LOWER} | {@link HEX_UPPER} for digits only,
+ * one of them for hex digits of one case (with digits), 0 when a code unit is not a hex digit or the
+ * cases are mixed (`6768705F`). `cases`: what the code units before allowed (a block's earlier lines).
+ */
+function hexCases(text: string, from: number, to: number, cases: number): number {
+  for (let i = from; i < to && cases !== 0; i++) cases &= HEX_CASE[text.charCodeAt(i)]!;
+  return cases;
+}
+
+/** Do the 3 bytes whose hex starts at `text[at]` (hex digits) make ASCII text? A cheap refusal of hashes and ids. */
+function asciiHexHead(text: string, at: number): boolean {
+  for (let k = at; k < at + 6; k += 2) {
+    const hi = text.charCodeAt(k);
+    // The first digit of an ASCII text byte is 0 (tab, LF, CR) or 2-7.
+    if (hi === 48) {
+      const lo = text.charCodeAt(k + 1);
+      if (lo !== 57 /* 9 */ && lo !== 97 && lo !== 65 /* a */ && lo !== 100 && lo !== 68 /* d */) return false;
+    } else if (hi < 50 || hi > 55) return false;
+  }
+  return true;
+}
+
+/**
+ * `bytes` as text: latin1 when they are all ASCII text, else UTF-8 when they are UTF-8 text without
+ * control characters other than tab, LF, CR; undefined when they are not text (as for base64 runs).
+ */
+function bytesAsText(bytes: Buffer): string | undefined {
+  const latin1 = bytes.toString("latin1");
+  if (!NOT_ASCII_TEXT.test(latin1)) return latin1;
+  if (NOT_TEXT.test(latin1)) return undefined;
+  const decoded = bytes.toString("utf8");
+  return decoded.length === bytes.length || decoded.includes("\ufffd") ? undefined : decoded;
+}
+
+/**
+ * The run of base64 characters `text[start, charsEnd)` decoded as hex, when it is one: an optional
+ * `0x` or `0X`, then an even number (at least {@link MIN_BASE64_RUN}) of hex digits of one case
+ * (`xxd -p`, `od`, Python's `.hex()`, Go's `hex.EncodeToString`, Java's `HexFormat`; mixed case is
+ * no encoder's output), whose bytes are text ({@link bytesAsText}). Undefined otherwise, and when it
+ * does not fit `budget`. Hashes and ids are refused at their first 3 bytes ({@link asciiHexHead}).
+ */
+function decodeHexRun(text: string, start: number, charsEnd: number, budget: DecodeBudget): HexRun | undefined {
+  const digits = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 32) === 120 /* x */ ? start + 2 : start;
+  const length = charsEnd - digits;
+  if (length < MIN_BASE64_RUN || length % 2 !== 0 || !asciiHexHead(text, digits) || !hexText(text, digits, charsEnd)) return undefined;
+  if (length / 2 > budget.remaining) return undefined;
+  const decoded = bytesAsText(Buffer.from(text.slice(digits, charsEnd), "hex"));
+  if (decoded === undefined) return undefined;
+  budget.remaining -= decoded.length;
+  return new HexRun(start, charsEnd, decoded, decoded.length === length / 2, digits, undefined);
+}
+
+/**
+ * Are `text[from, to)` (an even count) hex digits of one case whose bytes hold no control character
+ * but tab, LF, CR? Reads pair by pair and stops at the first refusal, allocating nothing: a run that
+ * starts with a gate and goes on with binary costs a few pairs ({@link bytesAsText} decides on
+ * bytes above 0x7F).
+ */
+function hexText(text: string, from: number, to: number): boolean {
+  let cases = HEX_LOWER | HEX_UPPER;
+  for (let i = from; i < to; i += 2) {
+    const hi = text.charCodeAt(i);
+    const lo = text.charCodeAt(i + 1);
+    cases &= HEX_CASE[hi]! & HEX_CASE[lo]!;
+    if (cases === 0) return false;
+    // A byte below 0x20 other than tab, LF, CR, or 0x7F: the high digit is 0 or 1 (or 7, then F).
+    if (hi <= 49 /* 0, 1 */ ? hi === 49 || (lo !== 57 && lo !== 97 && lo !== 65 && lo !== 100 && lo !== 68) : hi === 55 && (lo | 32) === 102) return false;
+  }
+  return true;
+}
+
+/**
+ * The wrapped block whose lines' characters are `text[starts[l], ends[l])` (every line but the last
+ * `width` long, `total` characters in all; lines of `xxd -p` are 60 digits) decoded as hex, when
+ * every line is hex digits of one case (the same in all lines), `total` is even and the bytes are
+ * text; else undefined.
+ */
+function decodeHexBlock(text: string, starts: readonly number[], ends: readonly number[], width: number, total: number, start: number, end: number, budget: DecodeBudget): HexRun | undefined {
+  if (total % 2 !== 0 || width % 2 !== 0 || !asciiHexHead(text, start)) return undefined;
+  let cases = HEX_LOWER | HEX_UPPER;
+  for (let l = 0; l < starts.length && cases !== 0; l++) cases = hexCases(text, starts[l]!, ends[l]!, cases);
+  if (cases === 0 || total / 2 > budget.remaining) return undefined;
+  const map = new Int32Array(3 + starts.length);
+  map[0] = starts.length;
+  map[1] = width;
+  map[2] = total;
+  const parts: string[] = [];
+  for (let l = 0; l < starts.length; l++) {
+    map[3 + l] = starts[l]!;
+    parts.push(text.slice(starts[l], ends[l]));
+  }
+  const decoded = bytesAsText(Buffer.from(parts.join(""), "hex"));
+  if (decoded === undefined) return undefined;
+  budget.remaining -= decoded.length;
+  return new HexRun(start, end, decoded, decoded.length === total / 2, start, map);
+}
+
+/** A run of hex digits decoded ({@link decodeHexRun}, {@link decodeHexBlock}): 2 digits per byte. */
+class HexRun implements DecodedRun {
+  readonly encoding = "hex";
+
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly text: string,
+    private readonly ascii: boolean,
+    /** Offset of the first digit (after a `0x`). */
+    private readonly digits: number,
+    /** The block's {@link LineMap} (at offset 0) when the digits are wrapped. */
+    private readonly lines: Int32Array | undefined,
+  ) {}
+
+  private byteOffset(i: number): number {
+    return this.ascii ? i : Buffer.byteLength(this.text.slice(0, i), "utf8");
+  }
+
+  // The digits of the span's bytes, so the finding starts at the token's first digit and its
+  // redaction removes every one of the token's.
+  toOriginal(s: number, e: number): [number, number] {
+    const a = 2 * this.byteOffset(s);
+    const b = 2 * this.byteOffset(e);
+    if (this.lines === undefined) return [this.digits + a, this.digits + b];
+    return [wrappedOffset(this.lines, 0, a, false), wrappedOffset(this.lines, 0, b, true)];
+  }
 }
 
 /** How a {@link Base64Run}'s bytes make its text: {@link ASCII} one per code unit, UTF-8, or {@link UTF16} (LE) two per code unit. */
