@@ -33,8 +33,8 @@ import { locateFolder, type LocatedFolder } from "../agents/locate-folder.js";
 import { pickRemote, readRepo, type RepoInfo } from "../agents/git-repo.js";
 import { displayRemoteUrl, namespaceFromRemote } from "../agents/remote-namespace.js";
 import { describeNetworkError, ErrorBody, FETCH_BAD_PORTS } from "@teammem/protocol";
-import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js";
-import { createApi } from "../http/api.js";
+import { ClientError, NetworkError, RedirectError, ServerError, UsageError } from "../errors.js";
+import { createApi, redirectTarget } from "../http/api.js";
 import { MAX_ERROR_REPLY_BYTES, readReplyText } from "../http/read-reply.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
@@ -89,15 +89,21 @@ const REACH_TIMEOUT_MS = 10_000;
  * `GET /v1/team/whoami` must get the server's error contract (401 `unauthorized`, or any reply with
  * a teammem error body, e.g. 429 rate_limited).
  * @throws NetworkError when nothing answers (the reason names the cause: connection refused, host not found...).
+ * @throws RedirectError (`server_redirect`) when it answers with a redirect: never followed.
  * @throws ClientError `protocol_error` when something answers, but not as a teammem server.
  */
 async function checkIsTeammemServer(server: string): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`${server}/v1/team/whoami`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
+    // Never followed, as every request of the client (http/api.ts): init names the server to use.
+    response = await fetch(`${server}/v1/team/whoami`, { headers: { accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
   } catch (err) {
     const timedOut = err instanceof DOMException && err.name === "TimeoutError";
     throw new NetworkError(server, timedOut ? `no answer within ${REACH_TIMEOUT_MS} ms` : describeNetworkError(err, server));
+  }
+  if (response.status >= 300 && response.status < 400) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new RedirectError(server, response.status, redirectTarget(server, `${server}/v1/team/whoami`, response));
   }
   // Bounded: a server that never stops sending is not read to the end (an answer is a small error body).
   const text = await readReplyText(response, MAX_ERROR_REPLY_BYTES, performance.now() + REACH_TIMEOUT_MS, REACH_TIMEOUT_MS).catch(() => "");
@@ -221,7 +227,7 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
       remote = token ? await checkRemote(server, namespace, token) : "server reached; namespace will be created on the first sync (no token yet)";
     } catch (err) {
       if (!(err instanceof NetworkError)) throw err;
-      throw new ClientError(`${err.message}; nothing was set up (check --server and that the server runs, or pass --offline to set up without it)`, 1, "network_error");
+      throw new ClientError(`${err.message}; nothing was set up (check --server and that the server runs, or pass --offline to set up without it)`, 1, err.code);
     }
     reached = true;
   }

@@ -144,7 +144,7 @@ function networkReason(err: unknown, server: string, timeoutMs: number): string 
 }
 
 /** Where a redirect reply points, for its error: the Location's origin, or its path when it stays on `server`'s origin. */
-function redirectTarget(server: string, url: string, response: Response): string {
+export function redirectTarget(server: string, url: string, response: Response): string {
   const location = response.headers.get("location");
   if (location === null) return "nowhere (no Location header)";
   let target: URL;

@@ -5,7 +5,8 @@
  * servers: the one configured, and a second one on another port (another origin) that records
  * every request it gets.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -69,6 +70,26 @@ describe("the client never follows a redirect", () => {
       code: "server_redirect",
       target: "/teammem/v1/server",
     });
+  });
+
+  it.each([["init"], ["init --moved"]])("%s against a redirecting server exits 1 with server_redirect, sets nothing up, asks nothing elsewhere (try17 M1)", async (how) => {
+    const other = await serve((_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"code":"unauthorized","message":"no token"}'));
+    const { url, requests } = await serve(redirecting(302, `${other.url}/elsewhere`));
+    const dir = await mkdtemp(join(tmpdir(), "teammem-redirect-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const init = ["init", "--dir", dir, "--namespace", "acme", "--token", "some-token"];
+    if (how === "init --moved") {
+      const first = await serve((_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"code":"unauthorized","message":"no token"}'));
+      expect((await teammem([...init, "--server", first.url, "--offline"])).code).toBe(0);
+    }
+    const r = await teammem([...init, "--server", url, ...(how === "init --moved" ? ["--moved"] : [])]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`teammem: server ${url} answered with a redirect (HTTP 302) to ${other.url}; teammem never follows one`);
+    expect(r.stderr).toMatch(/ \[server_redirect\]\n$/);
+    expect(requests).toEqual(["GET /v1/team/whoami "]);
+    expect(other.requests).toEqual([]);
+    if (how === "init") expect(existsSync(join(dir, ".teammem"))).toBe(false);
+    else expect(JSON.parse(await readFile(join(dir, ".teammem", "config.json"), "utf8")).server).not.toBe(url);
   });
 
   it("push and sync against a redirecting server exit 1 with server_redirect, send nothing elsewhere, keep the edit queued", async () => {
