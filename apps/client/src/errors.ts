@@ -47,6 +47,12 @@ export const CLIENT_ERROR_CODES = [
   "server_redirect",
   /** A state file teammem cannot rebuild (config, a queued operation, conflicts.json) is damaged; the message says what to do (exit 1). */
   "state_unreadable",
+  /** The disk holding the memory folder is full, or the user's quota is spent (ENOSPC, EDQUOT; exit 1). */
+  "disk_full",
+  /** A file or folder teammem must write is read-only or not the user's (EROFS, EACCES, EPERM; exit 1). */
+  "not_writable",
+  /** The process or the system has too many files open (EMFILE, ENFILE; exit 1). */
+  "too_many_open_files",
   /** Any other refusal or local failure (exit 1). */
   "failed",
 ] as const;
@@ -176,4 +182,35 @@ export class StateError extends ClientError {
   ) {
     super(`state file ${file} is unreadable: ${problem}${hint ? `; ${hint}` : ""}`, 1, "state_unreadable");
   }
+}
+
+/** What each local failure {@link localFailure} names means, and what the user does about it. */
+const LOCAL_FAILURES: Record<string, { code: ClientErrorCode; cause: string; action: string }> = {
+  ENOSPC: { code: "disk_full", cause: "the disk is full", action: "free some space" },
+  EDQUOT: { code: "disk_full", cause: "the disk quota is spent", action: "free some space" },
+  EROFS: { code: "not_writable", cause: "the file system is read-only", action: "mount it writable or use a memory folder on a writable disk" },
+  EACCES: { code: "not_writable", cause: "permission denied", action: "check the owner and mode of the memory folder and .teammem/ (they must be yours and writable)" },
+  EPERM: { code: "not_writable", cause: "operation not permitted", action: "check the owner and mode of the memory folder and .teammem/ (they must be yours and writable)" },
+  EMFILE: { code: "too_many_open_files", cause: "too many files are open in this process", action: "raise the open-file limit (ulimit -n)" },
+  ENFILE: { code: "too_many_open_files", cause: "too many files are open on this system", action: "close some programs" },
+};
+
+/**
+ * A local file-system failure the user can act on, as a {@link ClientError} (exit 1) with its own
+ * code and what to do: `disk_full` (ENOSPC, EDQUOT), `not_writable` (EROFS, EACCES, EPERM),
+ * `too_many_open_files` (EMFILE, ENFILE); undefined for any other error. The message names the
+ * system call and path where Node's error has them (a `write` to an open file has no path) and says that nothing kept before is lost: state files, queued operations and
+ * pulled team files are written whole to a temporary file and renamed over the old one
+ * (`state/atomic.ts`), so a failed write leaves the old file as it was (try17 M6).
+ */
+export function localFailure(err: unknown): ClientError | undefined {
+  const e = err as NodeJS.ErrnoException | undefined;
+  const known = typeof e?.code === "string" ? LOCAL_FAILURES[e.code] : undefined;
+  if (!known) return undefined;
+  const where = [e!.syscall, e!.path].filter((part) => typeof part === "string").join(" ");
+  return new ClientError(
+    `${known.cause} (${e!.code}${where ? `, ${where}` : ""}): nothing teammem kept before is lost (its files are replaced whole, never half-written; queued edits stay queued); ${known.action}, then run the command again`,
+    1,
+    known.code,
+  );
 }

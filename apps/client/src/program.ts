@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { redact } from "@teammem/scanner";
-import { ClientError } from "./errors.js";
+import { ClientError, localFailure } from "./errors.js";
 import type { CommandContext, CommandModule, Io } from "./commands/common.js";
 
 /**
@@ -125,6 +125,12 @@ export async function run(
       io.stderr(`teammem: ${err.message} [${err.code}]\n`);
       if (wantsJson(argv)) printJsonError(io, err.code, err.message);
       return err.exitCode;
+    }
+    const local = localFailure(err);
+    if (local) {
+      io.stderr(`teammem: ${local.message} [${local.code}]\n`);
+      if (wantsJson(argv)) printJsonError(io, local.code, local.message);
+      return local.exitCode;
     }
     const message = redact(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
     io.stderr(`teammem: ${message} [failed]\n`);

@@ -5,7 +5,7 @@
  * stderr). Only a deliberate refusal exits 2 (Claude Code then shows stderr to the agent).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { ClientError } from "../errors.js";
+import { ClientError, localFailure } from "../errors.js";
 import { createApi, type Api } from "../http/api.js";
 import type { Config } from "../state/config.js";
 import { LockBusyError } from "../state/lock.js";
@@ -58,7 +58,7 @@ export async function hookGuard(ctx: CommandContext, body: () => Promise<number>
   try {
     return await body();
   } catch (err) {
-    const message = err instanceof ClientError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    const message = err instanceof ClientError ? err.message : (localFailure(err)?.message ?? `unexpected error: ${err instanceof Error ? err.message : String(err)}`);
     ctx.io.stderr(`teammem hook: ${message}\n`);
     return 0;
   }

@@ -17,7 +17,7 @@
  * change seen by the watcher but not queued yet is found again by the next start's rescan.
  */
 import { skippedLine } from "../scope.js";
-import { ClientError, NetworkError, ServerError } from "../errors.js";
+import { ClientError, localFailure, NetworkError, ServerError } from "../errors.js";
 import { createApi } from "../http/api.js";
 import { requireConfig, type Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
@@ -244,7 +244,10 @@ export class Watch {
     const { full, pull, prefixes } = this.#work;
     if (!full && !pull && prefixes.size === 0) return;
     this.#busy = this.#runOnce(false)
-      .catch((err: unknown) => void this.#fail(`unexpected error: ${err instanceof Error ? err.message : String(err)}`, "failed"))
+      .catch((err: unknown) => {
+        const local = localFailure(err);
+        void this.#fail(local?.message ?? `unexpected error: ${err instanceof Error ? err.message : String(err)}`, local?.code ?? "failed");
+      })
       .finally(() => {
         this.#busy = undefined;
         this.#kick();
