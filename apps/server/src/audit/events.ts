@@ -19,7 +19,7 @@ export interface Actor {
 export const CLI_ACTOR: Actor = { id: null, name: "cli" };
 /** The team's `immediate` bypass policy, approving a request at once. */
 export const POLICY_ACTOR: Actor = { id: null, name: "policy" };
-/** The server itself: a scheduled job, or the first start's bootstrap (team `default` and its admin token). */
+/** The server itself: a scheduled job, the first start's bootstrap (team `default` and its admin token), or a new epoch on finding its database restored. */
 export const SERVER_ACTOR: Actor = { id: null, name: "server" };
 /** A refused request whose token named nobody the server can trust. */
 export const ANONYMOUS_ACTOR: Actor = { id: null, name: "anonymous" };
@@ -54,8 +54,10 @@ export type AuditEventInput = { teamId: string | null; actor: Actor } & (
   /** `targetUser` became a member with `role` (by a token issued to them). */
   | { kind: "member_added"; targetUser: string; role: Role }
   /**
-   * A new server epoch: an operator's `epoch rotate` (`previousEpoch`: the one it replaced), or an
-   * import (`previousEpoch`: the backup's; `count`: rows imported). `reasonText`: the epoch's reason.
+   * A new server epoch: an operator's `epoch rotate` (actor `cli`), or the server's own on finding
+   * its database restored or replaced (actor `server`); `previousEpoch`: the one it replaced, read
+   * under the epoch row's lock. Or an import (`previousEpoch`: the backup's; `count`: rows
+   * imported). `reasonText`: the epoch's reason (for the server's own, what changed).
    */
   | { kind: "epoch_rotated"; epoch: string; previousEpoch: string; reasonText: string }
   | { kind: "backup_imported"; epoch: string; previousEpoch: string; count: number; reasonText: string }

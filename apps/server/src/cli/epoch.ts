@@ -1,11 +1,12 @@
 /**
  * `teammem-server epoch show|rotate`: the server's identity and epoch. Clients reconcile by
  * content hashes when the epoch changes; rotate after restoring a file-level copy of the database.
- * A rotation is an `epoch_rotated` audit event (actor `cli`) in every team.
+ * A rotation is an `epoch_rotated` audit event (actor `cli`) in every team, committed with the epoch
+ * and naming the epoch it replaced as read under the epoch's row lock (two rotations at once chain).
  */
 import type { Command } from "@commander-js/extra-typings";
-import { CLI_ACTOR, recordServerWideAuditEvent } from "../audit/events.js";
-import { loadServerIdentity, startNewEpoch, type ServerIdentity } from "../identity/server-identity.js";
+import { CLI_ACTOR } from "../audit/events.js";
+import { loadServerIdentity, rotateEpoch, type ServerIdentity } from "../identity/server-identity.js";
 import { dataDirOption, err, out, withStore, type CliContext } from "./context.js";
 
 const describeIdentity = (i: ServerIdentity) => `server ${i.server.id} epoch ${i.server.epoch} (since ${i.epochStartedAt}: ${i.epochReason})`;
@@ -33,21 +34,8 @@ export function register(program: Command, ctx: CliContext): void {
     .addOption(dataDirOption())
     .action(async (o) => {
       await withStore(ctx, { dataDir: o.dataDir, purpose: "epoch rotate" }, async (store) => {
-        const db = store.database.db;
-        const before = await loadServerIdentity(db);
-        // The new epoch commits with its audit events (one per team: every team's clients reconcile).
-        const after = await db.transaction(async (tx) => {
-          const identity = await startNewEpoch(tx, o.reason);
-          await recordServerWideAuditEvent(tx, {
-            actor: CLI_ACTOR,
-            kind: "epoch_rotated",
-            epoch: identity.server.epoch,
-            previousEpoch: before.server.epoch,
-            reasonText: o.reason,
-          });
-          return identity;
-        });
-        out(ctx, `new epoch: ${describeIdentity(after)}; previous epoch ${before.server.epoch}`);
+        const { previous, current } = await rotateEpoch(store.database.db, o.reason, CLI_ACTOR);
+        out(ctx, `new epoch: ${describeIdentity(current)}; previous epoch ${previous.server.epoch}`);
         err(ctx, "running servers on this database answer the new epoch within 5 s; clients reconcile on their next sync");
       });
     });

@@ -15,8 +15,10 @@ import { RoleName, UserName } from "./admin.js";
  * - `token_issued`, `token_revoked`, `member_role_changed`, `fingerprint_key_rotated`;
  * - `team_created`: a team was created (`teammem-server team create`, or the first start's `default`);
  * - `member_added`: a user became a member of the team (`targetUser`, `role`), by the token issued to them;
- * - `epoch_rotated`: an operator started a new server epoch (`teammem-server epoch rotate`): `epoch`,
- *   `previousEpoch`, `reasonText`; recorded in every team, as it makes every client reconcile;
+ * - `epoch_rotated`: a new server epoch, started by an operator (`teammem-server epoch rotate`, actor
+ *   `cli`) or by the server on finding its database restored or replaced (actor `server`): `epoch`,
+ *   `previousEpoch` (the one it replaced), `reasonText` (the `--reason`, or what changed); recorded
+ *   in every team, as it makes every client reconcile;
  * - `backup_imported`: the database was loaded from a backup (`teammem-server import`): `epoch` (the
  *   new one), `previousEpoch` (the backup's), `count` (rows imported), `reasonText`; in every imported team;
  * - `entry_restored`, `conflict_recorded`;
@@ -69,8 +71,8 @@ export type AuditFinding = z.infer<typeof AuditFinding>;
  * One audit event: metadata only, never content, token or secret values. Every field is typed
  * and null when the kind does not set it (the server README lists the fields of each kind).
  * Times are ISO 8601 (UTC). `actor` is who acted: a user (from the token), `cli` (the server's
- * command line on its database), `policy` (an automatic approval), `server` (a scheduled job, or a
- * refused request whose token named nobody).
+ * command line on its database), `policy` (an automatic approval), `server` (a scheduled job, a new epoch on a
+ * restored database, or a refused request whose token named nobody).
  */
 export const AuditEvent = z.object({
   id: z.number().int().positive(),
