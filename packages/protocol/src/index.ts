@@ -1,6 +1,7 @@
 export { codeForStatus, ERRORS, ERROR_CODES, type ErrorCode, type ErrorSpec } from "./errors.js";
 export {
   checkEntryPath,
+  checkExistingEntryPath,
   isReservedSegment,
   pathFoldKey,
   MAX_PATH_BYTES,
@@ -8,6 +9,7 @@ export {
   type PathCheck,
   type PathRule,
 } from "./paths.js";
+export { BIDI_CONTROL_RANGES, codePointName, findInvisible, INVISIBLE_RANGES, isBidiControl, isInvisibleCodePoint } from "./invisible-characters.js";
 export {
   checkNamespaceName,
   MAX_NAMESPACE_LENGTH,

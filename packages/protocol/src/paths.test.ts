@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkEntryPath, pathFoldKey } from "./paths.js";
+import { BIDI_CONTROL_RANGES, INVISIBLE_RANGES } from "./invisible-characters.js";
+import { checkEntryPath, checkExistingEntryPath, pathFoldKey } from "./paths.js";
 
 describe("checkEntryPath", () => {
   it("says why a leading letter and colon is refused (a Windows drive), not that the path is absolute (try14 F14)", () => {
@@ -44,6 +45,71 @@ describe("checkEntryPath", () => {
     const result = checkEntryPath(raw);
     expect(result).toMatchObject({ ok: false, rule });
     expect(result.ok === false && result.message.length).toBeGreaterThan(0);
+  });
+});
+
+describe("checkEntryPath of invisible characters (try17 M4)", () => {
+  const bidi = /^\p{Bidi_Control}$/u;
+  const invisible = /^[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]$/u;
+  const inRanges = (ranges: readonly (readonly [number, number])[], cp: number): boolean => ranges.some(([a, b]) => cp >= a && cp <= b);
+
+  it("has tables equal to the Unicode properties of the running engine", () => {
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (inRanges(INVISIBLE_RANGES, cp) !== invisible.test(ch)) throw new Error(`INVISIBLE_RANGES disagrees at U+${cp.toString(16)}`);
+      if (inRanges(BIDI_CONTROL_RANGES, cp) !== bidi.test(ch)) throw new Error(`BIDI_CONTROL_RANGES disagrees at U+${cp.toString(16)}`);
+    }
+  });
+
+  it("refuses a Trojan-Source name with a message naming the code point", () => {
+    expect(checkEntryPath(`a/team/${String.fromCodePoint(0x202e)}evil.md`)).toEqual({
+      ok: false,
+      rule: "bidi_control",
+      message: expect.stringContaining("holds U+202E RIGHT-TO-LEFT OVERRIDE, a bidi control"),
+    });
+    expect(checkEntryPath(`a${String.fromCodePoint(0x200b)}.md`)).toEqual({
+      ok: false,
+      rule: "invisible_character",
+      message: expect.stringContaining("holds U+200B ZERO WIDTH SPACE, an invisible character"),
+    });
+    expect(checkEntryPath(`a${String.fromCodePoint(0xfe0f)}.md`)).toMatchObject({ message: expect.stringContaining("U+FE0F VARIATION SELECTOR-16") });
+    expect(checkEntryPath(`a${String.fromCodePoint(0xe0041)}.md`)).toMatchObject({ message: expect.stringContaining("U+E0041 TAG 'A'") });
+  });
+
+  // Every range of the brief, first and last code point, each in a segment of its own and in the middle of a name.
+  const bidiRanges: [number, number][] = [[0x61c, 0x61c], [0x200e, 0x200f], [0x202a, 0x202e], [0x2066, 0x2069]];
+  const otherRanges: [number, number][] = [
+    [0xad, 0xad], [0x34f, 0x34f], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f], [0x200b, 0x200d], [0x2060, 0x2065],
+    [0x206a, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff0, 0xfff8],
+    [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a], [0xe0000, 0xe0fff],
+  ];
+  const cases = (ranges: [number, number][], rule: string): [string, string][] =>
+    ranges.flatMap(([a, b]) => [...new Set([a, b])].map((cp): [string, string] => [cp.toString(16).toUpperCase().padStart(4, "0"), rule]));
+  it.each([...cases(bidiRanges, "bidi_control"), ...cases(otherRanges, "invisible_character")])("refuses U+%s by rule %s, and only for a new name", (hex, rule) => {
+    const ch = String.fromCodePoint(parseInt(hex, 16));
+    for (const raw of [`notes/a${ch}b.md`, `${ch}/x.md`, `x${ch}`]) {
+      const result = checkEntryPath(raw);
+      expect(result).toMatchObject({ ok: false, rule });
+      expect(result.ok === false && result.message).toContain(`holds U+${hex}`);
+      expect(checkExistingEntryPath(raw)).toEqual({ ok: true, path: raw.normalize("NFC") }); // an entry stored before stays reachable
+    }
+  });
+
+  it.each([
+    ["private use", String.fromCodePoint(0xe000)],
+    ["supplementary private use", String.fromCodePoint(0xf0000)],
+    ["a visible emoji with no variation selector", "\u{1f600}"],
+    ["Hebrew letters (right-to-left text, no control)", "\u05e9\u05dc\u05d5\u05dd"],
+    ["no-break space", "\u00a0"],
+  ])("accepts %s", (_label, text) => {
+    expect(checkEntryPath(`notes/${text}.md`)).toEqual({ ok: true, path: `notes/${text}.md` });
+  });
+
+  it("keeps every other rule for an existing name", () => {
+    expect(checkExistingEntryPath("../x")).toMatchObject({ ok: false, rule: "dot_segment" });
+    expect(checkExistingEntryPath("a\u0000b")).toMatchObject({ ok: false, rule: "control_character" });
+    expect(checkExistingEntryPath(".git/config")).toMatchObject({ ok: false, rule: "reserved_segment" });
   });
 });
 

@@ -3,10 +3,14 @@
  * so both refuse the same paths with the same reason.
  *
  * An entry path is a relative POSIX path, Unicode NFC-normalised, with no empty, `.` or `..`
- * segment, no leading `/`, no backslash, no NUL or other control character, at most
+ * segment, no leading `/`, no backslash, no NUL or other control character, no invisible character
+ * (a bidi control or another default-ignorable code point, invisible-characters.ts: such a name can
+ * display as another file's name), at most
  * {@link MAX_SEGMENT_BYTES} UTF-8 bytes per segment and {@link MAX_PATH_BYTES} UTF-8 bytes in all,
  * and no reserved segment ({@link isReservedSegment}).
  */
+import { findInvisible } from "./invisible-characters.js";
+
 export const MAX_SEGMENT_BYTES = 255;
 export const MAX_PATH_BYTES = 1024;
 
@@ -15,6 +19,8 @@ export type PathRule =
   | "absolute"
   | "backslash"
   | "control_character"
+  | "bidi_control"
+  | "invisible_character"
   | "dot_segment"
   | "empty_segment"
   | "segment_too_long"
@@ -41,16 +47,38 @@ export function isReservedSegment(segment: string): boolean {
 }
 
 /**
- * Checks `raw` against the entry-path rules.
+ * Checks `raw` against the entry-path rules: the rules for a name being created (a write, the new
+ * name of a rename).
  * @returns `{ ok: true, path }` with `path` NFC-normalised, or `{ ok: false, rule, message }`
- *   naming the first rule that failed (the message never echoes more than the path itself).
+ *   naming the first rule that failed (the message never echoes more than the path itself; an
+ *   invisible character is named by code point, e.g. `path holds U+202E RIGHT-TO-LEFT OVERRIDE,
+ *   a bidi control ...`, rule `bidi_control` or `invisible_character`).
  */
 export function checkEntryPath(raw: string): PathCheck {
+  return check(raw, true);
+}
+
+/**
+ * {@link checkEntryPath} for a path naming an entry that may already exist (a read, a delete, the
+ * old name of a rename): every rule but the invisible-character ones (`bidi_control`,
+ * `invisible_character`), which came later, so an entry stored before them stays readable,
+ * deletable and renamable to a valid name.
+ */
+export function checkExistingEntryPath(raw: string): PathCheck {
+  return check(raw, false);
+}
+
+function check(raw: string, refuseInvisible: boolean): PathCheck {
   const fail = (rule: PathRule, message: string): PathCheck => ({ ok: false, rule, message });
   if (raw.length === 0) return fail("empty", "path must not be empty");
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(raw))
     return fail("control_character", "path must not contain NUL or other control characters");
+  const invisible = refuseInvisible ? findInvisible(raw) : null;
+  if (invisible?.bidi)
+    return fail("bidi_control", `path holds ${invisible.name}, a bidi control: it can make the name display as another one (e.g. 'evil.md' reversed); rename the file without it`);
+  if (invisible)
+    return fail("invisible_character", `path holds ${invisible.name}, an invisible character: the name can look the same as another one; rename the file without it`);
   if (raw.includes("\\")) return fail("backslash", "path must use '/' as separator, not '\\'");
   if (raw.startsWith("/")) return fail("absolute", "path must be relative (no leading '/')");
   // A colon is a legal name character on Linux and macOS, but `a:b.md` on a Windows teammate's

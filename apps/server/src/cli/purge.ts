@@ -4,7 +4,7 @@
  * (`--server --token`) or on the database (`--team`; actor `cli`).
  */
 import type { Command } from "@commander-js/extra-typings";
-import { checkEntryPath, NamespaceName, PurgeRequest } from "@teammem/protocol";
+import { checkExistingEntryPath, NamespaceName, PurgeRequest } from "@teammem/protocol";
 import { withBackend, type BackendOptions } from "./admin-backend.js";
 import { withAdminOptions } from "./admin-options.js";
 import { CliError, EXIT, out, type CliContext } from "./context.js";
@@ -20,7 +20,7 @@ export function register(program: Command, ctx: CliContext): void {
       // The shared admin options' generic typing loses these required ones: spelled out here.
       const o = opts as unknown as BackendOptions & { namespace: string; path: string; entryVersion: string; reason: string; sameContent?: boolean; json?: boolean };
       if (!NamespaceName.safeParse(o.namespace).success) throw new CliError("--namespace: not a namespace name", EXIT.usage);
-      const path = checkEntryPath(o.path);
+      const path = checkExistingEntryPath(o.path);
       if (!path.ok) throw new CliError(`--path: ${path.message}`, EXIT.usage);
       if (!/^\d+$/.test(o.entryVersion)) throw new CliError(`--entry-version must be a version number (a whole number from 1), got ${JSON.stringify(o.entryVersion)}`, EXIT.usage);
       const parsed = PurgeRequest.safeParse({ path: path.path, version: Number(o.entryVersion), reason: o.reason, sameContent: o.sameContent === true });

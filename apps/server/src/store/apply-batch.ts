@@ -76,7 +76,7 @@ export type RunChecks = Map<Operation, Checked | null>;
 /** `op` as a run candidate, or null (a rename, a string that is not well-formed, a path validation refuses). */
 function candidateFor(ctx: WriteContext, op: Operation): Candidate | null {
   if ("renameFrom" in op || checkWellFormed(op) !== null) return null;
-  const checked = checkWritePath(ctx, op.path);
+  const checked = checkWritePath(ctx, op.path, "delete" in op ? "existing" : "new");
   if ("refusal" in checked) return null;
   return { op, path: checked.path, foldKey: pathFoldKey(checked.path) };
 }

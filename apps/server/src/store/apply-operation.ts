@@ -37,7 +37,7 @@ export function operationHash(op: Operation): string {
 /** The checked old path of a rename (NFC, clean), or its refusal: `invalid_path`, `secret_detected`, or `invalid_request` when it is the new path. */
 function renameSource(ctx: WriteContext, op: Operation, to: string): { from: string | null } | { refusal: Refusal } {
   if (!("renameFrom" in op)) return { from: null };
-  const checked = checkWritePath(ctx, op.renameFrom);
+  const checked = checkWritePath(ctx, op.renameFrom, "existing");
   if ("refusal" in checked) return checked;
   if (checked.path === to) return { refusal: new Refusal("invalid_request", "a rename needs two different paths (renameFrom equals path)", { reason: "rename_to_itself" }) };
   return { from: checked.path };
@@ -63,7 +63,7 @@ export async function applyOperation(db: Db, ctx: WriteContext, op: Operation): 
   if (illFormed) return rejected(illFormed.opId, illFormed.path, illFormed.refusal);
   const nsId = ctx.namespace.id;
   const hash = operationHash(op);
-  const checked = checkWritePath(ctx, op.path);
+  const checked = checkWritePath(ctx, op.path, "delete" in op ? "existing" : "new");
   const refusal: Refusal | null =
     "refusal" in checked ? checked.refusal : "delete" in op ? null : checkContent(ctx, op.content);
   if (refusal || !("path" in checked)) {

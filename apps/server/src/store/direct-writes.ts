@@ -13,7 +13,7 @@ import { checkNewLiveEntry, commitVersion, readHead, type Head, type VersionKind
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, requestHash, storeOperation } from "./idempotency.js";
 import { Refusal } from "../errors/refusal.js";
-import { auditSecretRefusal, checkContent, SecretRefusal } from "./validate-content.js";
+import { auditSecretRefusal, checkContent, SecretRefusal, type PathUse } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
 
@@ -34,8 +34,8 @@ async function refuseContent(db: Db, ctx: WriteContext, path: string, content: s
 }
 
 /** The NFC path, or throws `invalid_path`, or `secret_detected` (audited) for a path holding a credential. */
-async function validPath(db: Db, ctx: WriteContext, raw: string): Promise<string> {
-  const checked = checkWritePath(ctx, raw);
+async function validPath(db: Db, ctx: WriteContext, raw: string, use: PathUse = "new"): Promise<string> {
+  const checked = checkWritePath(ctx, raw, use);
   if ("path" in checked) return checked.path;
   await auditPathSecret(db, ctx, checked.refusal);
   throw checked.refusal;
@@ -93,7 +93,7 @@ export async function writeHead(
  *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full.
  */
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
-  const path = await validPath(db, ctx, rawPath);
+  const path = await validPath(db, ctx, rawPath, content === null ? "existing" : "new");
   if (content !== null) await refuseContent(db, ctx, path, content);
   return inNamespaceTransaction(db, ctx, async (tx, cursor) => {
     const head = await readHead(tx, ctx.namespace.id, path);

@@ -8,7 +8,7 @@ import { recordAuditEvent } from "../audit/events.js";
 import type { Db } from "../db/database.js";
 import type { Refusal } from "../errors/refusal.js";
 import { findSecretsInName, redactSecrets, ruleList } from "../secrets/names.js";
-import { checkPath, SecretRefusal } from "./validate-content.js";
+import { checkPath, SecretRefusal, type PathUse } from "./validate-content.js";
 import type { WriteContext } from "./write-context.js";
 
 /** A refusal of a path holding a credential; {@link auditPathSecret} records `redactedPath`. */
@@ -30,8 +30,8 @@ function scanPath(ctx: Pick<WriteContext, "fingerprintKey">, path: string): Path
 }
 
 /** {@link checkPath}, then {@link scanPath}: the NFC path, or the refusal (`invalid_path` or `secret_detected`). */
-export function checkWritePath(ctx: Pick<WriteContext, "fingerprintKey">, rawPath: string): { path: string } | { refusal: Refusal } {
-  const checked = checkPath(rawPath);
+export function checkWritePath(ctx: Pick<WriteContext, "fingerprintKey">, rawPath: string, use: PathUse = "new"): { path: string } | { refusal: Refusal } {
+  const checked = checkPath(rawPath, use);
   if ("refusal" in checked) return checked;
   const secret = scanPath(ctx, checked.path);
   return secret ? { refusal: secret } : checked;

@@ -2,7 +2,7 @@
  * Checks one incoming write that needs no database: path rules, UTF-8 well-formedness, size, and
  * the server-side re-scan for secrets; and the audit event of a secret hit (metadata only).
  */
-import { checkEntryPath, type Operation } from "@teammem/protocol";
+import { checkEntryPath, checkExistingEntryPath, type Operation } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { recordAuditEvent } from "../audit/events.js";
 import type { Db, Tx } from "../db/database.js";
@@ -20,9 +20,16 @@ export function checkWellFormed(op: Operation): IllFormedItem | null {
   return illFormedItem(op) ?? null;
 }
 
-/** Checks `rawPath`; @returns the NFC path or the refusal (`invalid_path`, details `{ rule }`). */
-export function checkPath(rawPath: string): { path: string } | { refusal: Refusal } {
-  const checked = checkEntryPath(rawPath);
+/**
+ * How a path is used: `new` names an entry being written (every path rule); `existing` names an
+ * entry that may already be stored (a read, a delete, the old name of a rename), checked by the
+ * rules minus the later invisible-character ones, so an entry stored before them stays reachable.
+ */
+export type PathUse = "new" | "existing";
+
+/** Checks `rawPath` for `use`; @returns the NFC path or the refusal (`invalid_path`, details `{ rule }`). */
+export function checkPath(rawPath: string, use: PathUse = "new"): { path: string } | { refusal: Refusal } {
+  const checked = use === "new" ? checkEntryPath(rawPath) : checkExistingEntryPath(rawPath);
   if (!checked.ok) return { refusal: new Refusal("invalid_path", checked.message, { rule: checked.rule }) };
   return { path: checked.path };
 }

@@ -25,7 +25,7 @@ const purgeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const ns = await findNamespace(app.db, request.auth.teamId, request.params.namespace);
       if (!ns) throw new Refusal("not_found", "no namespace of this name in this team");
-      const checked = checkPath(request.body.path);
+      const checked = checkPath(request.body.path, "existing");
       if ("refusal" in checked) throw checked.refusal;
       const ctx = await writeContext(app, request, ns, undefined);
       return purgeVersion(app.db, ctx, { ...request.body, path: checked.path });

@@ -21,9 +21,9 @@ import { listConflicts, readEntry, readHistory, readVersion } from "../../store/
 import { checkPath } from "../../store/validate-content.js";
 import { errorReplies, namespaceReader, serverRef } from "./context.js";
 
-/** The NFC form of a path from a query. @throws Refusal invalid_path (details.rule). */
+/** The NFC form of a path from a query (the rules of an existing name). @throws Refusal invalid_path (details.rule). */
 export function queryPath(raw: string): string {
-  const checked = checkPath(raw);
+  const checked = checkPath(raw, "existing");
   if ("refusal" in checked) throw checked.refusal;
   return checked.path;
 }
