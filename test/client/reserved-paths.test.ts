@@ -26,8 +26,8 @@ describe.each(DATABASE_KINDS)("reserved path segments on %s", (kind) => {
     const first = await sync(a, envA);
     expect(first.code).toBe(0);
     expect((await status(a)).skipped).toEqual([
-      { path: "team/.teammem", reason: RESERVED },
-      { path: "team/repo/.git", reason: RESERVED },
+      { path: "team/.teammem", reason: RESERVED, symlink: false },
+      { path: "team/repo/.git", reason: RESERVED, symlink: false },
     ]);
     expect(await rowsOf(server.database, sql`SELECT path FROM entries ORDER BY path`)).toEqual([{ path: "ok.md" }]);
     await sync(b, envB);
