@@ -180,6 +180,30 @@ describe("walkTeamScope", () => {
     expect(isSkipped(scope, "sub/.git/config")).toBe(true);
   });
 
+  it("skips and reports names holding a bidi control or an invisible character, naming the code point and a name to rename to (try17 M4)", async () => {
+    const { root, layout } = await memoryFolder();
+    const rlo = String.fromCodePoint(0x202e);
+    const zwsp = String.fromCodePoint(0x200b);
+    await mkdir(join(root, "team", "a", "team"), { recursive: true });
+    await writeFile(join(root, "team", "a", "team", `${rlo}evil.md`), "hi\n");
+    await mkdir(join(root, "team", `dir${zwsp}`));
+    await writeFile(join(root, "team", `dir${zwsp}`, "inner.md"), "inner\n");
+    await writeFile(join(root, "team", `${zwsp}`), "only invisible\n");
+    await writeFile(join(root, "team", "ok.md"), "ok\n");
+    const scope = await walkTeamScope(layout);
+    expect([...scope.files.keys()]).toEqual(["ok.md"]);
+    expect(scope.skipped).toEqual([
+      {
+        path: "team/a/team/\\u202eevil.md", // escaped when shown: it would reverse the rest of the line
+        reason: expect.stringMatching(/^invalid path: path holds U\+202E RIGHT-TO-LEFT OVERRIDE, a bidi control: .*, e\.g\. to team\/a\/team\/evil\.md, to sync it$/),
+        symlink: false,
+      },
+      { path: `team/dir${zwsp}`, reason: expect.stringMatching(/^invalid path: path holds U\+200B ZERO WIDTH SPACE, an invisible character: .*, e\.g\. to team\/dir, to sync it$/), symlink: false },
+      { path: `team/${zwsp}`, reason: expect.stringMatching(/U\+200B ZERO WIDTH SPACE.*rename the file without it to sync it$/), symlink: false }, // no valid name without it
+    ]);
+    expect(isSkipped(scope, `dir${zwsp}/inner.md`)).toBe(true);
+  });
+
   it("skips and reports file and folder names that are not UTF-8 (never read, nothing under them counts as deleted), and still lists the rest", async () => {
     const { root, layout } = await memoryFolder();
     const teamBytes = Buffer.from(join(root, "team") + "/");

@@ -6,7 +6,7 @@
 import type { BigIntStats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { checkEntryPath, type PathCheck } from "@teammem/protocol";
+import { checkEntryPath, isInvisibleCodePoint, type PathCheck } from "@teammem/protocol";
 import { isSettled, nowNs, sameFileStat, type FileStat } from "./local/file-stat.js";
 import { parentChecks, readTeamFile, type ParentChecks, type Unsafe } from "./local/team-files.js";
 import { TEMP_PREFIX } from "./state/atomic.js";
@@ -179,7 +179,19 @@ async function readFound(w: Walk, rel: string, st: BigIntStats): Promise<TeamFil
 function invalidReason(rel: string, check: PathCheck): string {
   const name = rel.slice(rel.lastIndexOf("/") + 1);
   if (name.toLowerCase().startsWith(TEMP_PREFIX)) return "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)";
+  if (!check.ok && (check.rule === "bidi_control" || check.rule === "invisible_character")) return invisibleReason(rel, check.message);
   return check.ok ? notNfcReason(rel) : `invalid path: ${check.message}`;
+}
+
+/**
+ * Why a team name holding a bidi control or another invisible character is skipped (try17 M4): the
+ * protocol's message (which names the code point), and the name without such characters to rename
+ * it to, when that name is valid.
+ */
+function invisibleReason(rel: string, message: string): string {
+  const visible = [...rel].filter((c) => !isInvisibleCodePoint(c.codePointAt(0)!)).join("");
+  const hint = checkEntryPath(visible).ok ? `, e.g. to ${displayPath(visible)},` : "";
+  return `invalid path: ${message}${hint} to sync it`;
 }
 
 /** `U+00E9`. */

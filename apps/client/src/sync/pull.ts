@@ -318,7 +318,7 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun, att
   const { outcome } = run;
   const check = checkEntryPath(change.path);
   if (!check.ok || check.path !== change.path) {
-    ctx.warn(`skipped a server change with an invalid path (${check.ok ? "not NFC-normalised" : check.message})`);
+    ctx.warn(`skipped a server change with an invalid path: ${displayPath(change.path)} (${check.ok ? "not NFC-normalised" : check.message})`);
     return;
   }
   const path = change.path;

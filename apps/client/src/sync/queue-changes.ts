@@ -4,7 +4,7 @@
  * to the outbox, durably, before anything is sent.
  */
 import { randomUUID } from "node:crypto";
-import { checkEntryPath } from "@teammem/protocol";
+import { checkExistingEntryPath } from "@teammem/protocol";
 import { firstMarkerLine } from "../merge/markers.js";
 import { isSkipped, type TeamScope } from "../scope.js";
 import { enqueue, type OutboxEntry, type QueuedOperation } from "../state/outbox.js";
@@ -45,8 +45,10 @@ export function localChanges(bases: SyncState["bases"], scope: TeamScope): Local
   }
   for (const [path, base] of Object.entries(bases)) {
     if (base.sha256 === null || scope.files.has(path) || isSkipped(scope, path)) continue;
-    // A base whose path the protocol now refuses (e.g. `.git/...`, synced before the rule) is never deleted from here.
-    if (!checkEntryPath(path).ok) continue;
+    // A base whose path the protocol now refuses (e.g. `.git/...`, synced before the rule) is never deleted from here;
+    // one with an invisible character (pulled before that rule, try17 M4) is: the file was renamed away or deleted, and the
+    // server still accepts the delete of such an existing name.
+    if (!checkExistingEntryPath(path).ok) continue;
     changes.push({ path, baseVersion: base.version, content: null, sha256: null });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
