@@ -48,6 +48,9 @@ describe.each(DATABASE_KINDS)("sync --allow on %s", (kind) => {
         requestedAt: expect.any(String),
         decidedBy: null,
         note: null,
+        revokedBy: null,
+        revokeNote: null,
+        currentKey: true,
       },
     ]);
     const pending = await adminCall("GET", "/v1/admin/bypasses");
@@ -72,11 +75,63 @@ describe.each(DATABASE_KINDS)("sync --allow on %s", (kind) => {
     const edited = await syncJson(b, envB);
     expect([edited.json.pushed.applied, edited.json.heldBack]).toEqual([["team/examples.md"], []]);
 
-    // Revoked: the next change holding the value is held back again.
-    await adminCall("POST", `/v1/admin/bypasses/${pending.bypasses[0].id}/revoke`);
+    // Revoked with a note (try17 M2): the next change holding the value is held back again, that
+    // sync says once that the bypass was revoked, and status (text, JSON, bypasses.json) follows.
+    const revoked = await adminCall("POST", `/v1/admin/bypasses/${pending.bypasses[0].id}/revoke`, { note: "real token after all" });
+    expect([revoked.bypass.status, revoked.bypass.revokedBy, revoked.bypass.revokeNote]).toEqual(["revoked", "ada", "real token after all"]);
     await writeFile(join(a, "team", "examples.md"), `# Examples\ntoken ${secret}\nand more\n`);
-    await sync(a, envA); // pulls B's edit first: merged, then held back
+    const revokedLine = "bypass for team/examples.md:2 github-pat was revoked by ada: real token after all; files holding that secret are held back again";
+    const seen = await sync(a, envA); // pulls B's edit first: merged, then held back
+    expect(seen.code).toBe(0);
+    expect(seen.stdout.split(revokedLine).length - 1).toBe(1);
     expect((await status(a)).heldBack.map((h: { path: string }) => h.path)).toEqual(["team/examples.md"]);
+    expect((await status(a)).bypasses).toMatchObject([{ status: "revoked", decidedBy: "ada", note: "sandbox only", revokedBy: "ada", revokeNote: "real token after all" }]);
+    const statusText = (await teammem(["status", "--dir", a])).stdout;
+    expect(statusText).toContain("team/examples.md:2 github-pat (test_value): revoked by ada: real token after all");
+    expect(statusText).not.toContain("approved by ada");
+    const onDisk = JSON.parse(await readFile(join(a, ".teammem", "bypasses.json"), "utf8"));
+    expect(onDisk.entries).toMatchObject([{ status: "revoked", revokedBy: "ada", revokeNote: "real token after all" }]);
+    // Said once: the next sync neither repeats the event nor asks the server about a revoked request.
+    const again = await syncJson(a, envA);
+    expect(again.code).toBe(0);
+    expect(again.json.events).toEqual([]);
+    expect(again.stderr).not.toContain("revoked");
+    expect(again.json.heldBack.map((h: { path: string }) => h.path)).toEqual(["team/examples.md"]);
+  });
+
+  it("reaches the requester's client when denied, and when an approval is revoked without a note (--json event)", async () => {
+    const { server, a, envA } = await setup(kind);
+    const admin = await server.token("ada", "default", "admin");
+    const decide = (id: string, verb: string, body?: unknown) =>
+      fetch(`${server.url}/v1/admin/bypasses/${id}/${verb}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${admin}`, ...(body ? { "content-type": "application/json" } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    await writeFile(join(a, "team", "d.md"), `t ${fakeGithubPat(11)}\n`);
+    await writeFile(join(a, "team", "r.md"), `t ${fakeGithubPat(12)}\n`);
+    await sync(a, envA);
+    const byPath = new Map((await status(a)).heldBack.map((h: { path: string; findings: { fingerprint: string }[] }) => [h.path, h.findings[0]?.fingerprint]));
+    for (const path of ["team/d.md", "team/r.md"]) {
+      expect((await teammem(["sync", "--dir", a, "--allow", byPath.get(path) as string, "--reason", "will_fix"], envA)).code).toBe(0);
+    }
+    const [d, r] = (await status(a)).bypasses.map((b: { id: string }) => b.id);
+    expect((await decide(d, "deny", { note: "rotate it instead" })).status).toBe(200);
+    expect((await decide(r, "approve")).status).toBe(200);
+    const decided = await syncJson(a, envA);
+    expect(decided.stderr).toContain("bypass for team/d.md:1 github-pat was denied by ada: rotate it instead");
+    expect([decided.json.pushed.applied, decided.json.heldBack.map((h: { path: string }) => h.path)]).toEqual([["team/r.md"], ["team/d.md"]]);
+    expect((await teammem(["status", "--dir", a])).stdout).toContain("team/d.md:1 github-pat (will_fix): denied by ada: rotate it instead");
+
+    expect((await decide(r, "revoke")).status).toBe(200);
+    const revoked = await syncJson(a, envA);
+    expect(revoked.json.events).toEqual([{ type: "bypass-revoked", path: "team/r.md", line: 1, ruleId: "github-pat", by: "ada", note: null }]);
+    expect(revoked.stderr).not.toContain("denied");
+    expect((await status(a)).bypasses.map((b: { status: string; revokedBy: string | null; revokeNote: string | null }) => [b.status, b.revokedBy, b.revokeNote])).toEqual([
+      ["denied", null, null],
+      ["revoked", "ada", null],
+    ]);
+    expect((await teammem(["status", "--dir", a])).stdout).toContain("team/r.md:1 github-pat (will_fix): revoked by ada (held back again)");
   });
 
   it("is approved at once under the immediate policy and pushes in the same run", async () => {

@@ -90,9 +90,26 @@ export interface StatusReport {
   /**
    * Bypass requests sent from this folder (`sync --allow`), newest last, in the state the last sync
    * saw: `pending` (an admin decides; every sync asks again), `approved` (the file is sent),
-   * `denied`, `revoked`. `decidedBy` is `policy` for an approval by the team's immediate policy.
+   * `denied`, `revoked`. `decidedBy` is `policy` for an approval by the team's immediate policy;
+   * `note` is the approving or denying admin's. `revokedBy` and `revokeNote`: who revoked an
+   * approval and why (null until revoked, or no note given). `currentKey` false: the team's
+   * fingerprint key was rotated, an approval no longer matches anything.
    */
-  bypasses: { id: string; path: string; line: number; ruleId: string; fingerprint: string; reason: string; status: string; requestedAt: string; decidedBy: string | null; note: string | null }[];
+  bypasses: {
+    id: string;
+    path: string;
+    line: number;
+    ruleId: string;
+    fingerprint: string;
+    reason: string;
+    status: string;
+    requestedAt: string;
+    decidedBy: string | null;
+    note: string | null;
+    revokedBy: string | null;
+    revokeNote: string | null;
+    currentKey: boolean;
+  }[];
   /**
    * `conflictId`: the server's record (null: found by this client's merge at pull); `author` wrote
    * the server version `headVersion`; `markersAt`: line of the first conflict marker still in the
@@ -199,6 +216,9 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
       requestedAt: b.requestedAt,
       decidedBy: b.decidedBy,
       note: b.note,
+      revokedBy: b.revokedBy,
+      revokeNote: b.revokeNote,
+      currentKey: b.currentKey,
     })),
     conflicts: reports.conflicts.map((c) => ({
       path: displayPath(c.path),
@@ -334,8 +354,12 @@ function formatStatus(s: StatusReport): string {
     "bypass requests (as of the last sync)",
     s.bypasses.map(
       (b) =>
-        `${b.path}:${b.line} ${b.ruleId} (${b.reason}): ${b.status}${b.decidedBy ? ` by ${b.decidedBy}` : ""}${b.note ? `: ${b.note}` : ""}` +
-        (b.status === "pending" ? " (waiting for an admin)" : ""),
+        `${b.path}:${b.line} ${b.ruleId} (${b.reason}): ` +
+        (b.status === "revoked"
+          ? `revoked by ${b.revokedBy ?? "an admin"}${b.revokeNote ? `: ${b.revokeNote}` : ""} (held back again)`
+          : `${b.status}${b.decidedBy ? ` by ${b.decidedBy}` : ""}${b.note ? `: ${b.note}` : ""}`) +
+        (b.status === "pending" ? " (waiting for an admin)" : "") +
+        (b.status === "approved" && !b.currentKey ? " (no longer applies: the team's fingerprint key was rotated)" : ""),
     ),
   );
   section("memory warnings (teammem check; they never block a sync)", s.warnings.map(formatWarning));

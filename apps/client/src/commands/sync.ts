@@ -150,7 +150,8 @@ export function describeBypass(b: StoredBypass): string {
   const where = `${displayPath(b.path)}:${b.line} ${b.ruleId}`;
   if (b.status === "approved") return `bypass approved${b.decidedBy === "policy" ? " by the team's policy" : b.decidedBy ? ` by ${b.decidedBy}` : ""} for ${where}: the file is sent`;
   if (b.status === "pending") return `bypass requested for ${where}: waiting for an admin's approval (teammem status shows its state; the file stays held back until then)`;
-  return `bypass for ${where} is ${b.status}${b.decidedBy ? ` (by ${b.decidedBy})` : ""}${b.note ? `: ${b.note}` : ""}; remove the secret to send the file`;
+  const [by, note] = b.status === "revoked" ? [b.revokedBy, b.revokeNote] : [b.decidedBy, b.note];
+  return `bypass for ${where} is ${b.status}${by ? ` (by ${by})` : ""}${note ? `: ${note}` : ""}; remove the secret to send the file`;
 }
 
 function errorJson(err: NetworkError | ServerError) {

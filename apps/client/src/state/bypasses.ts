@@ -1,7 +1,8 @@
 /**
  * `.teammem/bypasses.json`: the bypass requests this folder sent (`teammem sync --allow`), with the
  * state last seen on the server, so `status` can show it without the network. Refreshed by every
- * sync while a request is pending. Metadata only: fingerprint, rule, path, line, never the value.
+ * sync while a request is pending or approved (an approval can be revoked). Metadata only:
+ * fingerprint, rule, path, line, never the value.
  */
 import { z } from "zod";
 import { BypassReason, BypassStatus } from "@teammem/protocol";
@@ -22,6 +23,11 @@ export const StoredBypass = z.object({
   /** Who approved or denied (`policy`: the team's immediate policy). */
   decidedBy: z.string().nullable(),
   note: z.string().nullable(),
+  /** The admin who revoked an approval, and their note; null until revoked (absent in files of older clients). */
+  revokedBy: z.string().nullable().default(null),
+  revokeNote: z.string().nullable().default(null),
+  /** false once the team's fingerprint key was rotated: an approval no longer matches anything (absent in files of older clients: true). */
+  currentKey: z.boolean().default(true),
 });
 export type StoredBypass = z.infer<typeof StoredBypass>;
 

@@ -1,7 +1,7 @@
 /**
  * Bypass requests of a sync: `teammem sync --allow <fingerprint> --reason <why> [text]` asks the
  * server to let a held-back secret through for the team (where it is and why; never the value),
- * and every sync refreshes the state of this folder's pending requests for `status`.
+ * and every sync refreshes the state of this folder's pending and approved requests for `status`.
  */
 import type { Bypass, BypassReason } from "@teammem/protocol";
 import { NetworkError, ServerError, UsageError } from "../errors.js";
@@ -33,6 +33,9 @@ const stored = (b: Bypass, path: string): StoredBypass => ({
   requestedAt: b.requestedAt,
   decidedBy: b.decidedBy,
   note: b.note,
+  revokedBy: b.revokedBy,
+  revokeNote: b.revokeNote,
+  currentKey: b.currentKey,
 });
 
 /**
@@ -79,27 +82,45 @@ export async function sendBypassRequest(ctx: SyncContext, allow: AllowRequest): 
   );
 }
 
+/** States the server may still change: a pending request is decided, an approval revoked (or its key rotated away). */
+const mayChange = (b: StoredBypass) => b.status === "pending" || b.status === "approved";
+
 /**
- * Asks the server for the state of each pending request of this folder and records changes (an
- * approval also refreshes the scan policy, so this run sends the file). Failures leave the stored
- * state as it was; the next sync asks again.
+ * Asks the server for the state of each pending or approved request of this folder and records
+ * changes: an approval or denial is a warning line (an approval also refreshes the scan policy, so
+ * this run sends the file); a revocation is a `bypass-revoked` event, once (files holding that
+ * secret are held back again: the scan policy fetched before this already lacks it); an approval
+ * whose fingerprint key was rotated away is a warning line, once. A request the server no longer
+ * has for this caller (404 `not_found`) is left as it was. Other failures leave the stored state
+ * as it was; the next sync asks again.
  */
 export async function refreshBypasses(ctx: SyncContext): Promise<void> {
   const all = await loadBypasses(ctx.layout);
   let changed = false;
   let approved = false;
   for (const [i, b] of all.entries()) {
-    if (b.status !== "pending") continue;
+    if (!mayChange(b)) continue;
+    let bypass: Bypass;
     try {
-      const { bypass } = await ctx.api.bypass(b.id);
-      if (bypass.status === b.status) continue;
-      all[i] = stored(bypass, b.path);
-      changed = true;
-      if (bypass.status === "approved") approved = true;
-      ctx.warn(`bypass for ${displayPath(b.path)}:${b.line} ${b.ruleId} was ${bypass.status}${bypass.decidedBy ? ` by ${bypass.decidedBy}` : ""}${bypass.note ? `: ${bypass.note}` : ""}`);
+      ({ bypass } = await ctx.api.bypass(b.id));
     } catch (err) {
+      if (err instanceof ServerError && err.code === "not_found") continue;
       if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
-      return;
+      break;
+    }
+    const next = stored(bypass, b.path);
+    if (next.status === b.status && next.currentKey === b.currentKey && next.revokeNote === b.revokeNote) continue;
+    all[i] = next;
+    changed = true;
+    const where = `${displayPath(b.path)}:${b.line} ${b.ruleId}`;
+    if (next.status === "revoked") {
+      ctx.events.push({ type: "bypass-revoked", path: displayPath(b.path), line: b.line, ruleId: b.ruleId, by: next.revokedBy ?? "", note: next.revokeNote });
+    } else if (next.status !== b.status) {
+      if (next.status === "approved") approved = true;
+      ctx.warn(`bypass for ${where} was ${next.status}${next.decidedBy ? ` by ${next.decidedBy}` : ""}${next.note ? `: ${next.note}` : ""}`);
+    }
+    if (next.status === "approved" && !next.currentKey && b.currentKey) {
+      ctx.warn(`bypass for ${where} no longer applies: the team's fingerprint key was rotated; files holding that secret are held back again (ask again with teammem sync --allow)`);
     }
   }
   if (changed) await saveBypasses(ctx.layout, all);

@@ -134,12 +134,26 @@ interface Purged {
   readonly dropped: number;
 }
 
-export type SyncEvent = Purged | Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
+/**
+ * An admin (`by`, "" when unknown) revoked the bypass this folder asked for (`sync --allow`) for the
+ * secret found at `path`:`line` by `ruleId`, with their `note` (null: none given). Files holding
+ * that secret are held back again. Reported by the first sync that sees it.
+ */
+interface BypassRevoked {
+  readonly type: "bypass-revoked";
+  readonly path: string;
+  readonly line: number;
+  readonly ruleId: string;
+  readonly by: string;
+  readonly note: string | null;
+}
+
+export type SyncEvent = BypassRevoked | Purged | Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
 
 /**
  * Whether `e` is routine news the summary may count instead of printing: a teammate's version of a
  * file untouched here (created, updated, deleted), a plain rename by a teammate, your own rename
- * sent. Every other event (purges, merges, conflicts, overridden deletes, edits that keep a deleted
+ * sent. Every other event (revoked bypasses, purges, merges, conflicts, overridden deletes, edits that keep a deleted
  * file, reconciliations, stale copies, settled conflicts, renames that met a local edit or delete)
  * is something the user must know or act on: always printed.
  */
@@ -218,5 +232,10 @@ export function describeEvent(e: SyncEvent): string {
       );
     case "conflict-closed":
       return `conflict on ${e.path} settled; the server's conflict record is closed (v${e.version})`;
+    case "bypass-revoked":
+      return (
+        `bypass for ${e.path}:${e.line} ${e.ruleId} was revoked by ${e.by || "an admin"}${e.note ? `: ${e.note}` : ""}; ` +
+        "files holding that secret are held back again (remove it to send them)"
+      );
   }
 }
