@@ -25,8 +25,12 @@ export const CLIENT_ERROR_CODES = [
   "invalid_version",
   /** A team path given is not on disk as spelt, but a name differing only by letter case is (exit 2). */
   "path_case_mismatch",
-  /** A path given to scan does not exist (exit 2). */
+  /** A path given to scan or push does not exist (for push: nor is it a synced file whose deletion to send) (exit 2). */
   "no_such_file",
+  /** A path given is not a regular file: a FIFO, socket or device (or, where a file is expected, a folder); never opened (exit 2). */
+  "not_regular_file",
+  /** A path given to push lies under a symlinked folder in team/: never followed, not synced (exit 2). */
+  "symlink_path",
   /** A version the entry does not have on the server (exit 2). */
   "unknown_version",
   /** The file has local changes a command would overwrite (exit 1). */

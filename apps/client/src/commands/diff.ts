@@ -17,7 +17,7 @@ import { readTeamFile } from "../local/team-files.js";
 import { requireConfig } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
-import { checkSpelling, missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
+import { checkSpelling, missingOnServer, teamFileArg, versionArg, notRegularFile } from "./entry-args.js";
 
 export const name = "diff";
 export const summary = "show a unified diff of a team file: server head vs working file, or between versions (--from N, --to M)";
@@ -63,7 +63,7 @@ async function serverHead(api: Api, path: string): Promise<Side> {
 
 async function workingFile(layout: Layout, path: string): Promise<Side> {
   const file = await readTeamFile(layout, path);
-  if (file.kind === "unsafe") throw new ClientError(`cannot read ${displayPath(path)}: ${file.reason}`);
+  if (file.kind === "unsafe") throw notRegularFile(path, file) ?? new ClientError(`cannot read ${displayPath(path)}: ${file.reason}`);
   return { version: null, label: `${displayPath(path)} (working file)`, content: file.kind === "file" ? file.content : "" };
 }
 

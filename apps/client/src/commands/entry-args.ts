@@ -7,6 +7,7 @@
  */
 import { MAX_INT4 } from "@teammem/protocol";
 import { ServerError, UsageError } from "../errors.js";
+import type { Unsafe } from "../local/team-files.js";
 import { caseVariantOnDisk } from "../local/path-case.js";
 import { teamPathOf } from "../local/team-path.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
@@ -63,4 +64,14 @@ export function missingOnServer(err: unknown, path: string, version?: number): u
   if (!(err instanceof ServerError && err.code === "not_found")) return err;
   if (version !== undefined) return new UsageError(`${displayPath(path)} has no version ${version} on the server (teammem history ${displayPath(path)} lists them)`, "unknown_version");
   return new UsageError(`${displayPath(path)} has no history on the server (never synced, or the path is misspelt)`, "unknown_path");
+}
+
+/**
+ * The refusal of a named team file `readTeamFile` found to be a FIFO, socket, device or folder:
+ * `not_regular_file` (exit 2; it was never opened blocking, try17 M3); undefined for other unsafe
+ * files (symlink, hard link, not text...), which the caller refuses its own way.
+ */
+export function notRegularFile(path: string, file: Unsafe): UsageError | undefined {
+  if (file.reason !== "not a regular file" && file.reason !== "is a folder") return undefined;
+  return new UsageError(`${displayPath(path)}: not a regular file (a FIFO, socket, device or folder); only regular files are synced`, "not_regular_file");
 }

@@ -4,13 +4,19 @@
  * outbox is sent, through the same send path as `sync` (`syncFolder` with `only`). For agents'
  * hooks that know a file was just written. Exit 0 when done (held back and rejected files are
  * reported), 1 when the server could not be reached or refused (the change stays queued and the
- * next sync or push sends it), 2 on usage errors (a path outside the team scope included).
+ * next sync or push sends it), 2 on usage errors (a path outside the team scope included; a path
+ * that does not exist, `no_such_file`, unless it is a synced file whose deletion is sent; a FIFO,
+ * socket or device, `not_regular_file`; a path under a symlinked folder, `symlink_path`). Reports
+ * (and warnings) name only the paths named: another file held back by the same send is not mentioned.
  */
 import { isTokenRefusal, tokenRefusalFix, UsageError } from "../errors.js";
-import { teamPathOf } from "../local/team-path.js";
-import { displayRelative, type Layout } from "../state/layout.js";
+import { namedPathKind } from "../local/team-files.js";
+import { teamPathOf, underEntry } from "../local/team-path.js";
+import { displayPath, displayRelative, type Layout } from "../state/layout.js";
+import { listOutbox } from "../state/outbox.js";
+import { loadSyncState } from "../state/sync-state.js";
 import { describeEvent } from "../sync/events.js";
-import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
+import { aboutNamed, pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { notNfcReason, skippedLine } from "../scope.js";
@@ -50,6 +56,37 @@ export function entryPrefixes(layout: Layout, paths: readonly string[]): string[
   });
 }
 
+/**
+ * Refuses named paths a push cannot send, before anything is queued or sent (try17 M7, M3): looked
+ * at with lstat only (never opened, never through a symlink).
+ * @throws UsageError `no_such_file` for a path with nothing on disk that is neither a synced file
+ *   (whose deletion to send) nor queued; `not_regular_file` for a FIFO, socket or device;
+ *   `symlink_path` for a path under a symlinked folder (a symlink named itself is reported by the
+ *   walk as not synced).
+ */
+async function checkOnDisk(layout: Layout, prefixes: readonly string[]): Promise<void> {
+  const missing: string[] = [];
+  const notRegular: string[] = [];
+  for (const prefix of prefixes) {
+    const kind = await namedPathKind(layout, prefix);
+    if (kind === "special") notRegular.push(displayPath(prefix));
+    else if (typeof kind === "object" && kind.under)
+      throw new UsageError(`${skippedLine({ path: displayPath(prefix), reason: "a parent folder is a symlink (not followed)", symlink: true })}; nothing sent`, "symlink_path");
+    else if (kind === "absent" && !(await knownUnder(layout, prefix))) missing.push(displayPath(prefix));
+  }
+  if (missing.length > 0)
+    throw new UsageError(`${missing.join(", ")}: no such file (nor a synced file whose deletion to send); nothing sent`, "no_such_file");
+  if (notRegular.length > 0)
+    throw new UsageError(`${notRegular.join(", ")}: not a regular file (a FIFO, socket or device): only regular files are synced; nothing sent`, "not_regular_file");
+}
+
+/** Whether the sync state has a live base under `prefix`, or the outbox an operation there (a deleted file's delete is then sent). */
+async function knownUnder(layout: Layout, prefix: string): Promise<boolean> {
+  const { bases } = await loadSyncState(layout);
+  if (Object.entries(bases).some(([path, base]) => base.sha256 !== null && underEntry(prefix, path))) return true;
+  return (await listOutbox(layout)).some(({ entry: { operation: op } }) => underEntry(prefix, op.path) || ("renameFrom" in op && underEntry(prefix, op.renameFrom)));
+}
+
 async function run(paths: string[], options: OptionsOf<typeof define>, ctx: CommandContext): Promise<number> {
   const { hook, ...rest } = options;
   if (hookAgent(hook, paths.length > 0 || Object.values(rest).some((v) => v !== undefined))) return postWriteHook(ctx);
@@ -58,6 +95,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const config = await openFolder(layout, ctx);
   const prefixes = entryPrefixes(layout, paths);
   for (const prefix of prefixes) await checkSpelling(layout, prefix);
+  await checkOnDisk(layout, prefixes);
   const token = requireToken(options, ctx, config);
   /** Every diagnostic line of the run (also on stderr), so --json carries them too. */
   const warnings: string[] = [];
@@ -65,6 +103,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     config,
     token,
     warn: (line) => {
+      if (!aboutNamed(line, prefixes)) return; // another file's held-back line: a push talks only of the paths named (try17 M7)
       warnings.push(line);
       ctx.io.stderr(`teammem: ${line}\n`);
     },

@@ -14,7 +14,7 @@
  * the server refuses (for `file`, a newer version on the server: sync merges it in, check, resolve again).
  */
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { NotRegularFile, readRegularFile } from "../local/read-regular.js";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { checkEntryPath, type ConflictRecord } from "@teammem/protocol";
@@ -23,10 +23,10 @@ import { ClientError, NetworkError, ServerError, UsageError } from "../errors.js
 import { createApi, type Api } from "../http/api.js";
 import { readTeamFile, removeTeamFile, writeTeamFile } from "../local/team-files.js";
 import { teamPathOf } from "../local/team-path.js";
-import { checkSpelling } from "./entry-args.js";
+import { checkSpelling, notRegularFile } from "./entry-args.js";
 import { firstMarkerLine } from "../merge/markers.js";
 import { storeBaseContent } from "../state/base-store.js";
-import { displayPath, type Layout } from "../state/layout.js";
+import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 import { COMMAND_LOCK_WAIT_MS, acquireLock } from "../state/lock.js";
 import { loadReports, saveConflicts, type Conflict } from "../state/reports.js";
 import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.js";
@@ -211,8 +211,10 @@ async function resolution(
     const copy = [...local].reverse().find((c) => c.copy !== null);
     if (copy?.copy) {
       try {
-        return await readFile(join(layout.root, copy.copy), "utf8");
+        // Never a blocking open: the copy may have been replaced by a FIFO (try17 M3).
+        return new TextDecoder().decode(await readRegularFile(join(layout.root, copy.copy)));
       } catch (err) {
+        if (err instanceof NotRegularFile) throw new UsageError(`${displayRelative(copy.copy)}: not a regular file (the conflict copy); resolve with --take theirs or --take file`, "not_regular_file");
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       }
     }
@@ -221,7 +223,7 @@ async function resolution(
     return mine.deleted ? null : mine.content;
   }
   const file = await readTeamFile(layout, path);
-  if (file.kind === "unsafe") throw new ClientError(`cannot read ${displayPath(path)}: ${file.reason}`);
+  if (file.kind === "unsafe") throw notRegularFile(path, file) ?? new ClientError(`cannot read ${displayPath(path)}: ${file.reason}`);
   const marker = file.kind === "file" ? firstMarkerLine(file.content) : null;
   if (marker !== null)
     throw new ClientError(

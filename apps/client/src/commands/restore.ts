@@ -24,7 +24,7 @@ import { advanceBase, loadSyncState, saveSyncState } from "../state/sync-state.j
 import { renameSource } from "../sync/renames.js";
 import { scanTeamFile } from "../sync/scan-team-file.js";
 import { openFolder, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
-import { checkSpelling, missingOnServer, teamFileArg, versionArg } from "./entry-args.js";
+import { checkSpelling, missingOnServer, teamFileArg, versionArg, notRegularFile } from "./entry-args.js";
 
 export const name = "restore";
 export const summary = "bring back an old version of a team file as a new version (server and working file)";
@@ -56,7 +56,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
     const state = await loadSyncState(layout);
     const base = state.bases[path];
     const file = await readTeamFile(layout, path);
-    if (file.kind === "unsafe") throw new ClientError(`cannot restore ${shown}: the local path is unsafe (${file.reason})`);
+    if (file.kind === "unsafe") throw notRegularFile(path, file) ?? new ClientError(`cannot restore ${shown}: the local path is unsafe (${file.reason})`);
     const localSha = file.kind === "file" ? file.sha256 : null;
     const queued = (await listOutbox(layout)).some(({ entry: { operation } }) => operation.path === path || renameSource(operation) === path);
     if (queued || localSha !== (base?.sha256 ?? null))

@@ -1,5 +1,7 @@
 /** `teammem scan`: the pre-write guard an agent calls before writing into the team scope (issue 13). */
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -156,6 +158,31 @@ describe("teammem scan PATH", () => {
       expect([r.code, r.stdout]).toEqual([2, ""]);
       expect(r.stderr).toMatch(new RegExp(`^teammem: ${path}: no such file .*\\[no_such_file\\]\\n$`));
     }
+  });
+
+  it("exits 2 not_regular_file for a FIFO, a socket or a folder named, never opening it (try17 M3: a FIFO hung the scan)", async () => {
+    const dir = await memoryFolder();
+    await writeFile(join(dir, "team", "ok.md"), "fine\n");
+    execFileSync("mkfifo", [join(dir, "team", "fifo.md")]);
+    execFileSync("mkfifo", [join(dir, "private-fifo")]);
+    await mkdir(join(dir, "team", "sub"));
+    const socket = createServer();
+    await new Promise<void>((done) => socket.listen(join(dir, "team", "sock.md"), done));
+    onTestFinished(() => new Promise<void>((done) => socket.close(() => done())));
+    for (const [path, shown] of [
+      ["team/fifo.md", "team/fifo.md"],
+      [join(dir, "team", "fifo.md"), "team/fifo.md"],
+      ["team/sock.md", "team/sock.md"],
+      ["team/sub", "team/sub"],
+      ["private-fifo", "private-fifo"],
+    ]) {
+      const r = await teammem(["scan", "--dir", dir, "team/ok.md", path!]);
+      expect({ path, code: r.code, stdout: r.stdout }).toEqual({ path, code: 2, stdout: "" });
+      expect(r.stderr).toMatch(new RegExp(`^teammem: ${shown}: not a regular file .*\\[not_regular_file\\]\\n$`));
+      const json = await teammem(["scan", "--dir", dir, path!, "--json"]);
+      expect([json.code, JSON.parse(json.stdout).error.code]).toEqual([2, "not_regular_file"]);
+    }
+    expect((await teammem(["scan", "--dir", dir, "team/ok.md"])).code).toBe(0);
   });
 
   it("reads a relative path from the current folder, as shell globbing gives it (try14 F11)", async () => {

@@ -5,8 +5,9 @@
  * the team scope before it reaches disk. Prints one `file:line:rule (label)` line per finding on
  * stdout (never the value) and exits 1; exits 0 when clean, or when the path is private (outside
  * `team/`: it never leaves the machine, so it is not checked); 2 on usage errors (no input, a path
- * outside the memory folder or invalid, a path that does not exist: `no_such_file`, standard input
- * over 8 MiB or not UTF-8). A file that cannot be scanned (not UTF-8, over 8 MiB, unreadable) is
+ * outside the memory folder or invalid, a path that does not exist: `no_such_file`, one that is not a
+ * regular file (a FIFO, socket or device; a folder in `team/`): `not_regular_file`, never opened;
+ * standard input over 8 MiB or not UTF-8). A file that cannot be scanned (not UTF-8, over 8 MiB, unreadable) is
  * reported on stderr and the other files are scanned; the exit is then 2 ("not everything was
  * scanned") unless a finding made it 1. A symlink in `team/` (or a file reached through a symlinked
  * folder; dangling too) is never followed, as a sync never follows it: it is not scanned, and a
@@ -19,11 +20,11 @@
  * there inside it; else to the memory folder (`--dir mem team/ci.md`).
  */
 import { existsSync, lstatSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { decodeUtf16WithBom } from "@teammem/scanner";
 import { UsageError } from "../errors.js";
 import { MAX_LOCAL_FILE_BYTES, readTeamFile } from "../local/team-files.js";
+import { NotRegularFile, readRegularFile } from "../local/read-regular.js";
 import { skippedLine, type SkippedPath } from "../scope.js";
 import { teamPathOf } from "../local/team-path.js";
 import { loadConfig } from "../state/config.js";
@@ -142,6 +143,26 @@ function fromCwd(layout: Layout, raw: string, cwd: string): string {
 /** `raw` (as fromCwd made it) on disk. */
 const onDisk = (layout: Layout, raw: string) => resolve(layout.root, raw);
 
+/** The bytes of the regular file `path` (see readRegularFile). @throws UsageError when it cannot be read or is not a regular file. */
+async function readRegular(path: string, shown: string): Promise<Uint8Array> {
+  try {
+    return await readRegularFile(path);
+  } catch (err) {
+    if (err instanceof NotRegularFile) throw new UsageError(`${shown}: not a regular file`, "not_regular_file");
+    throw new UsageError(`${shown}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+/** Whether a FIFO, socket or device (not a regular file, folder or symlink) is at `path`. */
+function special(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return !st.isFile() && !st.isDirectory() && !st.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether something (a dangling symlink too) is at `path`. */
 function present(path: string): boolean {
   try {
@@ -182,29 +203,40 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     const missing = paths.filter((raw) => !present(onDisk(layout, raw)));
     if (missing.length > 0)
       throw new UsageError(`${missing.map((m) => displayRelative(m)).join(", ")}: no such file (a relative path is read from the current folder, else from the memory folder ${layout.root})`, "no_such_file");
+    /** Named paths that are not regular files (FIFO, socket, device; a folder in team/): refused, never opened (try17 M3). */
+    const notRegular: string[] = [];
     for (const raw of paths) {
       const where = teamPathOf(layout, raw);
       if (where.scope !== "team" || where.entryPath === "") {
-        results.push(scanAt(layout, raw, "", fingerprintKey, allowed)); // refuses or reports private, as with --stdin
+        if (where.scope === "private" && special(onDisk(layout, raw))) notRegular.push(displayRelative(where.relative));
+        else results.push(scanAt(layout, raw, "", fingerprintKey, allowed)); // refuses or reports private, as with --stdin
         continue;
       }
-      // Read as a sync reads it: never through a symlink (the file, or a folder on the way).
+      // Read as a sync reads it: never through a symlink (the file, or a folder on the way), never a blocking open.
       const local = await readTeamFile(layout, where.entryPath);
       if (local.kind === "unsafe" && local.symlink) {
         skipped.push({ path: displayPath(where.entryPath), reason: local.reason, symlink: true });
         continue;
       }
+      if (local.kind === "unsafe" && (local.reason === "not a regular file" || local.reason === "is a folder")) {
+        notRegular.push(displayPath(where.entryPath));
+        continue;
+      }
       try {
-        const bytes = await readFile(join(layout.team, where.entryPath)).catch((err: NodeJS.ErrnoException) => {
-          throw new UsageError(`${displayPath(where.entryPath)}: cannot read (${err.code ?? String(err)})`);
-        });
-        results.push(scanAt(layout, raw, decodeTeamContent(bytes, displayPath(where.entryPath)), fingerprintKey, allowed));
+        // Read again when the sync's read refused it (hard link, too large, not UTF-8): scanned, or said why not.
+        const content =
+          local.kind === "file"
+            ? local.content
+            : decodeTeamContent(await readRegular(join(layout.team, where.entryPath), displayPath(where.entryPath)), displayPath(where.entryPath));
+        results.push(scanAt(layout, raw, content, fingerprintKey, allowed));
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
         // One file that cannot be scanned does not stop the others (try14 F10): it is reported, and the exit says so.
         notScanned.push(err.message);
       }
     }
+    if (notRegular.length > 0)
+      throw new UsageError(`${notRegular.join(", ")}: not a regular file (a FIFO, socket, device or folder): only regular files are scanned or synced`, "not_regular_file");
   }
   const dirty = results.filter((r) => r.findings.length + r.pathFindings.length > 0);
   if (options.json)

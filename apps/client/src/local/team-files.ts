@@ -103,6 +103,7 @@ export async function readTeamFile(layout: Layout, entryPath: string, checked?: 
     if (errno(err) === "ENOENT") return { kind: "absent" };
     if (errno(err) === "ELOOP") return unsafeFile("symlink (not followed)", true);
     if (errno(err) === "ENOTDIR") return unsafeFile("a parent is not a folder");
+    if (errno(err) === "ENXIO") return unsafeFile("not a regular file"); // a socket cannot be opened
     throw err;
   }
   try {
@@ -209,4 +210,35 @@ export async function removeTeamFile(layout: Layout, entryPath: string, guard?: 
     }
   }
   return true;
+}
+
+/**
+ * What a path the user named (`team/<entryPath>`) is on disk, looked at with lstat only: nothing is
+ * opened (a FIFO would block an open) and no symlink is followed.
+ * - `absent`: nothing there (or a parent is missing or not a folder);
+ * - `file`, `folder`: a regular file, a real folder;
+ * - `special`: a FIFO, socket or device;
+ * - `symlink`: the path itself is a symlink (`under: false`), or a folder on the way is (`under: true`).
+ */
+export type NamedPathKind = "absent" | "file" | "folder" | "special" | { readonly symlink: true; readonly under: boolean };
+
+/** The {@link NamedPathKind} of `team/<entryPath>` ("" is `team/` itself). */
+export async function namedPathKind(layout: Layout, entryPath: string): Promise<NamedPathKind> {
+  const segments = entryPath === "" ? [] : entryPath.split("/");
+  let path = layout.team;
+  for (let i = 0; i <= segments.length; i++) {
+    let st;
+    try {
+      st = await lstat(path);
+    } catch (err) {
+      if (errno(err) === "ENOENT" || errno(err) === "ENOTDIR") return "absent";
+      throw err;
+    }
+    const last = i === segments.length;
+    if (st.isSymbolicLink()) return { symlink: true, under: !last };
+    if (last) return st.isFile() ? "file" : st.isDirectory() ? "folder" : "special";
+    if (!st.isDirectory()) return "absent";
+    path = join(path, segments[i]!);
+  }
+  return "absent"; // not reached: the loop returns at the last segment
 }
