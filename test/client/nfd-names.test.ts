@@ -23,11 +23,11 @@ describe("a team file named in NFD", () => {
     await writeFile(join(a, "team", NFD), "menu\n");
     const first = await syncJson(a, envA);
     expect(first.code).toBe(0);
-    expect(first.json.skipped).toEqual([{ path: `team/${NFD}`, reason: HINT }]);
+    expect(first.json.skipped).toEqual([{ path: `team/${NFD}`, reason: HINT, symlink: false }]);
     expect(first.json.pushed.applied).toEqual([]);
     const text = await teammem(["sync", "--dir", a], envA);
     expect(text.stdout).toContain(`skipped: team/${NFD} (${HINT})`);
-    expect((await status(a)).skipped).toEqual([{ path: `team/${NFD}`, reason: HINT }]);
+    expect((await status(a)).skipped).toEqual([{ path: `team/${NFD}`, reason: HINT, symlink: false }]);
 
     const push = await teammem(["push", "--dir", a, `team/${NFD}`], envA);
     expect([push.code, push.stderr]).toEqual([2, `teammem: team/${NFD} is not a valid team path: ${HINT} [invalid_path]\n`]);
