@@ -249,6 +249,13 @@ const cases: [string, (size: number) => string][] = [
   // ~20x Markdown per byte in the bench with a CR at every code unit.
   ["lone CRs only (CR-only line ends, every line empty)", (n) => "\r".repeat(n)],
   ["CRLFs only (every line empty)", (n) => repeatTo("\r\n", n)],
+  // ANSI escape sequences are removed in normalisation (engine/normalize.ts, ansiLength; try17 H1):
+  // each is read at most to its 64th code unit or the next ESC.
+  ["one line of \\x1b[1m repeated", (n) => repeatTo("\x1b[1m", n)],
+  ["one line of \\x1b[ without final byte repeated", (n) => repeatTo("\x1b[", n)],
+  ["ESC repeated", (n) => "\x1b".repeat(n)],
+  ["one line of \\x1b[1mghp_ repeated", (n) => repeatTo("\x1b[1mghp_", n)],
+  ["one line of an unterminated OSC (\\x1b]8;; and 60 characters) repeated", (n) => repeatTo(`\x1b]8;;${"h".repeat(60)}`, n)],
   // A key-block header on every line: putty-private-key read the next 30 lines after each (~7.7x).
   ["a PuTTY key header on every line (PuTTY-User-Key-File-3: ssh-ed25519)", (n) => repeatTo("PuTTY-User-Key-File-3: ssh-ed25519\n", n)],
   // Key blocks in Markdown shapes (rule-helpers/block-lines.ts, try14 F4): blanks alone, `<br>`, a

@@ -83,6 +83,18 @@ describe.each(RULES.map((r) => [r.id, r] as const))("%s", (_id, rule) => {
     expect(missed).toEqual([]);
   });
 
+  it("is found after an ANSI escape sequence (terminal colours, an OSC 8 link) and before a reset, at its token's start (try17 H1)", () => {
+    const missed: string[] = [];
+    bare.forEach(({ example, offset, endOffset, fingerprint }, k) => {
+      for (const open of ANSI_OPENERS) {
+        const text = example.slice(0, offset) + open + example.slice(offset, endOffset) + `${ESC}[0m` + example.slice(endOffset);
+        const got = under(text, rule);
+        if (got.length !== 1 || got[0]![0] !== offset + open.length || got[0]![1] !== fingerprint) missed.push(`[${k}] ${JSON.stringify(open)}: ${JSON.stringify(got)}`);
+      }
+    });
+    expect(missed).toEqual([]);
+  });
+
   it("gives with numeric HTML references without ; what it gives with them (its token's punctuation and last character)", () => {
     for (const { example, offset, endOffset, fingerprint } of bare) {
       for (const form of ["decimal", "hex"] as const) {
@@ -97,6 +109,45 @@ describe.each(RULES.map((r) => [r.id, r] as const))("%s", (_id, rule) => {
         if (bareRefs.length === 1 && bareRefs[0]![0] === offset && bareRefs[0]![1] === fingerprint && bareRefs[0]![2] === "html-entity") tally.found++;
       }
     }
+  });
+});
+
+const ESC = "\x1b";
+/** What terminal output puts before a token: bold, a colour, a 256-colour, an OSC 8 hyperlink ended by BEL. */
+const ANSI_OPENERS = [`${ESC}[1m`, `${ESC}[0;32m`, `${ESC}[38;5;196m`, `${ESC}]8;;https://x\x07`];
+
+describe("ANSI escape sequences (try17 H1)", () => {
+  const token = fakeGithubToken("ghp_", 7);
+  const ids = (text: string) => scan(text).map((f) => [f.ruleId, f.offset]);
+
+  it("are removed before matching: a token right after one is found where it starts, with or without a reset after it", () => {
+    for (const open of [...ANSI_OPENERS, `${ESC}[?25h`, `${ESC}]8;;https://x${ESC}\\`, `${ESC}M`]) {
+      for (const lead of ["", "token ", "a\n", "- "]) {
+        for (const close of ["", `${ESC}[0m`, `${ESC}]8;;\x07`, `${ESC}[0m.`]) {
+          const text = lead + open + token + close + "\n";
+          expect(ids(text), JSON.stringify(text)).toEqual([["github-pat", lead.length + open.length]]);
+        }
+      }
+    }
+  });
+
+  it("a sequence alone, an unterminated one, or one before non-token text gives nothing", () => {
+    for (const text of [
+      `${ESC}[1m`,
+      `${ESC}[1mbold${ESC}[0m text`,
+      `${ESC}]8;;https://x${ESC}[0m`,
+      `${ESC}[38;5;196mghp_ is a prefix${ESC}[0m`,
+      `${ESC}[1m${ESC}[${ESC}`,
+    ])
+      expect(ids(text), JSON.stringify(text)).toEqual([]);
+  });
+
+  it("an unterminated or over-long sequence is not removed: the token stays glued to what follows it", () => {
+    // An OSC without BEL or ST; a CSI of more than 64 code units. Each reads as written, where
+    // `xghp_` and `mghp_` glue.
+    const longCsi = `${ESC}[${"0;".repeat(32)}m`;
+    for (const text of [`${ESC}]8;;https://x${token}`, `${longCsi}${token}`])
+      expect(ids(text).filter(([id]) => id === "github-pat"), JSON.stringify(text.slice(0, 80))).toEqual([]);
   });
 });
 

@@ -19,7 +19,7 @@ import { compileRules, type CompiledCatalog } from "./engine/compile.js";
 import type { QuietRange } from "./engine/prefix-automaton.js";
 import { HitMemo, matchAt, Verdicts } from "./engine/match.js";
 import { PairSearch } from "./pair-search.js";
-import { normalize, normalizeLineEnds, normalizeRun, wordAround, type NormalizedText } from "./engine/normalize.js";
+import { ansiLength, normalize, normalizeLineEnds, normalizeRun, wordAround, type NormalizedText } from "./engine/normalize.js";
 import { LineIndex } from "./engine/positions.js";
 import { base64RunEnd, decodeBudgetFor, decodedRuns, hasBase64Run, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
@@ -196,6 +196,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   if (splitting) {
     gateSink = undefined;
     const plain = out;
+    const plainText = t;
     const norm = normalize(t);
     restart(norm.text);
     // Neither triggers nor gate hits are wanted from the normalised text.
@@ -207,9 +208,12 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     // A match of the text as read counts only where the normalised text has none of its rule: an
     // equal span holds the removed code units in its value (a URL password's `[^@]` class reads a
     // soft hyphen too), and the fingerprint is the value as shown.
+    // Nor does one holding an ANSI escape sequence (`password=ESC[38;5;196m…` reads `ESC[38` up to
+    // the `;`): terminal colours are no part of a secret.
     if (plain.length > 0) {
       const seen = out.length === 0 ? undefined : overlapTest(out, out.length);
-      out = mergeByStart(seen === undefined ? plain : plain.filter((m) => !seen(m.rule, m.start, m.end)), out);
+      const kept = plain.filter((m) => !holdsAnsi(plainText, m.start, m.end) && (seen === undefined || !seen(m.rule, m.start, m.end)));
+      out = mergeByStart(kept, out);
     }
   }
   if (lineEnds !== undefined) {
@@ -219,6 +223,12 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     }
   }
   return out;
+}
+
+/** Does `text[start, end)` hold the start of an ANSI escape sequence (engine/normalize.ts, `ansiLength`)? O(end − start). */
+function holdsAnsi(text: string, start: number, end: number): boolean {
+  for (let i = text.indexOf("\x1b", start); i !== -1 && i < end; i = text.indexOf("\x1b", i + 1)) if (ansiLength(text, i) > 0) return true;
+  return false;
 }
 
 /** The matches of `a` and `b` (each ordered by start, mostly) in one list ordered by start where both are. O(|a| + |b|). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ASCII_PUNCTUATION, INVISIBLE_RANGES, normalizationTriggers, normalize } from "./normalize.js";
+import { ansiLength, ASCII_PUNCTUATION, INVISIBLE_RANGES, MAX_ANSI_LENGTH, normalizationTriggers, normalize } from "./normalize.js";
 import { PrefixAutomaton } from "./prefix-automaton.js";
 
 describe("normalize", () => {
@@ -124,6 +124,39 @@ describe("normalize of Markdown backslash escapes", () => {
     expect(ASCII_PUNCTUATION).toHaveLength(32);
     expect(normalize(original).text).toBe(ASCII_PUNCTUATION);
     expect(normalize(`${original}\r\n${original}`).text).toBe(`${ASCII_PUNCTUATION}\n${ASCII_PUNCTUATION}`);
+  });
+});
+
+describe("normalize of ANSI escape sequences (try17 H1)", () => {
+  const E = "\x1b";
+  it.each([
+    [`${E}[1m`, 4],
+    [`${E}[0;32m`, 7],
+    [`${E}[38;5;196m`, 11],
+    [`${E}[?25h`, 6],
+    [`${E}[1 q`, 5], // an intermediate byte (space)
+    [`${E}]8;;https://x\x07`, 15], // OSC 8 ended by BEL
+    [`${E}]0;title${E}\\`, 11], // OSC ended by ST
+    [`${E}M`, 2],
+    [`${E}\\`, 2],
+    [`${E}[1`, 0], // unterminated
+    [`${E}[1${E}[0m`, 0], // no final byte before the next ESC
+    [`${E}]8;;https://x`, 0], // OSC without BEL or ST
+    [`${E}]8;;x${E}[0m`, 0], // an ESC other than ST inside an OSC
+    [`${E}a`, 0], // not a two-character escape (0x40-0x5F)
+    [E, 0],
+    [`${E}[${"1".repeat(MAX_ANSI_LENGTH)}m`, 0], // over-long
+  ])("%j: %i code units", (text, length) => expect(ansiLength(text, 0)).toBe(length));
+
+  it("stops at the limit", () => expect(ansiLength(`${E}[1m`, 0, 3)).toBe(0));
+
+  it("removes them and maps offsets back to the original", () => {
+    const text = `a ${E}[1mXY${E}[0m ${E}]8;;u\x07Z${E}]8;;\x07 ${E}[1`;
+    const n = normalize(text);
+    expect(n.text).toBe(`a XY Z ${E}[1`);
+    expect(n.toOriginal(2)).toBe(6); // X, after ESC[1m
+    expect(n.toOriginal(5)).toBe(text.indexOf("Z"));
+    expect(n.joins).toBe(true);
   });
 });
 

@@ -14,7 +14,12 @@
  *   code units of the surrogate pair) — {@link INVISIBLE_RANGES};
  * - the backslash of a Markdown backslash escape: `\` followed by an ASCII punctuation character
  *   (CommonMark §2.4; renderers show `ghp\_…` as `ghp_…`), read left to right as CommonMark does
- *   (`\\_` is an escaped backslash, then `_`: it becomes `\_`).
+ *   (`\\_` is an escaped backslash, then `_`: it becomes `\_`);
+ * - every ANSI escape sequence (terminal colours pasted into a note: `ESC[1mghp_…ESC[0m` would
+ *   otherwise glue the `m` to the token), at most {@link MAX_ANSI_LENGTH} code units, an
+ *   unterminated one kept as it is ({@link ansiLength}): CSI `ESC [` + parameter bytes U+0030–U+003F
+ *   + intermediate bytes U+0020–U+002F + a final byte U+0040–U+007E; OSC `ESC ]` … ended by BEL or
+ *   `ESC \` (an OSC 8 hyperlink); and the two-character escapes `ESC` + U+0040–U+005F.
  *
  * A lone CR (a classic Mac OS line end) becomes LF, so patterns that span lines (PEM blocks) read
  * CR-only files alike; it keeps its offset.
@@ -60,6 +65,39 @@ const INVISIBLE_UNIT = ((): Uint8Array => {
   return table;
 })();
 
+/** Longest ANSI escape sequence removed, in code units (ESC included): a longer one is kept as written. */
+export const MAX_ANSI_LENGTH = 64;
+
+const ESC = 0x1b;
+
+/**
+ * Length in code units of the ANSI escape sequence opened by the ESC at `i` of `text` (see module
+ * doc), read no further than `limit` (exclusive, default the text's end) nor past
+ * {@link MAX_ANSI_LENGTH} code units; 0 when `text[i]` opens none that ends there (unterminated, or a
+ * byte outside the sequence's grammar). Reads at most up to the next ESC or byte outside the
+ * grammar, so a text's ESCs cost O(n) in all.
+ */
+export function ansiLength(text: string, i: number, limit: number = text.length): number {
+  const end = Math.min(limit, i + MAX_ANSI_LENGTH);
+  if (text.charCodeAt(i) !== ESC || i + 1 >= end) return 0;
+  const kind = text.charCodeAt(i + 1);
+  if (kind === 0x5b /* [ */) {
+    let j = i + 2;
+    while (j < end && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x3f) j++;
+    while (j < end && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+    return j < end && text.charCodeAt(j) >= 0x40 && text.charCodeAt(j) <= 0x7e ? j + 1 - i : 0;
+  }
+  if (kind === 0x5d /* ] */) {
+    for (let j = i + 2; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 7 /* BEL */) return j + 1 - i;
+      if (c === ESC) return j + 1 < end && text.charCodeAt(j + 1) === 0x5c /* \ */ ? j + 2 - i : 0;
+    }
+    return 0;
+  }
+  return kind >= 0x40 && kind <= 0x5f ? 2 : 0;
+}
+
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 const isAsciiPunctuation = (c: number): boolean => (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
 
@@ -74,7 +112,8 @@ function isInvisibleAstral(cp: number): boolean {
  * its automaton (engine/compile.ts), so the one pass over the text also tells (no separate check of
  * the text): `"\r"` first (a CR starts both a CRLF and a lone CR), then `\` + each ASCII
  * punctuation character, then each invisible BMP code unit and each high surrogate of an astral
- * invisible range (a hit on one may be a false alarm: {@link normalize} decides). To keep the
+ * invisible range, then ESC (an ANSI escape sequence) (a hit on one may be a false alarm:
+ * {@link normalize} decides). To keep the
  * automaton's alphabet small, the code units that `used` says occur in no other prefix are given
  * as `aliases` (code unit → the code unit it is read as, see PrefixAutomaton): all the unused
  * punctuation characters read as one of them, all the invisible code units as one, so each group
@@ -104,6 +143,7 @@ export function normalizationTriggers(used: (codeUnit: number) => boolean): { pr
     else for (let h = 0xd800 + ((from - 0x10000) >> 10); h <= 0xd800 + ((to - 0x10000) >> 10); h++) if (!invisible.includes(h)) invisible.push(h);
   }
   group(invisible, (u) => String.fromCharCode(u));
+  prefixes.push(String.fromCharCode(ESC));
   return { prefixes, aliases };
 }
 
@@ -158,12 +198,16 @@ export function normalizeLineEnds(original: string): NormalizedText {
   return { text, toOriginal: (i) => i + gaps.removedUpTo(i), joins: false };
 }
 
-/** Is `c` a code unit that ends a word for {@link wordAround}: a C0 control (TAB, LF, CR …) or a space? */
-const endsWord = (c: number): boolean => c <= 0x20;
+/**
+ * Is `c` a code unit that ends a word for {@link wordAround}: a C0 control (TAB, LF, CR …) or a
+ * space, but not ESC nor BEL (they open and end ANSI escape sequences, which sit inside a word:
+ * `ESC[1mghp_…ESC[0m`, an OSC 8 link's `ESC]8;;https://x BEL`)?
+ */
+const endsWord = (c: number): boolean => c <= 0x20 && c !== ESC && c !== 7;
 
 /**
- * The word of `text` around offset `p`: [start, end), the code units from the last C0 control or
- * space before `p` (exclusive) to the first one from `p` on (exclusive). Reads end − start code units.
+ * The word of `text` around offset `p`: [start, end), the code units from the last C0 control
+ * (other than ESC and BEL) or space before `p` (exclusive) to the first one from `p` on (exclusive). Reads end − start code units.
  */
 export function wordAround(text: string, p: number): { start: number; end: number } {
   let start = p;
@@ -187,10 +231,12 @@ export const inJsonSeparator = (text: string, i: number): boolean =>
 
 /**
  * `text[a, b)` normalised as {@link normalize} would (backslash escapes read left to right from `a`,
- * invisible characters removed; `a` must not be inside an escape), written into `out` (at least
- * b − a long). Returns the normalised length and `lastRemoval`, the normalised offset before which
- * the last removal sat (−1 when nothing was removed; the backslashes of a JSON `:\/\/` are removed
- * but not counted), and `lastUrlRemoval`, the same without the JSON escapes the URL rules read as
+ * invisible characters and ANSI escape sequences ending before `b` removed; `a` must not be inside
+ * an escape), written into `out` (at least b − a long). Returns the normalised length and
+ * `lastRemoval`, the normalised offset before which the last removal sat (−1 when nothing was
+ * removed; the backslashes of a JSON `:\/\/` are removed but not counted; an ANSI escape sequence
+ * counts as sitting at the word's end, the normalised length: removing one may unglue the token
+ * after it, `ESC[1mghp_…` reading `mghp_…` as written, so every rule prefix of the word counts), and `lastUrlRemoval`, the same without the JSON escapes the URL rules read as
  * written (`\/`, `\"`, `\'`, `\\`: rule-helpers/url-credentials.ts), so that a JSON URL with an
  * `@` (`"https:\/\/cdn\/u\/me@acme.io\/x.png"`) needs no normalised search for the URL rules
  * (engine/compile.ts, `WordCheck`). No allocation besides the result.
@@ -199,9 +245,14 @@ export function normalizeRun(text: string, a: number, b: number, out: Uint16Arra
   let j = 0;
   let lastRemoval = -1;
   let lastUrlRemoval = -1;
+  let ansi = false;
   for (let i = a; i < b; i++) {
     const c = text.charCodeAt(i);
-    if (c === 92 /* \ */ && i + 1 < b && isAsciiPunctuation(text.charCodeAt(i + 1))) {
+    const escape = c === ESC ? ansiLength(text, i, b) : 0;
+    if (escape > 0) {
+      ansi = true;
+      i += escape - 1;
+    } else if (c === 92 /* \ */ && i + 1 < b && isAsciiPunctuation(text.charCodeAt(i + 1))) {
       if (!inJsonSeparator(text, i)) {
         lastRemoval = j;
         const d = text.charCodeAt(i + 1);
@@ -218,6 +269,7 @@ export function normalizeRun(text: string, a: number, b: number, out: Uint16Arra
       } else out[j++] = c;
     }
   }
+  if (ansi) lastRemoval = lastUrlRemoval = j;
   return { length: j, lastRemoval, lastUrlRemoval };
 }
 
@@ -266,7 +318,7 @@ class Gaps {
 
 /**
  * What {@link normalize} changes in `original`: 0 nothing, 1 CRs only, 2 something else (an
- * invisible character or a backslash escape). One loop over the code units (no Unicode property
+ * invisible character, a backslash escape or an ANSI escape sequence). One loop over the code units (no Unicode property
  * regex: compiling one loads the property tables, ~20 M instructions in a short-lived process).
  */
 function firstChange(original: string): 0 | 1 | 2 {
@@ -274,7 +326,9 @@ function firstChange(original: string): 0 | 1 | 2 {
   for (let i = 0, n = original.length; i < n; i++) {
     const c = original.charCodeAt(i);
     if (c === 13) cr = true;
-    else if (c === 92) {
+    else if (c === ESC) {
+      if (ansiLength(original, i) > 0) return 2;
+    } else if (c === 92) {
       if (isAsciiPunctuation(original.charCodeAt(i + 1))) return 2;
     } else if (c >= 0xad && INVISIBLE_UNIT[c] !== 0) {
       if (INVISIBLE_UNIT[c] === 1) return 2;
@@ -317,7 +371,7 @@ function removeCrs(original: string): Removal {
 }
 
 /**
- * Invisible characters and backslash escapes (and maybe CRs): one pass over the code units records
+ * Invisible characters, backslash escapes and ANSI escape sequences (and maybe CRs): one pass over the code units records
  * the gaps and copies the kept code units (a lone CR as LF) into a buffer, decoded at once as
  * UTF-16LE (an exact copy: lone surrogates are kept). A native global replace was measured ~5x
  * slower when removals are dense.
@@ -330,7 +384,12 @@ function removeByCopy(original: string): Removal {
   let joins = false;
   for (let i = 0; i < n; i++) {
     const c = original.charCodeAt(i);
-    if (c === 13) {
+    const escape = c === ESC ? ansiLength(original, i) : 0;
+    if (escape > 0) {
+      gaps.add(j, escape);
+      if (i > 0) joins = true;
+      i += escape - 1;
+    } else if (c === 13) {
       if (original.charCodeAt(i + 1) === 10) gaps.add(j, 1);
       else buf[j++] = 10;
     } else if (c === 92 /* \ */ && isAsciiPunctuation(original.charCodeAt(i + 1))) {
