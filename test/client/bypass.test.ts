@@ -150,6 +150,33 @@ describe.each(DATABASE_KINDS)("sync --allow on %s", (kind) => {
     expect([res.code, json.bypass.status, json.bypass.decidedBy, json.pushed.applied]).toEqual([0, "approved", "policy", ["team/fp.md"]]);
   });
 
+  it("says once when an approval no longer applies because the team's fingerprint key was rotated, and status shows it", async () => {
+    const { server, a, envA } = await setup(kind);
+    const admin = await server.token("ada", "default", "admin");
+    const adminCall = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${admin}`, ...(body ? { "content-type": "application/json" } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    await adminCall("PUT", "/v1/admin/policy", { bypassPolicy: "immediate" });
+    const secret = fakeGithubPat(88);
+    await writeFile(join(a, "team", "k.md"), `t ${secret}\n`);
+    await sync(a, envA);
+    const fingerprint = (await status(a)).heldBack[0].findings[0].fingerprint;
+    expect((await teammem(["sync", "--dir", a, "--allow", fingerprint, "--reason", "test_value"], envA)).code).toBe(0);
+    expect((await status(a)).heldBack).toEqual([]);
+    expect((await adminCall("POST", "/v1/admin/fingerprint-key/rotate")).status).toBe(200);
+    await writeFile(join(a, "team", "k.md"), `t ${secret}\nmore\n`);
+    const line = "bypass for team/k.md:1 github-pat no longer applies: the team's fingerprint key was rotated";
+    const rotated = await syncJson(a, envA);
+    expect(rotated.stderr.split(line).length - 1).toBe(1);
+    expect(rotated.json.heldBack.map((h: { path: string }) => h.path)).toEqual(["team/k.md"]);
+    expect((await status(a)).bypasses).toMatchObject([{ status: "approved", currentKey: false }]);
+    expect((await teammem(["status", "--dir", a])).stdout).toContain("team/k.md:1 github-pat (test_value): approved by policy (no longer applies: the team's fingerprint key was rotated)");
+    expect((await syncJson(a, envA)).stderr).not.toContain("no longer applies");
+  });
+
   it("refuses bad --allow/--reason input with exit 2 before contacting the server, and an unknown fingerprint with a pointer to status", async () => {
     const { a, envA } = await setup(kind);
     await writeFile(join(a, "team", "x.md"), `t ${fakeGithubPat(5)}\n`);
