@@ -1,6 +1,7 @@
 /** `teammem resolve`: closes the server's open conflict records of a file and clears it from status. */
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -122,5 +123,27 @@ describe.each(DATABASE_KINDS)("teammem resolve on %s", (kind) => {
     expect((await sync(b, envB)).code).toBe(0);
     expect(await readFile(join(b, "team", "f.md"), "utf8")).toBe("value: agreed\nadded by A\n");
     expect(await openConflicts(clients, "f.md")).toBe(0); // the sync's push of the merge settled the record
+  });
+});
+
+describe("teammem resolve of a FIFO (try17 M3: never opened blocking)", () => {
+  it("exits 2 not_regular_file when the conflict copy (--take mine) or the team file (--take file) is a FIFO", async () => {
+    const clients = await setup("pglite");
+    const { b, envB } = clients;
+    await conflictOn(clients, "x.md");
+    const [conflict] = (await status(b)).conflicts;
+    await rm(join(b, conflict.copy));
+    execFileSync("mkfifo", [join(b, conflict.copy)]);
+    const mine = await teammem(["resolve", "team/x.md", "--take", "mine", "--dir", b], envB);
+    expect([mine.code, mine.stdout]).toEqual([2, ""]);
+    expect(mine.stderr).toContain(`${conflict.copy}: not a regular file (the conflict copy)`);
+    expect(mine.stderr).toContain("[not_regular_file]");
+    await rm(join(b, "team", "x.md"));
+    execFileSync("mkfifo", [join(b, "team", "x.md")]);
+    const file = await teammem(["resolve", "team/x.md", "--dir", b], envB);
+    expect([file.code, file.stdout]).toEqual([2, ""]);
+    expect(file.stderr).toContain("team/x.md: not a regular file");
+    expect(file.stderr).toContain("[not_regular_file]");
+    expect(await openConflicts(clients, "x.md")).toBe(1);
   });
 });
