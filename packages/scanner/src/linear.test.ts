@@ -268,6 +268,11 @@ const cases: [string, (size: number) => string][] = [
   // on every line, each followed by a short run.
   ["the OpenSSH key magic on every line", (n) => repeatTo("b3BlbnNzaC1rZXktdjEAAAAA\n", n)],
   ["a PuTTY private section header on every line (Private-Lines: 1)", (n) => repeatTo("Private-Lines: 1\n", n)],
+  // PKCS#8/PKCS#1/SEC 1 key bodies without BEGIN line (pkcs-unarmored-private-key, try17 H2): each
+  // prefix after its lead (the lookbehind) and a short run; the prefixes glued with no lead.
+  ["the PKCS#8 RSA key header on every line, each followed by a short run", (n) => repeatTo("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n", n)],
+  ["one line of the PKCS#1, SEC 1 and Ed25519 headers repeated, each followed by a blank", (n) => repeatTo("MIIEpAIBAAKCAQEA MHcCAQEEI MC4CAQAwBQYDK2V ", n)],
+  ["one line of the PKCS prefixes glued without leads", (n) => repeatTo("IBAAKAgEBBAQEEIAgEAMBAQAwBQYDK2V", n)],
   // JDBC URLs (database-url-password-parameter, oracle-jdbc-url-credentials; try14 F6): a parameter
   // run without a password (each attempt reads at most 512 characters, never past the next jdbc:),
   // and Oracle's user/ repeated with no @ after it.
@@ -297,6 +302,12 @@ const denseMatches: [string, (size: number) => string][] = [
   // The OpenSSH key magic and 160 base64 characters across 3 lines, repeated: a complete match of
   // openssh-unarmored-private-key each time that its validator refuses (no key structure).
   ["the OpenSSH key magic and 160 base64 characters across lines, repeated (a body the validator refuses each)", (n) => repeatTo(`b3BlbnNzaC1rZXktdjEAAAAA${"Qk1x".repeat(12)}\n${"Qk1x".repeat(16)}\n${"Qk1x".repeat(16)}\n`, n)],
+  // A SEC 1 key header and 64 base64 characters across 2 lines, repeated: a complete match of
+  // pkcs-unarmored-private-key each time that its validator refuses (the material repeats).
+  // The same headers joined by `+` (a base64 character): one line of base64, a complete match each
+  // 14 characters that the validator refuses (~47x ordinary text per byte: the price of the match).
+  ["one line of the PKCS#1, SEC 1 and Ed25519 headers joined by + (a complete match the validator refuses each 14 characters)", (n) => repeatTo("MIIEpAIBAAKCAQEA+MHcCAQEEI+MC4CAQAwBQYDK2V+", n)],
+  ["a SEC 1 key header and 64 base64 characters across lines, repeated (a body the validator refuses each)", (n) => repeatTo(`MHcCAQEEI${"Qk1x".repeat(6)}Qk1\n${"Qk1x".repeat(8)}\n`, n)],
   // A JDBC password parameter every 40 characters, a placeholder each (a match its validator refuses).
   ["one line of jdbc:mysql://h/d?password=password repeated (a placeholder each)", (n) => repeatTo("jdbc:mysql://db/d?user=a&password=password ", n)],
   // Raw reserved characters in a URL password (rule-helpers/url-credentials.ts): `a:p#/?` at host

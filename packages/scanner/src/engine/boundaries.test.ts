@@ -137,6 +137,7 @@ describe("catalog boundaries", () => {
       "openvpn-static-key",
       "oracle-jdbc-url-credentials", // the password ends at the `@` before the host
       "pgp-private-key",
+      "pkcs-unarmored-private-key", // a key body: ends after its fixed number of base64 characters
       "private-key",
       "ssh2-encrypted-private-key",
       "url-credentials",

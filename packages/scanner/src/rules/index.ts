@@ -125,6 +125,7 @@ import paypalBraintreeAccessToken from "./paypal-braintree-access-token.js";
 import perplexityApiKey from "./perplexity-api-key.js";
 import pgpPrivateKey from "./pgp-private-key.js";
 import pineconeApiKey from "./pinecone-api-key.js";
+import pkcsUnarmoredPrivateKey from "./pkcs-unarmored-private-key.js";
 import plaidApiToken from "./plaid-api-token.js";
 import planetscaleApiToken from "./planetscale-api-token.js";
 import planetscaleOauthToken from "./planetscale-oauth-token.js";
@@ -319,6 +320,7 @@ export const RULES: readonly Rule[] = [
   perplexityApiKey,
   pgpPrivateKey,
   pineconeApiKey,
+  pkcsUnarmoredPrivateKey,
   plaidApiToken,
   planetscaleApiToken,
   planetscaleOauthToken,

@@ -89,3 +89,86 @@ describe("near misses stay negative", () => {
     ["the OpenSSH magic in prose", "Every OpenSSH private key body starts with b3BlbnNzaC1rZXktdjE, the base64 of openssh-key-v1."],
   ])("%s", (_name, text) => expect(found(text)).toEqual([]));
 });
+
+/**
+ * try17 H2: PKCS#8, PKCS#1 and SEC 1 keys from openssl with their line breaks removed (the body on
+ * the BEGIN line: private-key) or without BEGIN/END lines (pkcs-unarmored-private-key), as env vars,
+ * JSON strings and `base64 -w0` of a DER file hold them; each found at the body's first character.
+ */
+const derOf = (tool: string, file: string, extra: string[] = []): Buffer =>
+  execFileSync("openssl", [tool, "-in", join(dir, file), ...extra, "-outform", "DER"], { stdio: ["ignore", "pipe", "ignore"] });
+const RAW: [string, string, string, string[]][] = [
+  // [case, key file, openssl command that writes its DER, its options]
+  ["PKCS#8 RSA 2048", "pkcs8.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+  ["PKCS#8 RSA 4096", "raw-rsa4096.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+  ["PKCS#1 RSA 2048", "pkcs1.pem", "rsa", ["-traditional"]],
+  ["PKCS#1 RSA 1024", "raw-rsa1024.pem", "rsa", ["-traditional"]],
+  ["SEC 1 P-256", "ec.pem", "ec", []],
+  ["SEC 1 P-384", "raw-ec384.pem", "ec", []],
+  ["SEC 1 P-521", "raw-ec521.pem", "ec", []],
+  ["PKCS#8 EC P-256", "raw-p8ec.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+  ["PKCS#8 EC P-384", "raw-p8ec384.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+  ["PKCS#8 Ed25519", "raw-ed25519.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+  ["PKCS#8 Ed448", "raw-ed448.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+  ["PKCS#8 X25519", "raw-x25519.pem", "pkcs8", ["-topk8", "-nocrypt"]],
+];
+made("raw-rsa4096.pem", "openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:4096", "-out"]);
+execFileSync("openssl", ["genrsa", "-traditional", "-out", join(dir, "raw-rsa1024.pem"), "1024"], { stdio: "ignore" });
+made("raw-ec384.pem", "openssl", ["ecparam", "-name", "secp384r1", "-genkey", "-noout", "-out"]);
+made("raw-ec521.pem", "openssl", ["ecparam", "-name", "secp521r1", "-genkey", "-noout", "-out"]);
+made("raw-p8ec.pem", "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out"]);
+made("raw-p8ec384.pem", "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out"]);
+made("raw-ed25519.pem", "openssl", ["genpkey", "-algorithm", "ED25519", "-out"]);
+made("raw-ed448.pem", "openssl", ["genpkey", "-algorithm", "ED448", "-out"]);
+made("raw-x25519.pem", "openssl", ["genpkey", "-algorithm", "X25519", "-out"]);
+
+/** Each shape: [name, text made from the PEM text and the DER's base64, the finding's rule]. */
+const pemText = (file: string): string => readFileSync(join(dir, file), "utf8").replace(/^(?!-----BEGIN)[\s\S]*?(?=-----BEGIN)/, "").trimEnd();
+const RAW_SHAPES: [string, (pem: string, der64: string) => string, string][] = [
+  ["one line in an env assignment", (_p, d) => `JWT_PRIVATE_KEY=${d}\n`, "pkcs-unarmored-private-key"],
+  ["a JSON string", (_p, d) => JSON.stringify({ private_key: d }), "pkcs-unarmored-private-key"],
+  ["DER base64 -w0 alone", (_p, d) => d, "pkcs-unarmored-private-key"],
+  ["the body wrapped at 64", (p) => `key:\n${lines(p).slice(1, -1).join("\n")}\n`, "pkcs-unarmored-private-key"],
+  ["the body wrapped at 76 (base64 without -w0)", (_p, d) => `key:\n${(d.match(/.{1,76}/g) ?? []).join("\n")}\n`, "pkcs-unarmored-private-key"],
+  ["PEM without line breaks", (p) => `key=${p.replace(/\n/g, "")}`, "private-key"],
+  ["PEM with spaces for line breaks", (p) => `key=${p.replace(/\n/g, " ")}`, "private-key"],
+];
+
+describe.each(RAW)("%s key from openssl, body alone or without line breaks", (_name, file, tool, extra) => {
+  const pem = pemText(file);
+  const der64 = derOf(tool, file, extra).toString("base64");
+  it("has the PEM body as its DER's base64", () => expect(lines(pem).slice(1, -1).join("")).toBe(der64));
+  it.each(RAW_SHAPES)("is reported in %s at the body's start", (_shape, shape, ruleId) => {
+    const text = shape(pem, der64);
+    const at = text.indexOf(der64.slice(0, 32));
+    expect(at).toBeGreaterThan(-1);
+    expect(scan(text).map((f) => [f.ruleId, f.offset])).toEqual([[ruleId, at]]);
+  });
+});
+
+describe("public keys, certificates and CSRs are not private keys", () => {
+  const key = join(dir, "pkcs8.pem");
+  const ecKey = join(dir, "raw-p8ec.pem");
+  const run = (args: string[]): string => execFileSync("openssl", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const PUBLIC: [string, string][] = [
+    ["an RSA public key (SubjectPublicKeyInfo)", run(["pkey", "-in", key, "-pubout"])],
+    ["an RSA public key (PKCS#1 RSAPublicKey)", run(["rsa", "-in", key, "-RSAPublicKey_out"])],
+    ["an EC public key", run(["pkey", "-in", ecKey, "-pubout"])],
+    ["an Ed25519 public key", run(["pkey", "-in", join(dir, "raw-ed25519.pem"), "-pubout"])],
+    ["a self-signed RSA certificate (openssl req -x509)", run(["req", "-x509", "-key", key, "-subj", "/CN=teammem.test", "-days", "1"])],
+    ["a self-signed EC certificate", run(["req", "-x509", "-key", ecKey, "-subj", "/CN=teammem.test", "-days", "1"])],
+    ["an RSA CSR", run(["req", "-new", "-key", key, "-subj", "/CN=teammem.test"])],
+    ["an EC CSR", run(["req", "-new", "-key", ecKey, "-subj", "/CN=teammem.test"])],
+  ];
+  describe.each(PUBLIC)("%s", (_name, text) => {
+    const body = lines(text).slice(1, -1);
+    it("starts with MI or MC", () => expect(body[0]).toMatch(/^M[A-Z]/));
+    it.each([
+      ["as PEM", text],
+      ["as PEM without line breaks", text.trimEnd().replace(/\n/g, "")],
+      ["one line in an env assignment", `PUBLIC=${body.join("")}`],
+      ["wrapped at 64", body.join("\n")],
+      ["in a JSON string", JSON.stringify({ cert: body.join("") })],
+    ])("is not reported %s", (_shape, t) => expect(found(t)).toEqual([]));
+  });
+});

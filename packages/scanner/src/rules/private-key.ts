@@ -19,7 +19,7 @@ const rule: Rule = {
   prefixes: ["-----BEGIN "],
   pattern:
     new RegExp(
-    String.raw`-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----${afterBeginLine(4, true)}(?<secret>${blockChars(64)})`,
+    String.raw`-----BEGIN (?!OPENSSH |PGP )(?:[A-Z0-9]{1,20} ){0,2}PRIVATE KEY-----(?:${afterBeginLine(4, true)})?(?<secret>${blockChars(64)})`,
     "y",
   ),
   fingerprintOf: blockBody,
