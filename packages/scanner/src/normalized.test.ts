@@ -144,10 +144,16 @@ describe("ANSI escape sequences (try17 H1)", () => {
 
   it("an unterminated or over-long sequence is not removed: the token stays glued to what follows it", () => {
     // An OSC without BEL or ST; a CSI of more than 64 code units. Each reads as written, where
-    // `xghp_` and `mghp_` glue.
+    // `xgithub_pat_` and `mgithub_pat_` glue (a rule without a checksum: a checksum rule needs no
+    // start boundary, `Rule.checksum`).
+    const fine = RULES.find((r) => r.id === "github-fine-grained-pat")!;
+    const example = fine.examples().positive[0]!;
+    const [f] = scan(example, { rules: [fine] });
+    const plain = example.slice(f!.offset, f!.endOffset);
     const longCsi = `${ESC}[${"0;".repeat(32)}m`;
-    for (const text of [`${ESC}]8;;https://x${token}`, `${longCsi}${token}`])
-      expect(ids(text).filter(([id]) => id === "github-pat"), JSON.stringify(text.slice(0, 80))).toEqual([]);
+    for (const text of [`${ESC}]8;;https://x${plain}`, `${longCsi}${plain}`])
+      expect(ids(text).filter(([id]) => id === fine.id), JSON.stringify(text.slice(0, 80))).toEqual([]);
+    expect(ids(`${ESC}[1m${plain}`)).toEqual([[fine.id, 4]]);
   });
 });
 

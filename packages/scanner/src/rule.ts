@@ -42,6 +42,14 @@ export interface Rule {
    */
   readonly validate?: (value: string) => boolean;
   /**
+   * True when `validate` checks a checksum that the format embeds in every token of the rule
+   * (GitHub's and npm's CRC-32, Cloudflare's, Atlassian's, age's Bech32; src/checksums.ts): a valid
+   * checksum is the confidence, so no start boundary is derived (engine/compile.ts) and a token
+   * glued to a word or a dotted name before it is found (`MY_ghp_…`, `x.ghp_…`, `mghp_…` after a
+   * terminal colour code). The end boundary stays. Requires `validate`.
+   */
+  readonly checksum?: boolean;
+  /**
    * True for a rule that reports a container of any credential (a URL's user info,
    * `scheme://user:password@host`) rather than one vendor's format. When a finding of a rule that
    * is not generic lies inside one of its findings (a GitHub token as the password of

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RULES } from "../rules/index.js";
+import { scan } from "../scan.js";
 import { atomCache, boundaryAlphabets, endsToken, regexAlphabet, simpleAlphabet, startsToken, tokenBoundary, trimmedEnd } from "./boundaries.js";
 
 const chars = (table: Uint8Array | undefined) =>
@@ -164,6 +165,43 @@ describe("atom alphabets read without the regex engine", () => {
     }
     for (const [atom, flags] of [["a", "i"], ["[a-z]", "i"], ["[a-z]", "v"], ["\\x41", ""], ["\\u0041", "u"], ["\\p{L}", "u"], ["[\\w-z]", ""], ["\\b", ""], ["[\\b]", ""], ["é", ""], ["[]", ""]] as const) {
       expect([atom, flags, simpleAlphabet(atom, flags)]).toEqual([atom, flags, undefined]);
+    }
+  });
+});
+
+describe("rules whose tokens carry a checksum (Rule.checksum; try17 H1)", () => {
+  const checksummed = RULES.filter((r) => r.checksum === true);
+  /** Each positive example's token of `rule` (its one finding under the rule alone). */
+  const tokens = (rule: (typeof RULES)[number]) =>
+    rule.examples().positive.map((example) => {
+      const [f] = scan(example, { rules: [rule] });
+      return example.slice(f!.offset, f!.endOffset);
+    });
+
+  it("are the checksum formats, each with a validator", () => {
+    expect(checksummed.map((r) => r.id).sort()).toEqual(["age-secret-key", "atlassian-api-token", "cloudflare-api-token", "github-oauth", "github-pat", "github-refresh-token", "npm-access-token"]);
+    for (const r of checksummed) expect(r.validate, r.id).toBeTypeOf("function");
+  });
+
+  it("are found glued to a word or a dotted name before them (no start boundary), not glued after", () => {
+    for (const rule of checksummed)
+      for (const token of tokens(rule)) {
+        for (const before of ["MY_", "x.", "abc"]) {
+          const text = `${before}${token} end`;
+          expect(scan(text, { rules: [rule] }).map((f) => f.offset), JSON.stringify(text)).toEqual([before.length]);
+        }
+        expect(scan(`${token}x`, { rules: [rule] }), rule.id).toEqual([]);
+      }
+  });
+
+  it("a rule without a checksum is still refused glued to a word before it", () => {
+    for (const id of ["github-fine-grained-pat", "aws-access-token", "gitlab-pat"]) {
+      const rule = RULES.find((r) => r.id === id)!;
+      expect(rule.checksum, id).toBeUndefined();
+      for (const token of tokens(rule)) {
+        expect(scan(`abc${token} end`, { rules: [rule] }), id).toEqual([]);
+        expect(scan(`abc ${token} end`, { rules: [rule] }), id).toHaveLength(1);
+      }
     }
   });
 });

@@ -245,7 +245,9 @@ export function compileRules(rules: readonly Rule[]): CompiledCatalog {
     let flags = rule.pattern.flags.replace(/[gyd]/g, "") + "y";
     // Group offsets cost several times a plain match (a `body` group is read as a string only).
     if (hasSecretGroup || hasLeadGroup) flags += "d";
-    const boundary = tokenBoundary(rule.pattern, rule.prefixes, atoms);
+    // A rule whose every token carries a checksum (`Rule.checksum`) needs no start boundary.
+    const derived = tokenBoundary(rule.pattern, rule.prefixes, atoms);
+    const boundary = rule.checksum === true && derived !== undefined ? { before: undefined, after: derived.after } : derived;
     const numbered = rule.validate && hasSecretGroup ? numberGroups(source) : undefined;
     const preCheck = rule.validate && hasSecretGroup ? new RegExp(numbered?.source ?? source, flags.replace("d", "")) : undefined;
     const key = tailKeys[index];

@@ -19,6 +19,7 @@ const rule: Rule = {
   label: "age secret key",
   prefixes: ["AGE-SECRET-KEY-1"],
   pattern: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/y,
+  checksum: true,
   validate: (value) => hasValidBech32Checksum(value),
   examples: () => ({
     positive: [`# created: 2024-01-01\n# public key: age1...\n${key(1)}`, `SOPS_AGE_KEY=${key(2)}`],

@@ -19,6 +19,7 @@ const rule: Rule = {
   label: "Atlassian API token",
   prefixes: ["ATATT3"],
   pattern: /ATATT3[A-Za-z0-9_=-]{186}/y,
+  checksum: true,
   validate: (value) => {
     const head = value.slice(0, -8);
     return (

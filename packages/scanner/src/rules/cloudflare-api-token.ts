@@ -21,6 +21,7 @@ const rule: Rule = {
   label: "Cloudflare API token",
   prefixes: ["cfut_", "cfat_", "cfk_"],
   pattern: /(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}/y,
+  checksum: true,
   validate: (value) => {
     const rest = value.slice(value.indexOf("_") + 1);
     const body = rest.slice(0, 40);
@@ -32,7 +33,7 @@ const rule: Rule = {
       `cfat_${"X".repeat(40)}${checksum("X".repeat(40))}`, // placeholder: one repeated character
       `${token("cfut_", 4).slice(0, -1)}0`, // wrong checksum
       "cfat_tooshort", // truncated
-      `xcfat_${token("cfat_", 5).slice(5)}`, // prefix glued to the end of a longer word
+      `${token("cfat_", 5)}x`, // glued to a longer word after it
     ],
   }),
 };

@@ -15,13 +15,14 @@ const rule: Rule = {
   label: "GitHub OAuth access token",
   prefixes: ["gho_"],
   pattern: /gho_[A-Za-z0-9]{36}/y,
+  checksum: true,
   validate: (value) => hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`oauth_token: ${fakeGithubToken("gho_", 1)}`, `"access_token":"${fakeGithubToken("gho_", 2)}"`],
     negative: [
       `gho_${"x".repeat(36)}`, // placeholder: one repeated character
       breakChecksum(fakeGithubToken("gho_", 3)), // wrong checksum
-      `mygho_${fakeGithubToken("gho_", 4).slice(4)}`, // prefix glued to the end of a longer word
+      `gho_${fakeGithubToken("gho_", 4).slice(4)}_more`, // glued to a longer name after it
     ],
   }),
 };

@@ -15,6 +15,7 @@ const rule: Rule = {
   label: "GitHub personal access token (classic)",
   prefixes: ["ghp_"],
   pattern: /ghp_[A-Za-z0-9]{36}/y,
+  checksum: true,
   validate: (value) => hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`GITHUB_TOKEN=${fakeGithubToken("ghp_", 1)}`, `git clone https://${fakeGithubToken("ghp_", 2)}@github.com/o/r`],
@@ -22,7 +23,7 @@ const rule: Rule = {
       `ghp_${"x".repeat(36)}`, // placeholder: one repeated character
       breakChecksum(fakeGithubToken("ghp_", 3)), // wrong checksum
       fakeGithubToken("ghp_", 4).slice(0, -1), // truncated: 35 characters
-      `xghp_${fakeGithubToken("ghp_", 5).slice(4)}`, // prefix glued to the end of a longer word
+      `ghp_${fakeGithubToken("ghp_", 5).slice(4)}x`, // glued to a longer word after it
     ],
   }),
 };

@@ -15,6 +15,7 @@ const rule: Rule = {
   label: "GitHub refresh token",
   prefixes: ["ghr_"],
   pattern: /ghr_[A-Za-z0-9]{36}/y,
+  checksum: true,
   validate: (value) => hasGithubChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [`refresh_token=${fakeGithubToken("ghr_", 1)}`, `"refresh_token": "${fakeGithubToken("ghr_", 2)}"`],

@@ -16,6 +16,7 @@ const rule: Rule = {
   label: "npm access token",
   prefixes: ["npm_"],
   pattern: /npm_[A-Za-z0-9]{36}/y,
+  checksum: true,
   validate: (value) => hasNpmChecksum(value) && isPlausibleSecret(value.slice(4)),
   examples: () => ({
     positive: [
