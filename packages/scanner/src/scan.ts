@@ -120,7 +120,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   // For removals outside a prefix's word: how far the matches of the prefixes seen so far may read
   // (catalog.reachAfter), and where the last word holding a removal ended.
   let reach = 0;
-  let removalsUntil = -1;
+  let removalsUntil = -Infinity; // none yet (-1 made every pair-rule ID within reachBefore of the text's start "split")
   let skipUntil: Int32Array | undefined; // per rule: end of its last match (lazily, most texts have none)
   let pairs: PairSearch | undefined; // the pair rules' positions in `t` (lazily, at the first ID)
   const verdicts = new Verdicts(); // validators are pure: verdicts hold in the normalised text too
@@ -190,7 +190,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     quiet.mutedUntil = 0;
     splitting = false;
     reach = 0;
-    removalsUntil = -1;
+    removalsUntil = -Infinity;
     automaton.forEachHit(t, onHit, quiet);
   }
   if (splitting) {
@@ -212,7 +212,8 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     // the `;`): terminal colours are no part of a secret.
     if (plain.length > 0) {
       const seen = out.length === 0 ? undefined : overlapTest(out, out.length);
-      const kept = plain.filter((m) => !holdsAnsi(plainText, m.start, m.end) && (seen === undefined || !seen(m.rule, m.start, m.end)));
+      const ansi = ansiFinder(plainText);
+      const kept = plain.filter((m) => !ansi.holds(m.start, m.end) && (seen === undefined || !seen(m.rule, m.start, m.end)));
       out = mergeByStart(kept, out);
     }
   }
@@ -225,10 +226,25 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   return out;
 }
 
-/** Does `text[start, end)` hold the start of an ANSI escape sequence (engine/normalize.ts, `ansiLength`)? O(end − start). */
-function holdsAnsi(text: string, start: number, end: number): boolean {
-  for (let i = text.indexOf("\x1b", start); i !== -1 && i < end; i = text.indexOf("\x1b", i + 1)) if (ansiLength(text, i) > 0) return true;
-  return false;
+/**
+ * `holds(start, end)`: does `text[start, end)` hold the start of an ANSI escape sequence
+ * (engine/normalize.ts, `ansiLength`)? Asked for spans ordered by start, all of them together cost
+ * O(|text|): the next ESC at or after the last start is kept, not searched for again per span (a
+ * search per span to the next ESC, or to the end of a text with none, was quadratic: 250 000 AWS
+ * key IDs on a 5 MB line took 8 s). A span starting before the previous one searches again.
+ */
+function ansiFinder(text: string): { holds(start: number, end: number): boolean } {
+  let from = 0;
+  let next = text.indexOf("\x1b"); // first ESC at or after `from`; -1: none
+  return {
+    holds(start, end) {
+      if (next === -1 && start >= from) return false;
+      if (start < from || next < start) next = text.indexOf("\x1b", start);
+      from = start;
+      for (let i = next; i !== -1 && i < end; i = text.indexOf("\x1b", i + 1)) if (ansiLength(text, i) > 0) return true;
+      return false;
+    },
+  };
 }
 
 /** The matches of `a` and `b` (each ordered by start, mostly) in one list ordered by start where both are. O(|a| + |b|). */
