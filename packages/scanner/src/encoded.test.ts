@@ -405,7 +405,7 @@ describe("base64 of UTF-16LE text (PowerShell -EncodedCommand; try16 F19)", () =
     for (const script of [
       "Get-ChildItem -Recurse | Where-Object { $_.Length -gt 1MB } | Remove-Item",
       `$t = '${near}'`,
-      `$t = 'x${TOKEN}'`, // glued to a word: no token
+      `$t = '${TOKEN}x'`, // a word glued after it: no token (before it, a checksum rule's token is one)
       `$t = '${TOKEN.slice(0, 30)}'`, // cut short
       `abc\u0001${TOKEN}`, // a control character: not text
     ]) {
@@ -666,7 +666,7 @@ describe("hex (xxd -p, od, Python's .hex(), Go's hex.EncodeToString, Java's HexF
       `prefix: ${hex("ghp_ghp_ghp_ghp_ghp_ghp_ghp_ghp_")} ${hex("github_pat_ and ghp_ are prefixes")}`,
       `near: ${hex(breakChecksum(TOKEN))}`,
       `short: ${hex(TOKEN.slice(0, 30))}`,
-      `glued: ${hex(`x${TOKEN}`)}`,
+      `glued: ${hex(`${TOKEN}x`)}`, // a word glued after it (before it, a checksum rule's token is one: boundaries.ts)
     ]) {
       expect(scan(text), text).toEqual([]);
     }

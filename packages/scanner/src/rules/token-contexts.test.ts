@@ -55,7 +55,14 @@ const CONTEXTS: readonly { name: string; pre: string; post: string; encode?: (s:
   },
   { name: "a form-encoded space (Bearer+)", pre: "authorization=Bearer+", post: "&x=1" },
   { name: "form-encoded words (my+key+)", pre: "?q=my+key+", post: "" },
-  { name: "a URL path segment", pre: "https://vault.internal/ui/", post: " now" },
+  {
+    name: "a URL path segment",
+    pre: "https://vault.internal/ui/",
+    post: " now",
+    skip: {
+      "pkcs-unarmored-private-key": "a base64 DER body: / is in its alphabet and the rule has a lead, so a / before it continues a longer base64 run",
+    },
+  },
   { name: "a diff line's -", pre: "-", post: "\n" },
   { name: "a JSON \\n", pre: '"a\\n', post: '"' },
 ];
