@@ -183,7 +183,7 @@ describe("the embedded data folder between processes", () => {
     const results = await Promise.all(
       ["u1", "u2", "u3"].map((user) => runBinAsync(["token", "create", "--team", "default", "--user", user, "--role", "member", "--data-dir", dataDir])),
     );
-    expect(results.map((r) => r.status)).toEqual([0, 0, 0]);
+    expect(results.map((r) => r.status), results.map((r) => r.stderr).join("\n---\n")).toEqual([0, 0, 0]);
     expect(new Set(results.map((r) => r.stdout.trim())).size).toBe(3);
   });
 });
