@@ -7,7 +7,6 @@
  */
 import { MAX_INT4 } from "@teammem/protocol";
 import { ServerError, UsageError } from "../errors.js";
-import type { Unsafe } from "../local/team-files.js";
 import { caseVariantOnDisk } from "../local/path-case.js";
 import { teamPathOf } from "../local/team-path.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
@@ -71,7 +70,7 @@ export function missingOnServer(err: unknown, path: string, version?: number): u
  * `not_regular_file` (exit 2; it was never opened blocking, try17 M3); undefined for other unsafe
  * files (symlink, hard link, not text...), which the caller refuses its own way.
  */
-export function notRegularFile(path: string, file: Unsafe): UsageError | undefined {
-  if (file.reason !== "not a regular file" && file.reason !== "is a folder") return undefined;
+export function notRegularFile(path: string, file: { readonly notRegular?: true }): UsageError | undefined {
+  if (!file.notRegular) return undefined;
   return new UsageError(`${displayPath(path)}: not a regular file (a FIFO, socket, device or folder); only regular files are synced`, "not_regular_file");
 }

@@ -218,7 +218,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
         skipped.push({ path: displayPath(where.entryPath), reason: local.reason, symlink: true });
         continue;
       }
-      if (local.kind === "unsafe" && (local.reason === "not a regular file" || local.reason === "is a folder")) {
+      if (local.kind === "unsafe" && local.notRegular) {
         notRegular.push(displayPath(where.entryPath));
         continue;
       }

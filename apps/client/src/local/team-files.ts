@@ -31,10 +31,15 @@ type LocalFile =
   | { readonly kind: "absent" }
   /** `stat`: of the open file, taken before reading it (for the stat cache, `file-stat.ts`). */
   | { readonly kind: "file"; readonly content: string; readonly sha256: string; readonly stat: FileStat }
-  /** Exists but must not be read or replaced: symlink, folder, device, not UTF-8, too large... */
-  | ({ readonly kind: "unsafe" } & Unsafe);
+  /**
+   * Exists but must not be read or replaced: symlink, folder, device, not UTF-8, too large...
+   * `notRegular`: a FIFO, socket, device or folder (never opened blocking).
+   */
+  | ({ readonly kind: "unsafe"; readonly notRegular?: true } & Unsafe);
 
-const unsafeFile = (reason: string, symlink = false): LocalFile => ({ kind: "unsafe", reason, symlink });
+/** An unsafe file: `what` says whether a symlink, or something not a regular file, is why. */
+const unsafeFile = (reason: string, what: "symlink" | "not regular" | "content" = "content"): LocalFile =>
+  what === "not regular" ? { kind: "unsafe", reason, symlink: false, notRegular: true } : { kind: "unsafe", reason, symlink: what === "symlink" };
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
@@ -101,15 +106,15 @@ export async function readTeamFile(layout: Layout, entryPath: string, checked?: 
     handle = await open(join(layout.team, entryPath), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     if (errno(err) === "ENOENT") return { kind: "absent" };
-    if (errno(err) === "ELOOP") return unsafeFile("symlink (not followed)", true);
+    if (errno(err) === "ELOOP") return unsafeFile("symlink (not followed)", "symlink");
     if (errno(err) === "ENOTDIR") return unsafeFile("a parent is not a folder");
-    if (errno(err) === "ENXIO") return unsafeFile("not a regular file"); // a socket cannot be opened
+    if (errno(err) === "ENXIO") return unsafeFile("not a regular file", "not regular"); // a socket cannot be opened
     throw err;
   }
   try {
     const st = await handle.stat({ bigint: true });
-    if (st.isDirectory()) return unsafeFile("is a folder");
-    if (!st.isFile()) return unsafeFile("not a regular file");
+    if (st.isDirectory()) return unsafeFile("is a folder", "not regular");
+    if (!st.isFile()) return unsafeFile("not a regular file", "not regular");
     // Another name for the same bytes may live outside team/ (a private note linked in "to keep one copy").
     if (st.nlink > 1n) return unsafeFile("hard link (not synced: it may share content with a private file)");
     if (Number(st.size) > MAX_LOCAL_FILE_BYTES) return unsafeFile(`larger than ${MAX_LOCAL_FILE_BYTES} bytes`);
