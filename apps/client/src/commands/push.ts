@@ -16,7 +16,7 @@ import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
 import { loadSyncState } from "../state/sync-state.js";
 import { describeEvent } from "../sync/events.js";
-import { aboutNamed, pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
+import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
 import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { notNfcReason, skippedLine } from "../scope.js";
@@ -102,8 +102,9 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const summary = await syncFolder(layout, {
     config,
     token,
-    warn: (line) => {
-      if (!aboutNamed(line, prefixes)) return; // another file's held-back line: a push talks only of the paths named (try17 M7)
+    warn: (line, path) => {
+      // Another file's line (a queued operation re-scanned when the outbox is sent): a push talks only of the paths named (try17 M7).
+      if (path !== undefined && !prefixes.some((p) => underEntry(p, path))) return;
       warnings.push(line);
       ctx.io.stderr(`teammem: ${line}\n`);
     },

@@ -19,8 +19,11 @@ export interface SyncContext {
   readonly api: Api;
   readonly state: SyncState;
   readonly reports: Reports;
-  /** Diagnostics for the user (stderr). Never receives file content or secret values. */
-  readonly warn: (line: string) => void;
+  /**
+   * Diagnostics for the user (stderr). Never receives file content or secret values. `path`: the
+   * entry path the line is about, when it is about one file (`push PATH` shows only the named ones).
+   */
+  readonly warn: (line: string, path?: string) => void;
   /** The fingerprint key files are scanned with: the team's (refreshed at the start of the run) or the local stand-in. */
   scanKey: ScanKey;
   /** Operations per batch; lowered when the server names a smaller limit. */

@@ -31,16 +31,4 @@ export function pushOutcome(summary: SyncSummary, prefixes: readonly string[]) {
   };
 }
 
-/**
- * Whether the sync warning `line` concerns a path under `prefixes` (or no path at all): a
- * `held back team/x.md:…` line (`warnHeldBack`) of a file not named is not (a queued operation of
- * another file re-scanned when the outbox is sent, try17 M7); every other line is kept.
- */
-export function aboutNamed(line: string, prefixes: readonly string[]): boolean {
-  const heldBack = "held back ";
-  if (!line.startsWith(heldBack)) return true;
-  const rest = line.slice(heldBack.length);
-  return prefixes.some((p) => p === "" || rest.startsWith(`${displayPath(p)}:`) || rest.startsWith(`${displayPath(p)}/`));
-}
-
 export type PushOutcome = ReturnType<typeof pushOutcome>;

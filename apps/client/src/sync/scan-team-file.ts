@@ -6,6 +6,7 @@
  */
 import { scan } from "@teammem/scanner";
 import { displayPath } from "../state/layout.js";
+import type { SyncContext } from "./context.js";
 
 export interface ContentFinding {
   readonly ruleId: string;
@@ -51,7 +52,7 @@ export function scanTeamFile(entryPath: string, content: string, fingerprintKey:
  * replayed) or re-scans a queued file at send time meets the same file again and says nothing more.
  */
 export function warnHeldBack(
-  ctx: { readonly warn: (line: string) => void; readonly heldBackWarned: Set<string> },
+  ctx: { readonly warn: SyncContext["warn"]; readonly heldBackWarned: Set<string> },
   path: string,
   sha256: string,
   { findings, pathFindings }: { readonly findings: readonly ContentFinding[]; readonly pathFindings?: readonly PathFinding[] | undefined },
@@ -59,6 +60,6 @@ export function warnHeldBack(
   const key = `${path}\0${sha256}`;
   if (ctx.heldBackWarned.has(key)) return;
   ctx.heldBackWarned.add(key);
-  for (const f of pathFindings ?? []) ctx.warn(`held back ${displayPath(path)}: path holds ${f.ruleId} (${f.label})`);
-  for (const f of findings) ctx.warn(`held back ${displayPath(path)}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`);
+  for (const f of pathFindings ?? []) ctx.warn(`held back ${displayPath(path)}: path holds ${f.ruleId} (${f.label})`, path);
+  for (const f of findings) ctx.warn(`held back ${displayPath(path)}:${f.line} ${f.ruleId} (${f.label}) fingerprint ${f.fingerprint}`, path);
 }

@@ -30,7 +30,7 @@ export interface SyncFolderOptions {
   /** HTTP client to use instead of the one built from the config and `token` (e.g. one wrapping its calls). */
   readonly api?: Api;
   /** Diagnostics for the user, one line each (default: dropped). Never receives file content or secrets. */
-  readonly warn?: (line: string) => void;
+  readonly warn?: SyncContext["warn"];
   /** Operations per batch to start with (default {@link DEFAULT_BATCH_SIZE}). */
   readonly batchSize?: number;
   /** Changes per pull request, 1-1000 (default {@link DEFAULT_PULL_PAGE_SIZE}). */
