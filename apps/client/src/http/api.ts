@@ -39,6 +39,7 @@ import {
   NamespaceResponse,
   ScanPolicyResponse,
   WhoamiResponse,
+  BypassList,
   BypassResponse,
   type BypassRequest,
   VersionResponse,
@@ -128,6 +129,8 @@ export interface Api {
   requestBypass(request: BypassRequest): Promise<BypassResponse>;
   /** One of the caller's bypass requests (404 not_found: not the caller's, or gone). */
   bypass(id: string): Promise<BypassResponse>;
+  /** One page (up to 500) of the caller's bypass requests in every state, newest first, those older than request `before`. */
+  bypasses(before: string | undefined): Promise<BypassList>;
   /** The server's identity, epoch and limits (GET /v1/server); any role. */
   serverInfo(): Promise<ServerInfoResponse>;
   /** One page of every entry's head (tombstones too), metadata only, paths after `after`, in path order. */
@@ -320,5 +323,7 @@ export function createApi(options: ApiOptions): Api {
     whoami: () => call("GET", `${server}/v1/team/whoami`, "GET whoami", WhoamiResponse),
     requestBypass: (request) => call("POST", `${server}/v1/team/bypasses`, "POST bypasses", BypassResponse, request),
     bypass: (id) => call("GET", `${server}/v1/team/bypasses/${encodeURIComponent(id)}`, "GET bypass", BypassResponse),
+    bypasses: (before) =>
+      call("GET", `${server}/v1/team/bypasses?status=all&limit=500${before === undefined ? "" : `&before=${encodeURIComponent(before)}`}`, "GET bypasses", BypassList),
   };
 }

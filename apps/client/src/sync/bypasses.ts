@@ -86,28 +86,45 @@ export async function sendBypassRequest(ctx: SyncContext, allow: AllowRequest): 
 const mayChange = (b: StoredBypass) => b.status === "pending" || b.status === "approved";
 
 /**
+ * The server's state of the requests `ids` (the caller's), read from the list of the caller's
+ * requests page by page (newest first) until every one is found or the list ends: one request per
+ * 500 of the caller's requests, not one per request of the folder (approvals accumulate). An id the
+ * server no longer has is absent. On a failure (NetworkError, ServerError), what the pages read so far found.
+ */
+async function readBypasses(ctx: SyncContext, ids: ReadonlySet<string>): Promise<Map<string, Bypass>> {
+  const found = new Map<string, Bypass>();
+  let before: string | undefined;
+  try {
+    do {
+      const page = await ctx.api.bypasses(before);
+      for (const b of page.bypasses) if (ids.has(b.id)) found.set(b.id, b);
+      before = page.nextBefore ?? undefined;
+    } while (before !== undefined && found.size < ids.size);
+  } catch (err) {
+    if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
+  }
+  return found;
+}
+
+/**
  * Asks the server for the state of each pending or approved request of this folder and records
  * changes: an approval or denial is a warning line (an approval also refreshes the scan policy, so
  * this run sends the file); a revocation is a `bypass-revoked` event, once (files holding that
  * secret are held back again: the scan policy fetched before this already lacks it); an approval
  * whose fingerprint key was rotated away is a warning line, once. A request the server no longer
- * has for this caller (404 `not_found`) is left as it was. Other failures leave the stored state
- * as it was; the next sync asks again.
+ * lists for this caller is left as it was; so is every request not read when a failure stopped
+ * the reading: the next sync asks again.
  */
 export async function refreshBypasses(ctx: SyncContext): Promise<void> {
   const all = await loadBypasses(ctx.layout);
   let changed = false;
   let approved = false;
+  const open = new Set(all.filter(mayChange).map((b) => b.id));
+  if (open.size === 0) return;
+  const found = await readBypasses(ctx, open);
   for (const [i, b] of all.entries()) {
-    if (!mayChange(b)) continue;
-    let bypass: Bypass;
-    try {
-      ({ bypass } = await ctx.api.bypass(b.id));
-    } catch (err) {
-      if (err instanceof ServerError && err.code === "not_found") continue;
-      if (!(err instanceof NetworkError || err instanceof ServerError)) throw err;
-      break;
-    }
+    const bypass = found.get(b.id);
+    if (bypass === undefined) continue;
     const next = stored(bypass, b.path);
     if (next.status === b.status && next.currentKey === b.currentKey && next.revokeNote === b.revokeNote) continue;
     all[i] = next;
