@@ -147,14 +147,13 @@ export interface EpochChange {
  * In one transaction holding the `epoch` row: starts a new epoch when `decide` (given what is
  * stored now) asks for it, and records the origin the epoch lives in; with `auditActor`, a new
  * epoch is also an `epoch_rotated` event (once per team) of that transaction.
- * @returns the identity before (under the lock; the first start's when there was none) and after;
- *   `started` whether this call started the epoch.
+ * @returns the identity before (under the lock; the first start's when there was none) and after.
  */
 async function underEpochLock(
   db: Db | Tx,
   decide: (observed: Observed) => string | null,
   auditActor: Actor | null,
-): Promise<EpochChange & { started: boolean }> {
+): Promise<EpochChange> {
   // Inside a caller's transaction (an import) this is a savepoint of it.
   return (db as Db).transaction(async (tx) => {
     await tx.insert(serverSettings).values({ key: KEYS.id, value: randomUUID() }).onConflictDoNothing();
@@ -180,7 +179,7 @@ async function underEpochLock(
         reasonText: reason,
       });
     }
-    return { previous, current, started: reason !== null };
+    return { previous, current };
   });
 }
 
