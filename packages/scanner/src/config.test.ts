@@ -19,6 +19,10 @@ describe("parseConfig", () => {
     [{ customRules: [{ id: "a", label: "A", prefixes: [], pattern: "abc" }] }, "customRules[0].prefixes"],
     [{ customRules: [{ id: "a", label: "A", prefixes: ["abc"], pattern: "abc[a-z]+" }] }, "customRules[0].pattern: unsafe (unbounded-quantifier)"],
     [{ customRules: [{ id: "a", label: "A", prefixes: ["abc"], pattern: "abc(" }] }, "customRules[0].pattern: does not compile"],
+    [
+      { customRules: [{ id: "acme-key", label: "ACME", prefixes: ["acme_"], pattern: "acme_(?:a{1,4}){1,4}(?:a{1,4}){1,4}(?:a{1,4}){1,4}b" }] },
+      "customRules[0].pattern: unsafe (ambiguous-split): `(?:a{1,4}){1,4}` follows or repeats other variable-width parts",
+    ],
     [{ customRules: [{ id: "Bad_Id", label: "A", prefixes: ["abc"], pattern: "abc" }] }, "customRules[0].id"],
     [{ customRules: [{ id: "a", label: "A", prefixes: ["abc"], pattern: "abc", flags: "g" }] }, "customRules[0].flags"],
     [{ allowFingerprints: ["not hex"] }, "allowFingerprints[0]"],

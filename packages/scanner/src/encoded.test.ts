@@ -179,6 +179,20 @@ describe("escapes", () => {
     expect(text.slice(f!.offset, f!.endOffset)).toBe(enc);
   });
 
+  it("finds an escaped token after refused introducers close together or far apart (read inline, or found by indexOf)", () => {
+    const befores = ["", "&a&a&a&a&a&a", "a = b, 100% and R&D; ", `${"&a".repeat(9)} a = b `, "=====", "a=b1=a=b1=", `x${"=".repeat(7)}y ${"%".repeat(7)} `, `a = b ${"^".repeat(9)}[`];
+    for (const [enc, encoding] of [
+      [TOKEN.replace("_", "%5F"), "percent"],
+      [TOKEN.replace("_", "=5F"), "quoted-printable"],
+      [TOKEN.replace("_", "&#95;"), "html-entity"],
+    ] as const) {
+      for (const before of befores) {
+        const text = `${before} ${enc} a=b 100%`;
+        expect(found(text), text).toEqual([["github-pat", encoding, enc]]);
+      }
+    }
+  });
+
   it("finds JSON \\u escapes, named and numeric HTML character references", () => {
     for (const [enc, encoding] of [
       [TOKEN.replace("_", "\\u005f"), "json-unicode"],
@@ -417,6 +431,67 @@ describe("base64 of UTF-16LE text (PowerShell -EncodedCommand; try16 F19)", () =
   });
 });
 
+describe("base64 of UTF-16BE text (Java's getBytes(UTF_16), iconv -t UTF-16BE; issue 10)", () => {
+  /** `s` as UTF-16BE bytes (with a byte order mark FE FF when `bom`), then base64. */
+  const utf16be = (s: string, bom: boolean, encoding: "base64" | "base64url" = "base64") =>
+    Buffer.concat([Buffer.from(bom ? [0xfe, 0xff] : []), Buffer.from(s, "utf16le").swap16()]).toString(encoding);
+
+  it("finds the token with and without a byte order mark (/v8A…), at the base64 groups of its bytes, with its rule and fingerprint", () => {
+    for (const bom of [true, false]) {
+      for (const lead of ["", "token=", "export GH_TOKEN=", "# café — "]) {
+        const encoded = utf16be(`${lead}${TOKEN}\n`, bom);
+        if (bom) expect(encoded.startsWith("/v8A")).toBe(true);
+        const text = `config:\n  blob: ${encoded}\n`;
+        const [f, ...rest] = scan(text);
+        expect(rest, lead).toEqual([]);
+        expect(f, lead).toMatchObject({ ruleId: "github-pat", encoding: "base64-utf16be", line: 2, fingerprint: plain.fingerprint, preview: "ghp_****" });
+        // The span is the 4-character groups holding the token's bytes.
+        const at = text.indexOf(encoded);
+        const first = (bom ? 2 : 0) + 2 * lead.length;
+        expect(f!.offset! - at, lead).toBe(Math.floor(first / 3) * 4);
+        const bytes = Buffer.from(text.slice(f!.offset, f!.endOffset), "base64");
+        const own = bytes.subarray(first % 3);
+        expect(Buffer.from(own.subarray(0, own.length & ~1)).swap16().toString("utf16le").startsWith(TOKEN), lead).toBe(true);
+        expect(redact(text)).not.toContain(encoded.slice(f!.offset! - at, f!.offset! - at + 8));
+      }
+    }
+  });
+
+  it("finds it in base64url and wrapped at 76 columns", () => {
+    const script = `$t = '${TOKEN}'`;
+    const wrapped = utf16be(script, true).match(/.{1,76}/g)!;
+    expect(wrapped.length).toBeGreaterThan(1);
+    for (const [text, encoding] of [
+      [`v=${utf16be(`${script} ?>?>`, false, "base64url")}`, "base64url-utf16be"],
+      [`blob: |\n  ${wrapped.join("\n  ")}\n`, "base64-utf16be"],
+    ] as const) {
+      expect(scan(text).map((f) => [f.ruleId, f.encoding, f.fingerprint]), text).toEqual([["github-pat", encoding, plain.fingerprint]]);
+    }
+  });
+
+  it("finds every rule's positive examples as base64 of UTF-16BE text, with and without a byte order mark", () => {
+    const missed: string[] = [];
+    for (const rule of RULES) {
+      rule.examples().positive.forEach((example, k) => {
+        for (const bom of [true, false]) {
+          if (!scan(`-e ${utf16be(` ${example}\n`, bom)}`).some((f) => f.ruleId === rule.id && f.encoding === "base64-utf16be")) missed.push(`${rule.id}[${k}]${bom ? " bom" : ""}`);
+        }
+      });
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("reports nothing for UTF-16BE base64 of text without a credential, of a near-miss or glued token, or of binary", () => {
+    const near = breakChecksum(TOKEN);
+    for (const script of ["Get-ChildItem -Recurse | Remove-Item", `$t = '${near}'`, `$t = '${TOKEN}x'`, `$t = '${TOKEN.slice(0, 30)}'`, `abc\u0001${TOKEN}`]) {
+      for (const bom of [true, false]) expect(scan(`v: ${utf16be(script, bom)}`), script).toEqual([]);
+    }
+    // UTF-16BE's head but then a lone surrogate: not text, not decoded.
+    const lone = Buffer.concat([Buffer.from("abc", "utf16le").swap16(), Buffer.from([0xd8, 0x00]), Buffer.from(` ${TOKEN}`, "utf16le").swap16()]).toString("base64");
+    expect(scan(`v: ${lone}`)).toEqual([]);
+  });
+});
+
 describe("escapes escaped twice (an escape of %, & or \\ that makes an escape of a token character)", () => {
   it("finds percent-encoded percent, &amp;#95;, JSON inside JSON and %5Cu005f at depth 2, at the encoded text", () => {
     for (const [enc, encoding] of [
@@ -602,6 +677,95 @@ describe("line-wrapped base64", () => {
     const binary = Buffer.from(Array.from({ length: 57 }, (_, i) => (i * 37 + 1) & 0xff)).toString("base64");
     expect(scan(`${binary}\n${one}\n${binary}\n`).map((f) => [f.ruleId, f.line])).toEqual([["github-pat", 2]]);
   });
+
+  describe("a block whose first line follows other text on its line (`key: ` + block, `powershell -EncodedCommand ` + block; try18 F1)", () => {
+    // The leads of the UTF-8 sweep above (user:<token> at 40 columns), and the try-out's: each puts
+    // the example's first byte at another offset, so the line break cuts it (or its gate) elsewhere.
+    const leads = ["", "u:", "usr:", "deploy:", "user:", "ci-user:", "token=", '$env:T="'];
+    const heads = ["key: ", "powershell -EncodedCommand ", "$b64 = '"];
+    const encodings = { "base64-utf16le": "utf16le", base64: "utf8" } as const;
+    /**
+     * The texts of one example: every lead (whose plain text gives the rule: `u:` glued before a URL
+     * scheme does not), head, indentation, width; `wholeLine`: the first line wrapped with its head
+     * (`-e QQBC…` at W columns in all). Not a block when every line has fewer than 40 base64
+     * characters (decode.ts, MIN_WRAP_WIDTH; README "Encoded credentials").
+     */
+    const layouts = (example: string, encoding: "utf8" | "utf16le", ruleId: string) => {
+      const out: { text: string; what: string }[] = [];
+      for (const lead of leads) {
+        if (!scan(`${lead}${example}\n`).some((f) => f.ruleId === ruleId)) continue;
+        const encoded = Buffer.from(`${lead}${example}\n`, encoding).toString("base64");
+        for (const width of [64, 76]) {
+          for (const head of heads) {
+            for (const indent of ["", "    "]) {
+              for (const wholeLine of [false, true]) {
+                const firstWidth = wholeLine ? width - head.length : width;
+                const lines = [encoded.slice(0, firstWidth), ...(encoded.slice(firstWidth).match(new RegExp(`.{1,${width}}`, "g")) ?? [])];
+                if (lines.length < 2 || lines.every((l) => l.replace(/=+$/, "").length < 40)) continue;
+                const text = `notes:\n${head}${lines[0]}\n${lines.slice(1).map((l) => indent + l).join("\n")}\nafter: done\n`;
+                out.push({ text, what: `${JSON.stringify(lead)} ${width} ${JSON.stringify(head)} indent ${indent.length}${wholeLine ? " whole line" : ""}` });
+              }
+            }
+          }
+        }
+      }
+      return out;
+    };
+
+    for (const [name, encoding] of Object.entries(encodings)) {
+      it(`finds every rule's positive examples as ${name}, every lead, 64 and 76 columns, indented or not`, () => {
+        const missed: string[] = [];
+        let tries = 0;
+        for (const rule of RULES) {
+          rule.examples().positive.forEach((example, k) => {
+            for (const { text, what } of layouts(example, encoding, rule.id)) {
+              tries++;
+              const at = text.indexOf("\n") + 1;
+              const hit = scan(text).some((f) => f.ruleId === rule.id && f.encoding === name && f.offset! >= at && f.endOffset! <= text.lastIndexOf("\nafter"));
+              if (!hit) missed.push(`${rule.id}[${k}] ${what}`);
+            }
+          });
+        }
+        expect(tries).toBeGreaterThan(RULES.length * 100);
+        expect(missed.slice(0, 20)).toEqual([]);
+      });
+    }
+
+    it("reports the token where its groups start, across the break, with its fingerprint (the try-out's note)", () => {
+      const script = `$env:GITHUB_TOKEN="${TOKEN}"; git push`;
+      const encoded = Buffer.from(script, "utf16le").toString("base64");
+      const text = `# deploy\nRun it with:\npowershell -EncodedCommand ${wrap(encoded, 76)}\n`;
+      const [f, ...rest] = scan(text);
+      expect(rest).toEqual([]);
+      expect(f).toMatchObject({ ruleId: "github-pat", encoding: "base64-utf16le", line: 3, fingerprint: plain.fingerprint });
+      // UTF-16 code unit 19 (the token's first) starts at byte 38: group 12, character 48 of the base64.
+      expect(f!.column).toBe("powershell -EncodedCommand ".length + 1 + 48);
+      const covered = text.slice(f!.offset, f!.endOffset);
+      expect(covered).toContain("\n");
+      const bytes = Buffer.from(covered.replace(/\s/g, ""), "base64");
+      expect(bytes.toString("utf16le")).toContain(TOKEN);
+      expect(redact(text)).not.toContain(encoded.slice(52, 60));
+    });
+
+    it("does not join a glued line that is not the block's start: the block is still decoded from its own first line", () => {
+      const encoded = b64(`me:${FINE} and more text after it, so that it takes lines`);
+      const lines = wrap(encoded, 64);
+      // A word ending the line before (its letters are base64 characters) and a line longer than the block's width.
+      for (const before of ["Here is the key", `x: ${"QUJD".repeat(17)}`]) {
+        expect(scan(`${before}\n${lines}\n`).map((f) => [f.ruleId, f.line, f.column]), before).toEqual([["github-fine-grained-pat", 2, 5]]);
+      }
+      expect(scan(`Here is the key\n${lines}\n`.replace(/\n/g, "\r\n")).map((f) => [f.ruleId, f.line])).toEqual([["github-fine-grained-pat", 2]]);
+    });
+
+    it("reports nothing for a glued block of text without a credential, or of a near-miss token", () => {
+      for (const script of [`$t = '${breakChecksum(TOKEN)}'; git push origin main --force-with-lease`, "Get-ChildItem -Recurse | Where-Object { $_.Length -gt 1MB } | Remove-Item -Force"]) {
+        for (const encoding of ["utf8", "utf16le"] as const) {
+          const text = `key: ${wrap(Buffer.from(script, encoding).toString("base64"), 76)}\n`;
+          expect(scan(text), `${encoding} ${script}`).toEqual([]);
+        }
+      }
+    });
+  });
 });
 
 describe("hex (xxd -p, od, Python's .hex(), Go's hex.EncodeToString, Java's HexFormat)", () => {
@@ -706,5 +870,153 @@ describe("depth and budget", () => {
     expect(scan(text, { decode: false })).toEqual([]);
     expect(scan(`${text} # teammem:allow`)).toEqual([]);
     expect(scan(text, { allowFingerprints: [plain.fingerprint] })).toEqual([]);
+  });
+});
+
+// Every rule's positive examples with one place of their token rewritten (issue 10's escapes, shell continuations, soft hyphens).
+const hexOf = (c: string) => c.charCodeAt(0).toString(16);
+/** Each rule's positive examples with one character of its token (or a place in it) rewritten by `edit`, and the plain finding it came from. */
+const edited = (edit: (text: string, at: number) => string, pick: (value: string) => number) => {
+  const out: { rule: string; text: string }[] = [];
+  for (const rule of RULES) {
+    rule.examples().positive.forEach((example) => {
+      const f = scan(example).find((x) => x.ruleId === rule.id);
+      if (!f || /\s/.test(example.slice(f.offset, f.endOffset))) return; // key blocks: below
+      // An escape is decoded in its word (and words near it): a rule that needs context outside
+      // the token's word (a keyword before `=` with spaces, a key id on another line) is not
+      // found from it alone, escaped or not (README, Encoded credentials).
+      let a = f.offset!;
+      let b = f.endOffset!;
+      while (a > 0 && !/\s/.test(example[a - 1]!)) a--;
+      while (b < example.length && !/\s/.test(example[b]!)) b++;
+      if (!scan(example.slice(a, b)).some((x) => x.ruleId === rule.id)) return;
+      const value = example.slice(f.offset, f.endOffset);
+      // A token whose own form holds percent escapes (Twitter's `%2B`, `%3D`) is decoded with them: not that token any more.
+      if (/%[0-9A-Fa-f]{2}/.test(value)) return;
+      const at = pick(value);
+      if (at >= 0) out.push({ rule: rule.id, text: edit(example, f.offset! + at) });
+    });
+  }
+  return out;
+};
+/** A letter or digit of the value past its middle: inside the token whatever its prefix. */
+const middle = (value: string) => {
+  for (let i = value.length >> 1; i < value.length; i++) if (/[A-Za-z0-9]/.test(value[i]!)) return i;
+  return -1;
+};
+// (A rule whose alphabet holds the escape's characters, such as a URL password's, finds the token as written: plain.)
+const missedOf = (cases: { rule: string; text: string }[], encoding: RegExp) =>
+  cases.filter(({ rule, text }) => !scan(text).some((f) => f.ruleId === rule && (f.encoding === undefined || encoding.test(f.encoding)))).map(({ rule, text }) => `${rule}: ${text}`);
+
+describe("Perl/Ruby \\x{…}, CSS \\5f escapes, escaped ANSI colour codes, escaped key armor (issue 10)", () => {
+  it("finds every rule's positive examples with a character escaped as \\x{…} (Perl, Ruby) or as CSS \\5f  (with and without its space)", () => {
+    const perl = edited((t, at) => `${t.slice(0, at)}\\x{${hexOf(t[at]!)}}${t.slice(at + 1)}`, middle);
+    const cssSpace = edited((t, at) => `${t.slice(0, at)}\\${hexOf(t[at]!)} ${t.slice(at + 1)}`, middle);
+    const cssSix = edited((t, at) => `${t.slice(0, at)}\\${hexOf(t[at]!).padStart(6, "0")}${t.slice(at + 1)}`, middle);
+    expect(perl.length).toBeGreaterThan(RULES.length);
+    expect(missedOf(perl, /^hex-escape$/)).toEqual([]);
+    expect(missedOf(cssSpace, /^css-escape$/)).toEqual([]);
+    expect(missedOf(cssSix, /^css-escape$/)).toEqual([]);
+    // Where and how the finding is reported.
+    const text = `.token::after { content: "${TOKEN.replace("_", "\\5f ")}"; }\n`;
+    expect(found(text)).toEqual([["github-pat", "css-escape", TOKEN.replace("_", "\\5f ")]]);
+    expect(scan(text)[0]).toMatchObject({ fingerprint: plain.fingerprint, column: 27 });
+    expect(found(`my $t = "${TOKEN.replace("_", "\\x{5F}")}";`)).toEqual([["github-pat", "hex-escape", TOKEN.replace("_", "\\x{5F}")]]);
+  });
+
+  it("finds every rule's positive examples split by, or glued after, an escaped ANSI colour code (\\e[1m, \\033[0m, \\x1b[31m, \\u001b[0m, ^[[0m)", () => {
+    for (const [code, encoding] of [
+      ["\\e[1m", /^ansi-escape$/],
+      ["\\033[0m", /^octal-escape$/],
+      ["\\x1b[31m", /^hex-escape$/],
+      ["\\u001b[1;32m", /^json-unicode$/],
+      ["^[[0m", /^ansi-escape$/],
+    ] as const) {
+      const split = edited((t, at) => `${t.slice(0, at)}${code}${t.slice(at)}`, middle);
+      expect(split.length).toBeGreaterThan(RULES.length);
+      expect(missedOf(split, encoding), code).toEqual([]);
+      // Glued before the token: its final letter would glue to the token's start.
+      const glued = edited((t, at) => `${t.slice(0, at)}${code}${t.slice(at)}`, () => 0);
+      const missed = glued.filter(({ rule, text }) => !scan(text).some((f) => f.ruleId === rule)).map(({ rule, text }) => `${rule}: ${text}`);
+      expect(missed, code).toEqual([]);
+    }
+    const gl = `glpat-${randomChars(20, 31)}`;
+    const text = `echo -e "\\e[1m${gl}\\e[0m"\n`;
+    expect(found(text)).toEqual([["gitlab-pat", "ansi-escape", gl]]);
+  });
+
+  it("finds every key block whose armor dashes are HTML references (&#45;), its body plain", () => {
+    let blocks = 0;
+    const missed: string[] = [];
+    for (const rule of RULES) {
+      rule.examples().positive.forEach((example, k) => {
+        if (!/^-----BEGIN [A-Z0-9 ]+-----$/m.test(example)) return;
+        blocks++;
+        const text = example.replace(/^(.*)-----((?:BEGIN|END) [A-Z0-9 ]+)-----$/gm, (_, lead: string, words: string) => `${lead}${"&#45;".repeat(5)}${words}${"&#45;".repeat(5)}`);
+        if (!scan(text).some((f) => f.ruleId === rule.id && f.encoding === "html-entity")) missed.push(`${rule.id}[${k}]`);
+      });
+    }
+    expect(blocks).toBeGreaterThan(2);
+    expect(missed).toEqual([]);
+  });
+
+  it("reports nothing for near-miss tokens escaped these ways, escaped colour codes in plain scripts, or an escaped armor without a key", () => {
+    const near = breakChecksum(TOKEN);
+    const gl = `glpat-${"x".repeat(20)}`; // placeholder
+    for (const text of [
+      near.replace("_", "\\x{5f}"),
+      near.replace("_", "\\5f "),
+      `echo -e "\\e[1m${near}\\e[0m"`,
+      `${near.slice(0, 12)}^[[0m${near.slice(12)}`,
+      `echo -e "\\e[1m${gl}\\e[0m"`,
+      `printf '\\033[1;31merror:\\033[0m build failed\\n'; echo -e "\\x1b[32mok\\x1b[0m" ^[[2K`,
+      `&#45;&#45;&#45;&#45;&#45;BEGIN PRIVATE KEY&#45;&#45;&#45;&#45;&#45;\nnot a key at all\n&#45;&#45;&#45;&#45;&#45;END PRIVATE KEY&#45;&#45;&#45;&#45;&#45;\n`,
+      "a \\e b \\e1 ^[ x^y 2^[3] C:\\dev\\b5 \\d{4} \\x{} \\x{5f \\x{0000005f}",
+    ]) {
+      expect(scan(text), text).toEqual([]);
+    }
+    // Escapes of characters no token holds, and ESC without a colour code after it, start no run.
+    expect(decodedRuns(String.raw`a\x{20}b \e1 ^[x \x1b \033x \20 a^[[`, decodeBudgetFor(100)).count).toBe(0);
+  });
+});
+
+describe("shell line continuations and soft hyphens inside a token (issue 10)", () => {
+  /** A place between two letters or digits past the value's middle. */
+  const inside = (value: string) => {
+    for (let i = Math.max(1, value.length >> 1); i < value.length; i++) if (/[A-Za-z0-9]/.test(value[i - 1]!) && /[A-Za-z0-9]/.test(value[i]!)) return i;
+    return -1;
+  };
+  it("finds every rule's positive examples cut by \\ LF or \\ CR LF (bash), also in a Markdown code block", () => {
+    for (const [cut, what] of [["\\\n", "LF"], ["\\\r\n", "CR LF"]] as const) {
+      const cases = edited((t, at) => `${t.slice(0, at)}${cut}${t.slice(at)}`, inside);
+      expect(cases.length).toBeGreaterThan(RULES.length);
+      expect(missedOf(cases, /^line-continuation$/), what).toEqual([]);
+      const fenced = cases.map(({ rule, text }) => ({ rule, text: `Deploy with:\n\n\`\`\`bash\n${text}\n\`\`\`\n` }));
+      expect(missedOf(fenced, /^line-continuation$/), what).toEqual([]);
+    }
+    const text = `curl -H "Authorization: token ${TOKEN.slice(0, 20)}\\\n${TOKEN.slice(20)}" https://api.github.com/user\n`;
+    expect(found(text)).toEqual([["github-pat", "line-continuation", `${TOKEN.slice(0, 20)}\\\n${TOKEN.slice(20)}`]]);
+    expect(scan(text)[0]).toMatchObject({ line: 1, column: 31, endLine: 2, fingerprint: plain.fingerprint });
+  });
+
+  it("finds every rule's positive examples with a soft hyphen written as a character reference (&shy;, &#173;, &#xAD;)", () => {
+    for (const shy of ["&shy;", "&#173;", "&#xAD;"]) {
+      const cases = edited((t, at) => `${t.slice(0, at)}${shy}${t.slice(at)}`, inside);
+      expect(missedOf(cases, /^html-entity$/), shy).toEqual([]);
+    }
+  });
+
+  it("joins no line whose continuation is indented or follows a space, and reports no near miss cut these ways", () => {
+    const near = breakChecksum(TOKEN);
+    for (const text of [
+      `${near.slice(0, 20)}\\\n${near.slice(20)}`,
+      `${near.slice(0, 20)}&shy;${near.slice(20)}`,
+      `${TOKEN.slice(0, 20)}\\\n  ${TOKEN.slice(20)}`, // bash reads the indented rest as a word of its own
+      `export T=${TOKEN.slice(0, 20)} \\\n${TOKEN.slice(20)}`,
+      "A hard line break\\\nin Markdown, a hy&shy;phen, co&#173;operate",
+    ]) {
+      expect(scan(text), text).toEqual([]);
+    }
+    expect(decodedRuns("make \\\n  all \\\n\tinstall x&shy; &shy;y a\\\n b", decodeBudgetFor(100)).count).toBe(0);
   });
 });

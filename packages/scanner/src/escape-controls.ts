@@ -1,8 +1,10 @@
 /** Shown text with terminal controls escaped: used by teammem-scan and the teammem client for every printed path. */
 
-/** C0 controls, DEL, C1 controls, and the bidirectional-text controls (LRM, RLM, ALM, LRE..RLO, LRI..PDI). */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+import { BIDI_CONTROL_RANGES } from "./invisible-characters.js";
+
+const u4 = (cp: number) => `\\u${cp.toString(16).padStart(4, "0")}`;
+/** C0 controls, DEL, C1 controls, and the bidirectional-text controls (ALM, LRM, RLM, LRE..RLO, LRI..PDI: {@link BIDI_CONTROL_RANGES}, all in the BMP). */
+const CONTROLS = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROL_RANGES.map(([from, to]) => `${u4(from)}-${u4(to)}`).join("")}]`, "g");
 
 /**
  * `text` with every control character a terminal would act on written as an escape (`\x1b`,

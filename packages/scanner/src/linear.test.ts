@@ -18,6 +18,7 @@ import { ALPHABETS, prng, randomChars } from "./fakes.js";
 import type { Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
 import { scan } from "./scan.js";
+import { parseConfig } from "./config.js";
 import { ASCII_PUNCTUATION } from "./engine/normalize.js";
 
 /** Size of the inputs of a ratio verdict: the ordinary text and each adversarial input. */
@@ -164,13 +165,11 @@ const cases: [string, (size: number) => string][] = [
   ["every catalog prefix repeated with a dash", (n) => prefixes.map((p) => repeatTo(p + "a-", Math.floor(n / prefixes.length))).join("\n").slice(0, n)],
   ["one line of ordinary text (no newline)", (n) => ordinaryText(n).replace(/\n/g, " ")],
   ["a run of token characters without terminator", (n) => "ghp_" + repeatTo("aB3xZ9", n - 4)],
-  ["zero-width characters and CRLF everywhere", (n) => repeatTo("ghp_\u200Bab\r\n", n)],
   // Normalisation (engine/normalize.ts, scan.ts): a removal's word is read once, and the whole text
   // normalised and searched again when a prefix starts before a removal in it; dense removals.
   ["backslash + every ASCII punctuation character, repeated", (n) => repeatTo(Array.from(ASCII_PUNCTUATION, (p) => `\\${p}`).join(""), n)],
   ["one line of \\_ (escaped underscores)", (n) => repeatTo("\\_", n)],
   ["words of escaped underscores (a\\_b repeated, apart by spaces)", (n) => repeatTo("a\\_b ", n)],
-  ["one line of backslashes (escaped backslashes)", (n) => "\\".repeat(n)],
   // Every `\_` a trigger whose word may split a token (`ghp\_`): 66 ms per MiB against Markdown's ~4.
   ["backslash escapes inside repeated prefixes (ghp\\_ghp\\_…)", (n) => repeatTo("ghp\\_", n)],
   ["soft hyphens only", (n) => "\u00AD".repeat(n)],
@@ -220,14 +219,39 @@ const cases: [string, (size: number) => string][] = [
   ["one line of \\N{ without } (ghp\\N{LATIN SMALL LETTER A repeated)", (n) => repeatTo("ghp\\N{LATIN SMALL LETTER A", n)],
   ["one word of \\U0000005F repeated", (n) => repeatTo("\\U0000005F", n)],
   ["one run of base64 of UTF-16LE text ($env:T = 'ghp_…' repeated)", (n) => Buffer.from(repeatTo(`$env:T = 'ghp_${randomChars(36, 9)}'; `, Math.ceil((n * 3) / 8)), "utf16le").toString("base64").slice(0, n)],
+  ["one run of base64 of UTF-16BE text with a byte order mark (/v8A… of T='ghp_…' repeated)", (n) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(repeatTo(`T='ghp_${randomChars(36, 9)}'; `, Math.ceil((n * 3) / 8)), "utf16le").swap16()]).toString("base64").slice(0, n)],
   // Hex runs (decode.ts, decodeHexRun): one run of the hex of repeated prefixes (decoded whole, a
   // ghp_ hit every 4 decoded characters), one of random hex (gates in it by chance, refused at its
   // first bytes), gates alone in short words, and runs of 24 digits that start with a gate and are
   // refused at their zero bytes (a hex check and a decode each).
   ["one line of hex of repeated prefixes (6768705f…)", (n) => repeatTo("6768705f", n)],
   ["one line of random hex", (n) => randomChars(n, 23, HEX)],
+  // A hex run that starts a DER private key is decoded to base64 (decode.ts, derHexHead; try18 F2):
+  // one run of DER key headers repeated (a key's gate at every 24 bytes), and short runs of one.
+  ["one line of hex of repeated DER key headers (302e020100300506032b6570…)", (n) => repeatTo("302e020100300506032b657004220420", n)],
+  ["hex runs of 96 digits, each a DER key header then zeros", (n) => repeatTo(`302e020100300506032b657004220420${"0".repeat(64)} `, n)],
   ["hex gates with nothing after (676870 repeated, apart by spaces)", (n) => repeatTo("676870 ", n)],
   ["runs of 24 hex digits, a gate then zero bytes (6768700000…)", (n) => repeatTo(`676870${"0".repeat(18)} `, n)],
+  // Perl/Ruby \x{…}, CSS \5f (its space joins words), escaped ANSI colour codes (\e[1m, ^[[0m,
+  // \x1b[31m: decoded, then removed in normalisation), and a key's armor escaped with plain text
+  // between: escaped words with BEGIN merged across long gaps to the next with END (decode.ts).
+  ["one word of \\x{5f} and CSS \\5f  escapes (ghp\\x{5f}\\5f \\5f…)", (n) => repeatTo("ghp\\x{5f}\\5f \\5f", n)],
+  ["one line of escaped ANSI colour codes (\\e[1m^[[0m\\x1b[31mghp_…)", (n) => repeatTo("\\e[1m^[[0m\\x1b[31mghp_", n)],
+  ["one line of ^[ without a sequence after it (^[^[…)", (n) => repeatTo("^[", n)],
+  ["escaped BEGIN and END words 1 000 characters apart (&#45;BEGIN … &#45;END …)", (n) => repeatTo(`&#45;BEGIN ${"a".repeat(1000)} &#45;END `, n)],
+  // Shell line continuations (\ LF between token characters: the word goes on after the line
+  // break) and soft hyphens as references (decode.ts, issue 10): one word of them, and lines of a
+  // continuation after a space (refused at the code unit before it).
+  ["one word of shell line continuations (ab\\\ncd&shy;…)", (n) => repeatTo("ab\\\ncd&shy;", n)],
+  ["lines ending in a space and \\ (make \\\n…)", (n) => repeatTo("make \\\n", n)],
+  // Joins across a seam (engine/joins.ts, try19 F1): every line a missed prefix hit at a seam, a
+  // chain of literals each both a second and a first part, and prefixes glued into a word longer
+  // than a part before a seam (read once, not once per prefix).
+  ["lines of a prefix literal concatenated (\"ghp_\" +\\n…)", (n) => repeatTo(`"ghp_" +\n`, n)],
+  ["lines of a prefix cut by a line break (ghp_ab\\n…)", (n) => repeatTo("ghp_ab\n", n)],
+  ["lines of a prefix cut by a line break, long enough to be joined (ghp_abcdefghijklmnop\\n…)", (n) => repeatTo("ghp_abcdefghijklmnop\n", n)],
+  ["one chain of short prefix literals (\"ghp_a\" . \"ghp_a\" . …)", (n) => repeatTo(`"ghp_a" . `, n)],
+  ["prefix words of 600 characters before a seam (\"ghp_ghp_…\" + \"…)", (n) => repeatTo(`"${"ghp_".repeat(150)}" + `, n)],
   // One escaped word of `&` without `;`: each `&` looked for its `;` to the end of the word (quadratic).
   ["one escaped word of & without ; (ghp%5F&a&a…)", (n) => "ghp%5F" + repeatTo("&a", n - 6)],
   ["76-character base64 lines of printable text (one block that decodes whole)", (n) => wrappedPrintableBase64(n)],
@@ -297,6 +321,17 @@ const cases: [string, (size: number) => string][] = [
  * work item, not a retry, and does not grow with the input.
  */
 const denseMatches: [string, (size: number) => string][] = [
+  // A zero-width character (a normalisation trigger: its word read) and a CR (the pass restarted over
+  // line-normalised text) every 8 characters, after a prefix each: 16-19x ordinary text at b4517bc,
+  // ~18.5 after a53756d (one process, load ~4), 27-30x when measured after other rows at load 4-5, and
+  // over 24 in all three attempts in the fresh-clone CI of ad97697 (Node 20, load ~4): the price of
+  // three work items per 8 characters; its growth row stays.
+  ["zero-width characters and CRLF everywhere", (n) => repeatTo("ghp_\u200Bab\r\n", n)],
+  // Every character an escape introducer whose next character is examined by each escape kind
+  // (`\x{`, CSS `\5f`, `\e[`, a line continuation, octal, `\u`...): 25.63x ordinary text in the
+  // fresh-clone CI of fa9072b on Node 24 (passed on Node 20); the kinds added on 2026-12-03 cost
+  // 5-11% more on it (CPU time of 2 MiB, 7adc1c8's dist against fa9072b's, Node 20 and 24).
+  ["one line of backslashes (escaped backslashes)", (n) => "\\".repeat(n)],
   // A PKCS#8 header on every 33 characters (pkcs-unarmored-private-key): a rule attempt and a DER
   // check each, 24.05x ordinary text in the fresh-clone CI run of cf4907a: the price of a work item.
   ["the PKCS#8 RSA key header on every line, each followed by a short run", (n) => repeatTo("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n", n)],
@@ -347,6 +382,25 @@ describe("scan time is linear for any input (full catalog)", () => {
 
   it.each([...cases, ...denseMatches])(`%s: one scan of 8x the input costs at most ${GROWTH}x eight scans of the input`, (_name, make) => {
     const g = settled(() => growth(make, GROWTH_SIZE / 8), GROWTH);
+    expect(g, `time(8n)/(8 × time(n)) = ${g.toFixed(2)}`).toBeLessThan(GROWTH);
+  });
+});
+
+describe("custom rules that checkPatternSafety accepts stay linear (try20 F7)", () => {
+  // The costliest shapes a config may still hold: a repeated variable-width group or two runs that
+  // can split the same characters, each near the ambiguous-split limit (a match attempt of
+  // ~27 000 and ~43 000 steps), fed their prefix followed by a run of what they split, again and again.
+  const { customRules } = parseConfig({
+    customRules: [
+      { id: "acme-group", label: "ACME", prefixes: ["acme_"], pattern: "acme_(?:a{1,4}){1,4}[a-z]{1,40}b" },
+      { id: "acme-runs", label: "ACME", prefixes: ["acmr_"], pattern: "acmr_[a-z]{1,120}[a-z0-9]{1,120}!" },
+    ],
+  });
+  it.each([
+    ["acme_ and 61 a's, repeated", (n: number) => repeatTo(`acme_${"a".repeat(61)} `, n)],
+    ["acmr_ and 240 a's, repeated", (n: number) => repeatTo(`acmr_${"a".repeat(240)} `, n)],
+  ])(`%s: one scan of 8x the input costs at most ${GROWTH}x eight scans of the input`, (_name, make) => {
+    const g = settled(() => growth(make, GROWTH_SIZE / 64, customRules, 3), GROWTH);
     expect(g, `time(8n)/(8 × time(n)) = ${g.toFixed(2)}`).toBeLessThan(GROWTH);
   });
 });

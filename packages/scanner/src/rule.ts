@@ -108,7 +108,7 @@ export interface Finding {
   readonly preview: string;
   /**
    * Set when the value was found only in encoded form: the encoding(s), outermost first, joined by
-   * `/` (`base64`, `base64url`, `base64-utf16le`, `base64url-utf16le`, `percent`, `json-unicode`, `html-entity`, `hex-escape`,
+   * `/` (`base64`, `base64url`, `base64-utf16le`, `base64url-utf16le`, `base64-utf16be`, `base64url-utf16be`, `hex`, `percent`, `json-unicode`, `html-entity`, `hex-escape`,
    * `octal-escape`, `quoted-printable`, `code-point-escape`, `named-escape`, e.g. `base64/json-unicode`;
    * several kinds in one escaped word are joined by `+`). Positions then cover the encoded text and
    * the fingerprint is the decoded value's, as if it had been written plainly.

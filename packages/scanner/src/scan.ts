@@ -23,6 +23,7 @@ import { ansiLength, normalize, normalizeLineEnds, normalizeRun, wordAround, typ
 import { LineIndex } from "./engine/positions.js";
 import { base64RunEnd, decodeBudgetFor, decodedRuns, hasBase64Run, MAX_DECODE_DEPTH, type DecodeBudget } from "./engine/decode.js";
 import { DEFAULT_FINGERPRINT_KEY, fingerprint } from "./fingerprint.js";
+import { MAX_PART, seamAt, tokenRunEnd, type Seam } from "./engine/joins.js";
 
 /** The marker that suppresses findings on its line. */
 export const ALLOW_MARKER = "teammem:allow";
@@ -110,7 +111,7 @@ interface RawMatch {
  * gates, it holds `[-1]` (unknown: the decode layer searches every run).
  */
 function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]): RawMatch[] {
-  const { rules, rulesByPrefix, normalizeFrom, gateFrom, reachAfter, reachBefore } = catalog;
+  const { rules, rulesByPrefix, joins, prefixContains, normalizeFrom, gateFrom, reachAfter, reachBefore } = catalog;
   // Until a text holds a base64 run long enough to be decoded, the gates' automaton is not built
   // (a process running a hook scans one short text): in a text without such a run no gate hit can
   // matter. Once built it reads every text (the run check is ~half of a plain pass over prose).
@@ -130,6 +131,29 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   /** A word whose removal may split a token has been read: `t` is searched normalised as well. */
   let splitting = false;
   let scratch: Uint16Array | undefined; // a word normalised (splitsToken), grown as needed
+  // Seams after prefix hits where no rule matched (engine/joins.ts), positions in `t`; the token
+  // run last read from a missed hit ([runFrom, runEnd): later hits inside it read it no more).
+  // Only a prefix whose rules may match across a seam (catalog.joins) reads its run: not `://`
+  // (every URL rule's match holds an `@`, no token character) unless an `@` follows close enough.
+  let seams: SeamAt[] = [];
+  let runFrom = -1;
+  let runEnd = -1;
+  const noteMiss = (start: number, prefixId: number): void => {
+    const join = joins[prefixId];
+    if (join === undefined || (start >= runFrom && start < runEnd)) return;
+    if (join.literal !== undefined && !memo.holds(t, join.literal, start, join.within)) return;
+    runFrom = start;
+    const end = tokenRunEnd(t, start, t.length);
+    if (end - start > MAX_PART || end === runEnd) {
+      runEnd = end;
+      return;
+    }
+    runEnd = end;
+    // A line break is a seam only for a checksum rule (matchJoined).
+    if (!join.lineBreak && t.charCodeAt(end) === 10) return;
+    const seam = seamAt(t, end);
+    if (seam !== undefined) seams.push({ start, end, prefixId, seam });
+  };
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
   // enough) are not even reported; nor the triggers after the CR's before `mutedUntil` (the end of
   // the last word read).
@@ -161,15 +185,25 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
       }
     }
     const candidates = rulesByPrefix[prefixId]!;
+    let missed = true;
+    // Every rule of the prefix refuses a hit without its literal close after it (`://` without `@`).
+    const need = prefixContains[prefixId];
+    const refused = need !== undefined && !memo.holds(t, need.literal, start, need.within);
     for (let k = 0; k < candidates.length; k++) {
       const r = candidates[k]!;
-      if (skipUntil !== undefined && start < skipUntil[r]!) continue;
+      if (skipUntil !== undefined && start < skipUntil[r]!) {
+        missed = false;
+        continue;
+      }
+      if (refused) continue;
       const cr = rules[r]!;
       const found = cr.rule.pair !== undefined ? (pairs ??= new PairSearch(t, verdicts)).matchAt(cr, start) : matchAt(cr, t, start, verdicts, memo);
       if (found === undefined) continue;
+      missed = false;
       (skipUntil ??= new Int32Array(rules.length))[r] = found.matchEnd;
       out.push({ start: found.start, end: found.end, rule: r, value: found.value, prefix: found.start === start ? prefixId : -1 });
     }
+    if (missed) noteMiss(start, prefixId);
     return false;
   };
   const restart = (next: string): void => {
@@ -178,6 +212,8 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     pairs = undefined;
     memo = new HitMemo();
     out = [];
+    seams = [];
+    runFrom = runEnd = -1;
   };
   let lineEnds: NormalizedText | undefined;
   if (automaton.forEachHit(t, onHit, quiet)) {
@@ -193,6 +229,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     removalsUntil = -Infinity;
     automaton.forEachHit(t, onHit, quiet);
   }
+  if (!splitting && seams.length > 0) matchJoined(t, catalog, seams, out);
   if (splitting) {
     gateSink = undefined;
     const plain = out;
@@ -201,6 +238,7 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     restart(norm.text);
     // Neither triggers nor gate hits are wanted from the normalised text.
     automaton.forEachHit(t, onHit, { from: normalizeFrom, until: Infinity, mutedFrom: 0, mutedTo: 0, mutedUntil: 0 });
+    if (seams.length > 0) matchJoined(t, catalog, seams, out);
     for (const m of out) {
       m.start = norm.toOriginal(m.start);
       m.end = norm.toOriginal(m.end - 1) + 1;
@@ -224,6 +262,50 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     }
   }
   return out;
+}
+
+/** A seam found after a missed prefix hit: the first part is [start, end) of the text, from the hit of prefix `prefixId`. */
+interface SeamAt {
+  readonly start: number;
+  readonly end: number;
+  readonly prefixId: number;
+  readonly seam: Seam;
+}
+
+/** Code units before a prefix hit kept in its joined text: the rules' start boundaries read them. */
+const JOIN_CONTEXT = 8;
+
+/** Shortest joined token tried across a line break (the catalog's shortest checksum token is longer). */
+const MIN_LINE_JOIN = 24;
+
+/**
+ * The matches across the `seams` of `text` (engine/joins.ts), appended to `out` with offsets in
+ * `text`: from the match's start in the first part to its end in the second, `encoding` the
+ * seam's kind. Each seam's prefix rules (not the pair rules) are tried at the hit in the joined
+ * text (context, first part, second part, the code unit after it); a match that does not cross
+ * the seam (the plain text's business), or that crosses a line break for a rule without a
+ * checksum, is dropped. Cost: O(Σ parts), each part at most MAX_PART and read for one seam (two at
+ * most: a literal between two operators), plus one match attempt per prefix rule per seam.
+ */
+function matchJoined(text: string, catalog: CompiledCatalog, seams: readonly SeamAt[], out: RawMatch[]): void {
+  const verdicts = new Verdicts();
+  for (const { start, end, prefixId, seam } of seams) {
+    const candidates = catalog.rulesByPrefix[prefixId]!;
+    const lineBreak = seam.kind === "line-break";
+    if (lineBreak && !candidates.some((r) => catalog.rules[r]!.rule.checksum === true)) continue;
+    const secondEnd = tokenRunEnd(text, seam.next, seam.next + MAX_PART);
+    if (lineBreak && end - start + secondEnd - seam.next < MIN_LINE_JOIN) continue;
+    const from = Math.max(0, start - JOIN_CONTEXT);
+    const joined = text.slice(from, end) + text.slice(seam.next, secondEnd + 1);
+    const cut = end - from;
+    for (const r of candidates) {
+      const cr = catalog.rules[r]!;
+      if (cr.rule.pair !== undefined || (lineBreak && cr.rule.checksum !== true)) continue;
+      const m = matchAt(cr, joined, start - from, verdicts);
+      if (m === undefined || m.start >= cut || m.end <= cut || m.end > cut + secondEnd - seam.next) continue;
+      out.push({ start: from + m.start, end: seam.next + (m.end - cut), rule: r, value: m.value, prefix: m.start === start - from ? prefixId : -1, encoding: seam.kind });
+    }
+  }
 }
 
 /**

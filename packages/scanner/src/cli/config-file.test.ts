@@ -95,4 +95,19 @@ describe("teammem-scan config file", () => {
     });
     expect(await cli(["--no-config", join(dir, "notes.md")], repo)).toMatchObject({ code: 1 });
   });
+
+  it("refuses a .teammem-scan.json whose custom rule backtracks catastrophically, before scanning (try20 F7)", async () => {
+    // Accepted before, this rule cost ~0.4 s at each `acme_` of the scanned text: `teammem-scan .` in
+    // the repository's CI never ended on 2,000 of them.
+    const repo = join(dir, "redos");
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(join(repo, "adv.txt"), `acme_${"a".repeat(61)} `.repeat(20)); // ~8 s before the fix
+    const pattern = "acme_(?:a{1,4}){1,4}(?:a{1,4}){1,4}(?:a{1,4}){1,4}b";
+    writeFileSync(join(repo, ".teammem-scan.json"), JSON.stringify({ customRules: [{ id: "acme-key", label: "ACME", prefixes: ["acme_"], pattern }] }));
+    const r = await cli(["."], repo);
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toMatch(
+      /^teammem-scan: .*\.teammem-scan\.json: invalid scanner config \(config_invalid\)\n {2}customRules\[0\]\.pattern: unsafe \(ambiguous-split\): `\(\?:a\{1,4\}\)\{1,4\}` follows or repeats other variable-width parts: a match attempt may take ~1\.1e\+8 steps/,
+    );
+  });
 });

@@ -3,13 +3,15 @@
  * folders walked recursively in name order (skipping `.git` and `node_modules`), `-` reads stdin.
  * UTF-16 with a byte order mark is decoded (text-file.ts). Problems are collected, never thrown: an
  * unreadable path is an error; a file that is not text (binary) or larger than
- * {@link MAX_SCAN_FILE_BYTES}, and an entry of a walked folder that is not a regular file or folder
+ * {@link MAX_SCAN_FILE_BYTES} (stdin and a file growing while read included: reading stops as soon
+ * as the input passes the limit, so an endless stream costs the limit, not its length), and an entry of a walked folder that is not a regular file or folder
  * (a symbolic link, not followed; a FIFO, socket or device) is "not scanned"; the caller reports
  * both (and exits non-zero) so that "no findings" never means "not looked at".
  * Paths are kept as they are (a credential in one is the caller's to find and redact).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
+import { readSmallFile, type SmallFile } from "../small-file.js";
 import { fileText, MAX_SCAN_FILE_BYTES } from "../text-file.js";
 
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
@@ -37,7 +39,11 @@ export interface Collected {
 /** Where the inputs come from: the working folder relative paths resolve against, and stdin. */
 export interface InputSource {
   readonly cwd: string;
-  readStdin(): Buffer;
+  /**
+   * Reads stdin to its end, or until more than `maxBytes` bytes came (then stops reading).
+   * @returns the bytes, or `"too-large"`. @throws the read's error.
+   */
+  readStdin(maxBytes: number): SmallFile;
 }
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? "error";
@@ -51,9 +57,9 @@ export function collectInputs(paths: readonly string[], source: InputSource): Co
 
 function collect(arg: string, source: InputSource, out: Collected): void {
   if (arg === "-") {
-    let buf: Buffer;
+    let buf: SmallFile;
     try {
-      buf = source.readStdin();
+      buf = source.readStdin(MAX_SCAN_FILE_BYTES);
     } catch (e) {
       out.errors.push({ path: "-", reason: `cannot read stdin (${code(e)})` });
       return;
@@ -77,22 +83,19 @@ function collect(arg: string, source: InputSource, out: Collected): void {
     out.errors.push({ path: arg, reason: "not a regular file or folder" });
     return;
   }
-  readInto(arg, source, out, st.size);
+  readInto(arg, source, out);
 }
 
 /**
  * Reads file `path` (display path) at `at` (the path as bytes for a file found by a walk, whose name
- * may not be UTF-8; else resolved from `path`).
+ * may not be UTF-8; else resolved from `path`): at most {@link MAX_SCAN_FILE_BYTES} + 1 bytes, and
+ * only if what was opened is a regular file (one replaced by a FIFO since it was listed is refused,
+ * `cannot read (ENOTREG)`, never waited for).
  */
-function readInto(path: string, source: InputSource, out: Collected, size?: number, at: string | Buffer = resolve(source.cwd, path)): void {
-  let buf: Buffer;
+function readInto(path: string, source: InputSource, out: Collected, at: string | Buffer = resolve(source.cwd, path)): void {
+  let buf: SmallFile;
   try {
-    size ??= statSync(at).size;
-    if (size > MAX_SCAN_FILE_BYTES) {
-      out.notScanned.push({ path, reason: `not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)` });
-      return;
-    }
-    buf = readFileSync(at);
+    buf = readSmallFile(at, MAX_SCAN_FILE_BYTES);
   } catch (e) {
     out.errors.push({ path, reason: `cannot read (${code(e)})` });
     return;
@@ -100,8 +103,8 @@ function readInto(path: string, source: InputSource, out: Collected, size?: numb
   addText(path, buf, out);
 }
 
-function addText(path: string, buf: Buffer, out: Collected): void {
-  if (buf.length > MAX_SCAN_FILE_BYTES) {
+function addText(path: string, buf: SmallFile, out: Collected): void {
+  if (buf === "too-large") {
     out.notScanned.push({ path, reason: `not scanned (larger than ${MAX_SCAN_FILE_BYTES} bytes)` });
     return;
   }
@@ -130,7 +133,7 @@ function walk(dir: string, source: InputSource, out: Collected, at: Buffer = Buf
     const childAt = Buffer.concat([at, Buffer.from(sep), e.name]);
     if (e.isDirectory()) {
       if (!SKIPPED_DIRS.has(e.name.toString("utf8"))) walk(p, source, out, childAt);
-    } else if (e.isFile()) readInto(p, source, out, undefined, childAt);
+    } else if (e.isFile()) readInto(p, source, out, childAt);
     else out.notScanned.push({ path: p, reason: `not scanned (${e.isSymbolicLink() ? "symbolic link, not followed" : "not a regular file or folder"})` });
   }
 }

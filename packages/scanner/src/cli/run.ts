@@ -31,6 +31,7 @@ import { FingerprintKeyError, loadFingerprintKey } from "../fingerprint.js";
 import { escapeControls } from "../escape-controls.js";
 import { collectInputs } from "./inputs.js";
 import { toSarif, type PathFinding } from "./sarif.js";
+import { readAtMost, type SmallFile } from "../small-file.js";
 
 const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--config FILE | --no-config] [--key-file FILE] <paths...|->
        teammem-scan --version | --help
@@ -49,13 +50,14 @@ const USAGE = `usage: teammem-scan [--format text|json|sarif] [--redact] [--conf
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
-  readStdin(): Buffer;
+  /** Reads stdin until its end or until more than `maxBytes` bytes came: the bytes, or `"too-large"`. */
+  readStdin(maxBytes: number): SmallFile;
 }
 
 export const processIo: Io = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
-  readStdin: () => readFileSync(0),
+  readStdin: (maxBytes) => readAtMost(0, maxBytes),
 };
 
 /** Exit status when nothing was found but an input was not scanned (binary, too large): never 0 for "not looked at". */

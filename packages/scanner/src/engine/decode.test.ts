@@ -90,6 +90,17 @@ describe("base64Gates", () => {
     expect(missed).toEqual([]);
   });
 
+  it("has a gate in the base64 (both alphabets) of the UTF-16BE text of every catalog prefix at every offset, with a byte order mark or not (issue 10)", () => {
+    const missed: string[] = [];
+    for (const [p, token] of tokenHeads()) {
+      for (const units of [0, 1, 2]) {
+        const bytes = Buffer.from("x".repeat(units) + token.slice(0, p.length + 6), "utf16le").swap16();
+        for (const encoding of ["base64", "base64url"] as const) if (!holdsGate(bytes.toString(encoding))) missed.push(`${p} @${units} ${encoding}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
   it("has a gate in the hex (lowercase and uppercase) of every catalog prefix, and the hex of ghp_'s first 3 characters in both cases", () => {
     const missed: string[] = [];
     for (const [p, token] of tokenHeads()) {
@@ -98,7 +109,9 @@ describe("base64Gates", () => {
       if (!holdsGate(hex.toUpperCase())) missed.push(`${p} upper`);
     }
     expect(missed).toEqual([]);
-    expect(hexGates(["ghp_", "sk-"])).toEqual(["676870", "736b2d", "736B2D"]);
+    // Besides the DER key gates (try18 F2: the hex after a key's SEQUENCE header, all `0201…`).
+    expect(hexGates(["ghp_", "sk-"]).filter((g) => !g.startsWith("0201"))).toEqual(["676870", "736b2d", "736B2D"]);
+    expect(hexGates([]).every((g) => g.startsWith("0201"))).toBe(true);
     expect(gates).toEqual(expect.arrayContaining(["676870", "736b2d", "736B2D"]));
   });
 
@@ -150,7 +163,7 @@ describe("hasBase64Run", () => {
 
 describe("the gates' automaton, built on demand", () => {
   it("is not built by a text without a base64 run, and is built by the first that has one, which is then scanned whole", () => {
-    const rules = [...RULES]; // a fresh catalog (compiled catalogs are memoised by array)
+    const rules = RULES.map((rule) => ({ ...rule })); // a fresh catalog (compiled catalogs are memoised by array and by rule objects)
     const catalog = compileRules(rules);
     expect(scan("A short note: no credentials, no long runs.", { rules })).toEqual([]);
     expect(catalog.gatedAutomaton(false)).toBeUndefined();

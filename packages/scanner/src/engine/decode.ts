@@ -45,13 +45,17 @@ import { alignedSegments, cutSpans, MIN_SEGMENT_BYTES } from "./realign.js";
 
 /**
  * How a run was encoded; a finding inside a run nested twice names both, outer first
- * (`base64/percent`). A base64 run of UTF-16LE text is `base64-utf16le` (`base64url-utf16le`).
+ * (`base64/percent`). `string-concatenation` and `line-break` name a token joined across a seam
+ * (engine/joins.ts), not a decoded run. A base64 run of UTF-16LE text is `base64-utf16le` (`base64url-utf16le`), of
+ * UTF-16BE text `base64-utf16be` (`base64url-utf16be`).
  */
 export type Encoding =
   | "base64"
   | "base64url"
   | "base64-utf16le"
   | "base64url-utf16le"
+  | "base64-utf16be"
+  | "base64url-utf16be"
   | "percent"
   | "json-unicode"
   | "html-entity"
@@ -60,7 +64,12 @@ export type Encoding =
   | "quoted-printable"
   | "code-point-escape"
   | "named-escape"
-  | "hex";
+  | "css-escape"
+  | "ansi-escape"
+  | "line-continuation"
+  | "hex"
+  | "string-concatenation"
+  | "line-break";
 
 /** Decode-and-rescan depth: a token encoded twice (e.g. a JSON `\u` escape inside base64) is found, three times is not. */
 export const MAX_DECODE_DEPTH = 2;
@@ -242,8 +251,13 @@ export function base64Gates(prefixes: readonly string[], following?: readonly (U
   };
   prefixes.forEach((p, i) => addHead(Buffer.from(p, "utf8").subarray(0, GATE_BYTES), following?.[i]));
   // UTF-16LE text (PowerShell's -EncodedCommand): each prefix's first UTF16_GATE_CHARS characters,
-  // 2 bytes each (an ASCII prefix's bytes are its characters with a 0 after each).
-  for (const p of prefixes) for (const fragment of fixedBase64(Buffer.from(p.slice(0, UTF16_GATE_CHARS), "utf16le"))) add(fragment);
+  // 2 bytes each (an ASCII prefix's bytes are its characters with a 0 after each); and UTF-16BE
+  // text (Java's `getBytes(UTF_16)`, `iconv -t UTF-16BE`: a 0 before each).
+  for (const p of prefixes) {
+    const le = Buffer.from(p.slice(0, UTF16_GATE_CHARS), "utf16le");
+    for (const fragment of fixedBase64(le)) add(fragment);
+    for (const fragment of fixedBase64(Buffer.from(le).swap16())) add(fragment);
+  }
   for (const [e, after] of escapeIntroducers()) {
     // An escape in base64 is decoded at depth 2 (base64, then the escape): no base64 of base64 of it.
     const bytes = Uint8Array.from(latin1Head(e, GATE_BYTES));
@@ -268,6 +282,10 @@ const HEX_GATE_CHARS = 3;
  */
 export function hexGates(prefixes: readonly string[]): string[] {
   const gates = new Set<string>();
+  for (const g of DER_KEY_GATES) {
+    gates.add(g);
+    gates.add(g.toUpperCase());
+  }
   for (const p of prefixes) {
     const hex = Buffer.from(Array.from(p).slice(0, HEX_GATE_CHARS).join(""), "utf8").toString("hex");
     gates.add(hex);
@@ -275,6 +293,24 @@ export function hexGates(prefixes: readonly string[]): string[] {
   }
   return [...gates];
 }
+
+/**
+ * The hex of what follows a DER private key's SEQUENCE header (try18 F2; the kinds of
+ * `pkcs-unarmored-private-key`): version 0 and a PKCS#8 AlgorithmIdentifier (rsaEncryption and
+ * RSASSA-PSS, id-ecPublicKey, the EdDSA and X25519/X448 OIDs), version 0 and a PKCS#1 modulus
+ * (`02 81`, `02 82`), SEC 1's version 1 and a 32-, 48- or 66-byte key. A hex run holding one is
+ * read as DER ({@link derHexHead}) when it is not text.
+ */
+const DER_KEY_GATES = [
+  "020100300d06092a864886f70d0101",
+  "020100301306072a8648ce3d0201",
+  "020100300506032b65",
+  "0201000281",
+  "0201000282",
+  "0201010420",
+  "0201010430",
+  "0201010442",
+];
 
 /** Do `prefixes` have {@link base64Gates}? False when one is a single UTF-8 byte. */
 export const canGate = (prefixes: readonly string[]): boolean => prefixes.every((p) => Buffer.byteLength(p, "utf8") >= 2);
@@ -368,7 +404,7 @@ const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
     semi: ";", lt: "<", LT: "<", equals: "=", gt: ">", GT: ">", quest: "?", commat: "@", lsqb: "[", lbrack: "[",
     bsol: "\\", rsqb: "]", rbrack: "]", Hat: "^", lowbar: "_", UnderBar: "_", grave: "`", DiacriticalGrave: "`",
     lcub: "{", lbrace: "{", verbar: "|", vert: "|", VerticalLine: "|", rcub: "}", rbrace: "}", nbsp: "\u00a0",
-    hyphen: "\u2010", dash: "\u2010", minus: "\u2212",
+    hyphen: "\u2010", dash: "\u2010", minus: "\u2212", shy: "\u00ad",
   }),
 );
 
@@ -545,10 +581,10 @@ const BACKSLASH_PERCENT_HTML: EscapeFamily = 0;
 const QUOTED_PRINTABLE: EscapeFamily = 1;
 
 /** The code units that start an escape sequence of each family ({@link tokenEscapeAt}). */
-const INTRODUCERS: readonly (readonly string[])[] = [["%", "\\", "&"], ["="]];
+const INTRODUCERS: readonly (readonly string[])[] = [["%", "\\", "&", "^"], ["="]];
 
 /** Does `c` start an escape sequence of `family`? */
-const isIntroducer = (c: number, family: EscapeFamily): boolean => (family === QUOTED_PRINTABLE ? c === 61 : c === 37 || c === 92 || c === 38);
+const isIntroducer = (c: number, family: EscapeFamily): boolean => (family === QUOTED_PRINTABLE ? c === 61 : c === 37 || c === 92 || c === 38 || c === 94);
 
 /**
  * A soft line break of quoted-printable (RFC 2045 §6.7 rule 5: `=` at the end of a line, the
@@ -625,37 +661,48 @@ function escapeWords(text: string, budget: DecodeBudget, runs: DecodedRuns, fami
       if (c === 92 /* \ */ && !qp) {
         const named = namedEscapeLength(text, end);
         const twice = named === 0 && text.charCodeAt(end + 1) === 92 ? namedEscapeLength(text, end + 1) : 0;
-        end += named > 0 ? named : twice > 0 ? 1 + twice : 1;
+        // A CSS escape's space (`ghp\5f abc`) does not end the word either.
+        const css = named === 0 && twice === 0 && isHexDigit(text.charCodeAt(end + 1)) ? cssEscapeLength(text, end) : 0;
+        // Nor a shell line continuation's line break.
+        const continued = named === 0 && twice === 0 && css === 0 ? continuationLength(text, end) : 0;
+        end += named > 0 ? named : twice > 0 ? 1 + twice : css > 0 ? css : continued > 0 ? continued : 1;
       } else if (!isSpace(c) || inSoftBreak(end)) end++;
       else return end;
     }
   };
   let escapeLength = 0;
+  /** Was the last candidate found within {@link NEAR_INTRODUCER} code units of where its search began? */
+  let near = false;
   /** Start of the first escape at or after `from` that starts or extends a run (its length in `escapeLength`), or −1. */
   const nextEscape = (from: number): number => {
     for (;;) {
       let q = -1;
-      // The next few code units inline first: in an escaped word the candidates come close
-      // together (`&a&a…`, one refused every 2 code units), where an indexOf call each cost more.
-      for (let i = from, stop = Math.min(n, from + NEAR_INTRODUCER); i < stop; i++) {
-        if (isIntroducer(text.charCodeAt(i), family)) {
-          q = i;
-          break;
+      // Where the candidates come close together (`&a&a…`, one refused every 2 code units, where
+      // an indexOf call each cost more), the next few code units are read inline first; elsewhere
+      // (prose: `a = b`, `?size=40`, 100%) straight to indexOf (those reads cost ~30 ns a candidate).
+      if (near) {
+        for (let i = from, stop = Math.min(n, from + NEAR_INTRODUCER); i < stop; i++) {
+          if (isIntroducer(text.charCodeAt(i), family)) {
+            q = i;
+            break;
+          }
         }
+        if (q !== -1) {
+          escapeLength = tokenEscapeAt(text, q);
+          if (escapeLength > 0) return q;
+          from = q + 1;
+          continue;
+        }
+        from = Math.min(n, from + NEAR_INTRODUCER);
       }
-      if (q !== -1) {
-        escapeLength = tokenEscapeAt(text, q);
-        if (escapeLength > 0) return q;
-        from = q + 1;
-        continue;
-      }
-      from = Math.min(n, from + NEAR_INTRODUCER);
+      const searched = from;
       for (let k = 0; k < cursors.length; k++) {
         let c = cursors[k]!;
         if (c !== -1 && c < from) c = cursors[k] = text.indexOf(introducers[k]!, from);
         if (c !== -1 && (q === -1 || c < q)) q = c;
       }
       if (q === -1) return -1;
+      near = q - searched < NEAR_INTRODUCER;
       escapeLength = tokenEscapeAt(text, q);
       if (escapeLength > 0) return q;
       from = q + 1;
@@ -669,7 +716,11 @@ function escapeWords(text: string, budget: DecodeBudget, runs: DecodedRuns, fami
     // Words with escapes close to each other make one run, so many short escaped words cost one
     // decode and one scan, not one each (the plain words between them are scanned twice at most).
     q = nextEscape(end);
-    while (q !== -1 && q - end <= ESCAPE_MERGE_GAP) {
+    // Whether the run holds `BEGIN` is read once (a run keeps it): a run merged again and again
+    // across long gaps is read once in all.
+    let begin: boolean | undefined;
+    const armorEnds = (): boolean => (begin ??= holds(text, start, end, "BEGIN")) && holds(text, q, wordEnd(q), "END");
+    while (q !== -1 && (q - end <= ESCAPE_MERGE_GAP || (!qp && q - end <= ARMOR_MERGE_GAP && armorEnds()))) {
       end = wordEnd(qp ? q + escapeLength : q);
       q = nextEscape(end);
     }
@@ -678,7 +729,22 @@ function escapeWords(text: string, budget: DecodeBudget, runs: DecodedRuns, fami
   }
 }
 
-/** Code units read one by one for the next escape introducer before the indexOf search ({@link decodedRuns}). */
+/**
+ * Longest plain text between an escaped word holding `BEGIN` and one holding `END` that still
+ * makes them one run: a key block whose armor alone is escaped (an HTML export writes
+ * `&#45;&#45;&#45;&#45;&#45;BEGIN PRIVATE KEY&#45;…`, its base64 body plainly) is decoded whole,
+ * body included, so the key rules see the block (a 16 384-bit RSA key's PEM is ~12 KiB).
+ */
+const ARMOR_MERGE_GAP = 16 * 1024;
+
+/** Does `text[from, to)` hold `word`? Reads to − from code units at most (no search past `to`). */
+function holds(text: string, from: number, to: number, word: string): boolean {
+  const first = word.charCodeAt(0);
+  for (let i = from, last = to - word.length; i <= last; i++) if (text.charCodeAt(i) === first && text.startsWith(word, i)) return true;
+  return false;
+}
+
+/** Code units read one by one for the next escape introducer before the indexOf search, where candidates come close together ({@link escapeWords}). */
 const NEAR_INTRODUCER = 8;
 
 /**
@@ -709,6 +775,11 @@ class WrappedRun implements DecodedRun {
     private readonly inner: Base64Run,
     /** The block's {@link LineMap} (at offset 0). */
     private readonly lines: Int32Array,
+    /**
+     * Characters a glued first line ({@link readBlock}) lacks to the block's width: the map's first
+     * line starts that many characters before the glued line's base64, so its offsets hold.
+     */
+    private readonly pad = 0,
   ) {}
 
   get encoding(): string {
@@ -723,7 +794,7 @@ class WrappedRun implements DecodedRun {
   // the finding starts where the token's first group is written, and spans the line breaks it crosses.
   toOriginal(s: number, e: number): [number, number] {
     const [a, b] = this.inner.toOriginal(s, e);
-    return [wrappedOffset(this.lines, 0, a, false), Math.min(this.end, wrappedOffset(this.lines, 0, b, true))];
+    return [wrappedOffset(this.lines, 0, a + this.pad, false), Math.min(this.end, wrappedOffset(this.lines, 0, b + this.pad, true))];
   }
 }
 
@@ -755,18 +826,36 @@ function wrappedOffset(map: LineMap, at: number, c: number, afterEnd: boolean): 
  */
 function wrappedBlocks(text: string, budget: DecodeBudget, runs: DecodedRuns): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
+  let floor = 0;
   for (let start = nextRunStart(text, 0, MIN_WRAP_WIDTH); start !== -1; ) {
     // A run of at least MIN_WRAP_WIDTH: is it a whole line (indentation before, line end after)?
     const charsEnd = base64RunEnd(text, start);
     const lineStart = leadStart(text, start, 0);
     // A line break after it and its tail (not the text's end).
     const next = lineEndAfterTail(text, charsEnd)[1];
-    if ((lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) || next === -1 || next > text.length) {
+    const whole = lineStart === 0 || text.charCodeAt(lineStart - 1) === 10;
+    // A glued first line (try18 F1): this run after other text, or a shorter run ending the line
+    // before this one after other text.
+    let glued: ReadBlock | undefined;
+    if (!whole && next !== -1 && next < text.length) glued = readGluedBlock(text, start, charsEnd, budget, runs);
+    if (glued === undefined && whole && next !== -1) {
+      const before = runEndingLineBefore(text, lineStart, floor, MIN_WRAP_WIDTH - 1);
+      const block = before === undefined ? undefined : readBlock(text, start, charsEnd, lineStart, budget, runs, before[0], before[1]);
+      if (block?.decoded) glued = block;
+    }
+    if (glued !== undefined) {
+      out.push({ start: glued.starts[0]!, end: glued.end });
+      floor = glued.end;
+      start = nextRunStart(text, glued.end + 1, MIN_WRAP_WIDTH);
+      continue;
+    }
+    if (!whole || next === -1 || next > text.length) {
       start = nextRunStart(text, charsEnd + 1, MIN_WRAP_WIDTH);
       continue;
     }
     const block = readBlock(text, start, charsEnd, lineStart, budget, runs);
     if (block.decoded) out.push({ start, end: block.end });
+    floor = block.end;
     start = nextRunStart(text, block.end + 1, MIN_WRAP_WIDTH);
   }
   return out;
@@ -855,9 +944,20 @@ function nextCutLine(text: string, search: CutSearch, until: number, seams: Seam
     search.from = charsEnd + 1;
     const next = lineEndAfterTail(text, charsEnd)[1];
     const lineStart = leadStart(text, start, 0);
-    if (next === -1 || next >= n || (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10)) continue;
-    const s = next + start - lineStart;
-    if (s >= n || !sameCodeUnits(text, lineStart, next, start - lineStart) || !isB64(text, s)) continue;
+    const whole = lineStart === 0 || text.charCodeAt(lineStart - 1) === 10;
+    if (whole && lineStart > 0) {
+      // A shorter glued first line before this one, which may be the last (padded) (try18 F1; a
+      // longer one was looked at as a run).
+      const glued = runEndingLineBefore(text, lineStart, 0, MIN_WRAP_WIDTH - 1);
+      if (glued !== undefined && lineEndAfterTail(text, paddingEnd(text, charsEnd))[0] !== -1 && seams.across(text, Math.max(glued[0], glued[1] - reach), glued[1], start, Math.min(charsEnd, start + reach))) return start;
+    }
+    if (next === -1 || next >= n) continue;
+    let s = next + start - lineStart;
+    if (!whole) {
+      // Base64 ending its line after other text: a glued first line (try18 F1).
+      s = text.charCodeAt(charsEnd) === 61 /* = */ ? -1 : lineRunStart(text, next);
+      if (s < 0) continue;
+    } else if (s >= n || !sameCodeUnits(text, lineStart, next, start - lineStart) || !isB64(text, s)) continue;
     search.from = s; // the next line may be one of these lines too
     let t = s + 1;
     while (t < n && t - s < reach && isB64(text, t)) t++;
@@ -893,18 +993,28 @@ function lineEndOf(text: string, from: number): [number, number] {
  * with the same lead, {@link sameCodeUnits}) and
  * decoded (pushed to `runs`) when it has at least two lines and decodes to text. `end`: the end of
  * its last line (padding included) when it has two lines or more, else `charsEnd`.
+ *
+ * With `glued` ≥ 0, the block starts one line earlier with the base64 `text[glued, gluedEnd)` that
+ * ends its line after other text (`key: QQBC…`, `powershell -EncodedCommand QQBC…`: try18 F1): {@link readGluedBlock}; the line at `start` may then be its last
+ * (shorter than the glued line, or padded).
  */
-function readBlock(text: string, start: number, charsEnd: number, lead: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock {
+function readBlock(text: string, start: number, charsEnd: number, lead: number, budget: DecodeBudget, runs: DecodedRuns, glued = -1, gluedEnd = -1): ReadBlock {
   const n = text.length;
   const indent = start - lead;
-  const [firstEnd, next] = lineEndAfterTail(text, charsEnd);
-  if (firstEnd === -1 || next > n) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
+  // After a glued first line, the line at `start` is the last when it is padded. (When it is
+  // shorter than the glued line and lines follow it, the glued line is longer than the block's
+  // width: no part of it. Read as the last, a glued run of whole groups decoding to text would make a
+  // block that ends one line early.)
+  const padded = glued >= 0 ? paddingEnd(text, charsEnd) : charsEnd;
+  const last = padded !== charsEnd;
+  const [firstEnd, next] = lineEndAfterTail(text, padded);
+  if (firstEnd === -1 || (next > n && glued < 0)) return { end: charsEnd, decoded: false, starts: [start], ends: [charsEnd] };
   const width = charsEnd - start;
   const starts = [start];
   const ends = [charsEnd];
-  let blockEnd = charsEnd;
+  let blockEnd = padded;
   let at = next;
-  for (;;) {
+  for (; !last; ) {
     const s = at + indent;
     if (s >= n || !sameCodeUnits(text, lead, at, indent) || !isB64(text, s)) break;
     const ce = base64RunEnd(text, s);
@@ -917,6 +1027,7 @@ function readBlock(text: string, start: number, charsEnd: number, lead: number, 
     if (end - s < width || end !== ce || lineNext > n) break; // the shorter (or padded) last line
     at = lineNext;
   }
+  if (glued >= 0) return decodeGluedBlock(text, glued, gluedEnd, starts, ends, blockEnd, budget, runs);
   if (starts.length < 2) return { end: blockEnd, decoded: false, starts, ends };
   const lineCount = starts.length;
   let total = 0;
@@ -955,6 +1066,81 @@ function readBlock(text: string, start: number, charsEnd: number, lead: number, 
   return { end: blockEnd, decoded: true, starts, ends };
 }
 
+/**
+ * The block of a glued first line `text[glued, gluedEnd)` and the lines `[starts[l], ends[l])` read
+ * after it ({@link readBlock}), decoded as one run (pushed to `runs`) when its width W (the first of
+ * those lines', or the glued line's when that one is the last and shorter) is at least
+ * {@link MIN_WRAP_WIDTH}, the glued line has at most W characters, and the whole decodes to text.
+ * The glued line may be shorter than W (a command line wrapped as a whole: `-e QQBC…` then lines
+ * of W): its characters are joined as they are, so the bytes after it keep their alignment (a
+ * UTF-16LE text's code units start at even bytes only from the block's real start; try18 F1).
+ */
+function decodeGluedBlock(text: string, glued: number, gluedEnd: number, starts: number[], ends: number[], blockEnd: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock {
+  const g = gluedEnd - glued;
+  const first = ends[0]! - starts[0]!;
+  if (g > first && starts.length === 2 && ends[1]! - starts[1]! < first) {
+    // A line shorter than the glued one, then a shorter one still: the first is the block's last,
+    // the other a word of base64 characters after it (`EOF` of a heredoc, `after`).
+    starts.length = ends.length = 1;
+    blockEnd = ends[0]!;
+  }
+  const width = starts.length === 1 ? Math.max(g, first) : first;
+  const allStarts = [glued, ...starts];
+  const allEnds = [gluedEnd, ...ends];
+  // A wrapped line is at least MIN_WRAP_WIDTH columns: the glued line with what precedes it when
+  // the line after it is the last (`-e QQBC…` wrapped as a whole, then the rest), else the lines after it.
+  let columns = g;
+  while (columns < MIN_WRAP_WIDTH && glued - (columns - g) > 0 && text.charCodeAt(glued - (columns - g) - 1) !== 10) columns++;
+  if (g > width || (starts.length === 1 ? Math.max(columns, first) : width) < MIN_WRAP_WIDTH) return { end: blockEnd, decoded: false, starts: allStarts, ends: allEnds };
+  const pad = width - g;
+  const map = new Int32Array(3 + allStarts.length);
+  map[0] = allStarts.length;
+  map[1] = width;
+  const parts: string[] = [];
+  for (let l = 0; l < allStarts.length; l++) {
+    map[3 + l] = allStarts[l]!;
+    parts.push(text.slice(allStarts[l], allEnds[l]));
+  }
+  // The map's first line starts `pad` characters before the glued one's (WrappedRun.pad).
+  map[3] = glued - pad;
+  const chars = parts.join("");
+  map[2] = chars.length;
+  if (chars.length < MIN_BASE64_RUN) return { end: blockEnd, decoded: false, starts: allStarts, ends: allEnds };
+  const decoded = decodeBase64Run(chars, 0, chars.length, chars.length, budget, undefined);
+  if (typeof decoded !== "object") return { end: blockEnd, decoded: false, starts: allStarts, ends: allEnds };
+  runs.push(new WrappedRun(glued, blockEnd, decoded, map, pad));
+  return { end: blockEnd, decoded: true, starts: allStarts, ends: allEnds };
+}
+
+/**
+ * The first base64 character of the line starting at `at` after its lead (up to {@link MAX_LEAD}
+ * {@link isLeadChar} characters; lead characters that are base64 characters and touch the base64
+ * belong to it, as the run search reads them), or −1 when the lead is followed by something else.
+ */
+function lineRunStart(text: string, at: number): number {
+  let k = at;
+  while (k < text.length && k - at < MAX_LEAD && isLeadChar(text.charCodeAt(k))) k++;
+  let s = k;
+  while (s > at && isB64(text, s - 1)) s--;
+  return s < text.length && isB64(text, s) ? s : -1;
+}
+
+/**
+ * The block that starts with the glued first line `text[glued, gluedEnd)` (base64 ending its line,
+ * no padding, after other text on its line: try18 F1), read and decoded by
+ * {@link readBlock} from the next line; undefined when that line holds no base64 after a lead or
+ * the block does not decode (then nothing was pushed: the caller reads the lines as before).
+ */
+function readGluedBlock(text: string, glued: number, gluedEnd: number, budget: DecodeBudget, runs: DecodedRuns): ReadBlock | undefined {
+  if (text.charCodeAt(gluedEnd) === 61 /* = */) return undefined;
+  const next = lineEndAfterTail(text, gluedEnd)[1];
+  if (next === -1 || next >= text.length) return undefined;
+  const s = lineRunStart(text, next);
+  if (s < 0) return undefined;
+  const block = readBlock(text, s, base64RunEnd(text, s), next, budget, runs, glued, gluedEnd);
+  return block.decoded ? block : undefined;
+}
+
 /** Wrapped blocks up to this many base64 characters are decoded into the pool when they are ASCII text (see {@link SHORT_RUN}). */
 const SHORT_BLOCK = 1024;
 
@@ -980,7 +1166,11 @@ function blockAround(text: string, start: number, charsEnd: number, floor: numbe
     return ls === 0 || (ls > floor && text.charCodeAt(ls - 1) === 10) ? ls : -1;
   };
   const lead = leadOf(start);
-  if (lead < 0) return undefined;
+  if (lead < 0) {
+    // The run ends its line after other text: a glued first line (try18 F1)? (A whole line whose
+    // lead differs from the next line's is not joined to it.)
+    return start === 0 || !isB64(text, start - 1) ? readGluedBlock(text, start, charsEnd, budget, runs) : undefined;
+  }
   const indent = start - lead;
   if (lineEndAfterTail(text, paddingEnd(text, charsEnd))[0] === -1) return undefined;
   // Walk back: lines of one width W >= MIN_WRAP_WIDTH, each W >= the run's own (a last line may be shorter).
@@ -999,9 +1189,33 @@ function blockAround(text: string, start: number, charsEnd: number, floor: numbe
     width = w;
     first = ps;
   }
+  // The line before the block's first: base64 ending it after other text (try18 F1)?
+  const glued = first - indent > floor + 1 ? runEndingLineBefore(text, first - indent, floor, Infinity) : undefined;
+  if (glued !== undefined) {
+    const block = readBlock(text, first, first === start ? charsEnd : base64RunEnd(text, first), first - indent, budget, runs, glued[0], glued[1]);
+    if (block.decoded && block.end >= charsEnd) return block;
+  }
   if (first === start && charsEnd - start < MIN_WRAP_WIDTH) return undefined;
   const block = readBlock(text, first, first === start ? charsEnd : base64RunEnd(text, first), first - indent, budget, runs);
   return block.starts.length >= 2 && block.end >= charsEnd ? block : undefined;
+}
+
+/**
+ * The base64 run that ends the line before the line starting at `lineStart` (before its tail and
+ * line end), as `[start, end]`, when it is a whole run (nothing of it before `floor`), at most
+ * `longest` characters and not padded; else undefined.
+ */
+function runEndingLineBefore(text: string, lineStart: number, floor: number, longest: number): [number, number] | undefined {
+  if (lineStart < 1 || text.charCodeAt(lineStart - 1) !== 10) return undefined;
+  let e = lineStart - 1;
+  if (e > floor && text.charCodeAt(e - 1) === 13) e--;
+  for (let t = 0; t < MAX_TAIL && e > floor && isTailChar(text.charCodeAt(e - 1)); t++) e--;
+  let s = e;
+  while (s > floor && e - s < longest && isB64(text, s - 1)) s--;
+  if (s === e || (s > 0 && isB64(text, s - 1))) return undefined;
+  // Other text before it on its line (a run that starts its line after a lead is not glued).
+  const ls = leadStart(text, s, 0);
+  return ls > 0 && text.charCodeAt(ls - 1) !== 10 ? [s, e] : undefined;
 }
 
 /** Do the first 8 characters at `start` (a run of at least {@link MIN_BASE64_RUN}) decode to 6 bytes of ASCII text? No allocation. */
@@ -1100,7 +1314,10 @@ function decodeBase64Run(
   pool: BytePool | undefined,
 ): Base64Run | typeof SHORT | typeof NOT_TEXT_RUN | undefined {
   // Cheap refusal first: random data, hashes and ordinary long words give a non-text byte early.
-  if (!asciiTextHead(text, start)) return utf16TextHead(text, start) ? decodeUtf16Run(text, start, charsEnd, end, budget) : NOT_TEXT_RUN;
+  if (!asciiTextHead(text, start)) {
+    const order = utf16TextHead(text, start);
+    return order === NOT_UTF16 ? NOT_TEXT_RUN : decodeUtf16Run(text, start, charsEnd, end, budget, order);
+  }
   const size = Math.floor(((charsEnd - start) * 3) / 4);
   if (size > budget.remaining) return undefined;
   if (pool !== undefined && charsEnd - start <= SHORT_RUN) {
@@ -1133,19 +1350,33 @@ function decodeBase64Run(
   return new Base64Run(start, end, url ? "base64url" : "base64", decoded, decoded.length === byteCount ? ASCII : UTF8);
 }
 
+/** Byte order of UTF-16 text ({@link utf16TextHead}): none (not UTF-16 text), little-endian, big-endian. */
+type Utf16Order = 0 | 1 | 2;
+const NOT_UTF16: Utf16Order = 0;
+const UTF16LE: Utf16Order = 1;
+const UTF16BE: Utf16Order = 2;
+
 /**
  * Do the first 8 characters at `start` (a run of at least {@link MIN_BASE64_RUN}) decode to 3 code
- * units of UTF-16LE ASCII text (each an ASCII text byte, then 0), or to a UTF-16LE byte order mark
- * (FF FE) and 2 such units? What PowerShell's `-EncodedCommand` takes and
- * `[Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes(…))` writes. No allocation.
+ * units of UTF-16 ASCII text, or to a byte order mark and 2 such units? Little-endian (each an
+ * ASCII text byte, then 0; BOM FF FE: what PowerShell's `-EncodedCommand` takes and
+ * `[Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes(…))` writes) or big-endian (0, then
+ * the byte; BOM FE FF: Java's `getBytes(StandardCharsets.UTF_16)`, `iconv -t UTF-16BE`,
+ * .NET's `BigEndianUnicode`; issue 10). No allocation.
  */
-function utf16TextHead(text: string, start: number): boolean {
+function utf16TextHead(text: string, start: number): Utf16Order {
   const v = (B64[text.charCodeAt(start)]! << 18) | (B64[text.charCodeAt(start + 1)]! << 12) | (B64[text.charCodeAt(start + 2)]! << 6) | B64[text.charCodeAt(start + 3)]!;
   const w = (B64[text.charCodeAt(start + 4)]! << 18) | (B64[text.charCodeAt(start + 5)]! << 12) | (B64[text.charCodeAt(start + 6)]! << 6) | B64[text.charCodeAt(start + 7)]!;
-  // Bytes b0 b1 b2 | b3 b4 b5: units (b0, b1), (b2, b3), (b4, b5), little-endian.
-  const bom = v >> 8 === 0xfffe;
-  if (!bom && (!isAsciiTextByte(v >> 16) || ((v >> 8) & 0xff) !== 0)) return false;
-  return isAsciiTextByte(v & 0xff) && w >> 16 === 0 && isAsciiTextByte((w >> 8) & 0xff) && (w & 0xff) === 0;
+  // Bytes b0 b1 b2 | b3 b4 b5: units (b0, b1), (b2, b3), (b4, b5).
+  const b0 = v >> 16;
+  const b1 = (v >> 8) & 0xff;
+  const b2 = v & 0xff;
+  const b3 = w >> 16;
+  const b4 = (w >> 8) & 0xff;
+  const b5 = w & 0xff;
+  if (b3 === 0 && b5 === 0 && isAsciiTextByte(b2) && isAsciiTextByte(b4) && ((b0 === 0xff && b1 === 0xfe) || (b1 === 0 && isAsciiTextByte(b0)))) return UTF16LE;
+  if (b2 === 0 && b4 === 0 && isAsciiTextByte(b3) && isAsciiTextByte(b5) && ((b0 === 0xfe && b1 === 0xff) || (b0 === 0 && isAsciiTextByte(b1)))) return UTF16BE;
+  return NOT_UTF16;
 }
 
 /**
@@ -1156,20 +1387,23 @@ function utf16TextHead(text: string, start: number): boolean {
 const NOT_UTF16_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
- * The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded as UTF-16LE
- * text ({@link utf16TextHead} said its head is; an odd last byte is left out), or
+ * The run `text[start, end)` (base64 characters up to `charsEnd`, then padding) decoded as UTF-16
+ * text of byte `order` ({@link utf16TextHead} said its head is; an odd last byte is left out), or
  * {@link NOT_TEXT_RUN} when a code unit is not text ({@link NOT_UTF16_TEXT}), undefined over budget.
  */
-function decodeUtf16Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget): Base64Run | typeof NOT_TEXT_RUN | undefined {
+function decodeUtf16Run(text: string, start: number, charsEnd: number, end: number, budget: DecodeBudget, order: Utf16Order): Base64Run | typeof NOT_TEXT_RUN | undefined {
   const size = Math.floor(((charsEnd - start) * 3) / 8);
   if (size > budget.remaining) return undefined;
   const chars = text.slice(start, charsEnd);
-  const bytes = Buffer.from(chars, "base64");
-  const decoded = bytes.toString("utf16le", 0, bytes.length & ~1);
+  const whole = Buffer.from(chars, "base64");
+  const bytes = whole.subarray(0, whole.length & ~1);
+  if (order === UTF16BE) bytes.swap16();
+  const decoded = bytes.toString("utf16le");
   if (NOT_UTF16_TEXT.test(decoded)) return NOT_TEXT_RUN;
   budget.remaining -= decoded.length;
   const url = chars.includes("-") || chars.includes("_");
-  return new Base64Run(start, end, url ? "base64url-utf16le" : "base64-utf16le", decoded, UTF16);
+  const encoding = order === UTF16BE ? (url ? "base64url-utf16be" : "base64-utf16be") : url ? "base64url-utf16le" : "base64-utf16le";
+  return new Base64Run(start, end, encoding, decoded, UTF16);
 }
 
 /**
@@ -1228,12 +1462,45 @@ function bytesAsText(bytes: Buffer): string | undefined {
 function decodeHexRun(text: string, start: number, charsEnd: number, budget: DecodeBudget): HexRun | undefined {
   const digits = text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 32) === 120 /* x */ ? start + 2 : start;
   const length = charsEnd - digits;
+  if (length >= MIN_DER_DIGITS && length % 2 === 0 && derHexHead(text, digits) && hexCases(text, digits, charsEnd, HEX_LOWER | HEX_UPPER) !== 0) {
+    if ((length / 4) * 3 > budget.remaining) return undefined;
+    const decoded = Buffer.from(text.slice(digits, charsEnd), "hex").toString("base64") + DER_END;
+    budget.remaining -= decoded.length;
+    return new HexRun(start, charsEnd, decoded, true, digits, undefined, true);
+  }
   if (length < MIN_BASE64_RUN || length % 2 !== 0 || !asciiHexHead(text, digits) || !hexText(text, digits, charsEnd)) return undefined;
   if (length / 2 > budget.remaining) return undefined;
   const decoded = bytesAsText(Buffer.from(text.slice(digits, charsEnd), "hex"));
   if (decoded === undefined) return undefined;
   budget.remaining -= decoded.length;
   return new HexRun(start, charsEnd, decoded, decoded.length === length / 2, digits, undefined);
+}
+
+/**
+ * Appended to a DER key's base64 ({@link derHexHead}): ends its body, which the next run, joined
+ * after an LF, would otherwise continue as a next line (a PKCS#8 Ed25519 body is 64 characters,
+ * all `pkcs-unarmored-private-key` reads: read on into the next run, its match was dropped).
+ */
+const DER_END = ".";
+
+/** Fewest hex digits read as a DER private key: 48 bytes, the smallest (PKCS#8 Ed25519) whole. */
+const MIN_DER_DIGITS = 96;
+
+/**
+ * Do the hex digits at `at` start a DER private key: a SEQUENCE (`30`, its length in one byte below
+ * 0x80, `81 LL` or `82 LL LL`) whose first element is INTEGER version 0 or 1 (`02 01 00`, `02 01 01`)?
+ * (`pkcs-unarmored-private-key` checks the rest on the base64 it becomes.)
+ */
+function derHexHead(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 51 || text.charCodeAt(at + 1) !== 48) return false; // 30
+  const hi = text.charCodeAt(at + 2);
+  const lo = text.charCodeAt(at + 3) | 32;
+  let v = at + 4;
+  if (hi === 56 /* 8 */ && lo === 50 /* 2 */) v += 4;
+  else if (hi === 56 && lo === 49 /* 1 */) v += 2;
+  else if (hi < 48 || hi > 55) return false;
+  if (!HEX_CASE[text.charCodeAt(at + 2)] || !HEX_CASE[text.charCodeAt(at + 3)]) return false;
+  return text.startsWith("02010", v) && (text.charCodeAt(v + 5) === 48 || text.charCodeAt(v + 5) === 49);
 }
 
 /**
@@ -1262,7 +1529,8 @@ function hexText(text: string, from: number, to: number): boolean {
  * text; else undefined.
  */
 function decodeHexBlock(text: string, starts: readonly number[], ends: readonly number[], width: number, total: number, start: number, end: number, budget: DecodeBudget): HexRun | undefined {
-  if (total % 2 !== 0 || width % 2 !== 0 || !asciiHexHead(text, start)) return undefined;
+  const der = total >= MIN_DER_DIGITS && derHexHead(text, start);
+  if (total % 2 !== 0 || width % 2 !== 0 || (!der && !asciiHexHead(text, start))) return undefined;
   let cases = HEX_LOWER | HEX_UPPER;
   for (let l = 0; l < starts.length && cases !== 0; l++) cases = hexCases(text, starts[l]!, ends[l]!, cases);
   if (cases === 0 || total / 2 > budget.remaining) return undefined;
@@ -1275,10 +1543,12 @@ function decodeHexBlock(text: string, starts: readonly number[], ends: readonly 
     map[3 + l] = starts[l]!;
     parts.push(text.slice(starts[l], ends[l]));
   }
-  const decoded = bytesAsText(Buffer.from(parts.join(""), "hex"));
+  const bytes = Buffer.from(parts.join(""), "hex");
+  // A DER private key (`openssl pkey -outform DER | xxd -p`; try18 F2): scanned as its base64.
+  const decoded = der ? bytes.toString("base64") + DER_END : bytesAsText(bytes);
   if (decoded === undefined) return undefined;
   budget.remaining -= decoded.length;
-  return new HexRun(start, end, decoded, decoded.length === total / 2, start, map);
+  return new HexRun(start, end, decoded, der || decoded.length === total / 2, start, map, der);
 }
 
 /** A run of hex digits decoded ({@link decodeHexRun}, {@link decodeHexBlock}): 2 digits per byte. */
@@ -1294,23 +1564,26 @@ class HexRun implements DecodedRun {
     private readonly digits: number,
     /** The block's {@link LineMap} (at offset 0) when the digits are wrapped. */
     private readonly lines: Int32Array | undefined,
+    /** The bytes are a DER key and `text` is their base64 (4 characters per 3 bytes). */
+    private readonly der = false,
   ) {}
 
-  private byteOffset(i: number): number {
+  private byteOffset(i: number, end: boolean): number {
+    if (this.der) return Math.min((end ? Math.ceil : Math.floor)((i * 3) / 4), Math.floor(((this.text.length - DER_END.length) * 3) / 4));
     return this.ascii ? i : Buffer.byteLength(this.text.slice(0, i), "utf8");
   }
 
   // The digits of the span's bytes, so the finding starts at the token's first digit and its
   // redaction removes every one of the token's.
   toOriginal(s: number, e: number): [number, number] {
-    const a = 2 * this.byteOffset(s);
-    const b = 2 * this.byteOffset(e);
+    const a = 2 * this.byteOffset(s, false);
+    const b = 2 * this.byteOffset(e, true);
     if (this.lines === undefined) return [this.digits + a, this.digits + b];
     return [wrappedOffset(this.lines, 0, a, false), wrappedOffset(this.lines, 0, b, true)];
   }
 }
 
-/** How a {@link Base64Run}'s bytes make its text: {@link ASCII} one per code unit, UTF-8, or {@link UTF16} (LE) two per code unit. */
+/** How a {@link Base64Run}'s bytes make its text: {@link ASCII} one per code unit, UTF-8, or {@link UTF16} (LE or BE) two per code unit. */
 type RunBytes = 0 | 1 | 2;
 const UTF8: RunBytes = 0;
 const ASCII: RunBytes = 1;
@@ -1512,13 +1785,13 @@ const CHECKPOINT = 256;
 
 /**
  * An escape sequence as one number (no allocation: this runs at every introducer of a run): code
- * point × 512 + length × 8 + index of its kind in {@link ESCAPE_KINDS}. The code point
+ * point × 1024 + length × 16 + index of its kind in {@link ESCAPE_KINDS} (at most 0x110000 × 1024 < 2³¹: an int32). The code point
  * {@link NOTHING} stands for an escape that decodes to no character (a soft line break).
  */
-const escapeCode = (cp: number, len: number, kind: number): number => cp * 512 + len * 8 + kind;
-const escapeCodePoint = (esc: number): number => esc >> 9;
-const escapeLength = (esc: number): number => (esc >> 3) & 63;
-const escapeKind = (esc: number): number => esc & 7;
+const escapeCode = (cp: number, len: number, kind: number): number => cp * 1024 + len * 16 + kind;
+const escapeCodePoint = (esc: number): number => esc >> 10;
+const escapeLength = (esc: number): number => (esc >> 4) & 63;
+const escapeKind = (esc: number): number => esc & 15;
 /** The "code point" of an escape that decodes to nothing (above U+10FFFF: no character has it). */
 const NOTHING = 0x110000;
 
@@ -1548,6 +1821,7 @@ function escapeAt(text: string, i: number, end: number, family: EscapeFamily): n
     return h < 0 ? -1 : escapeCode(h, 3, 0);
   }
   if (c === 92 /* \ */) return backslashEscape(text, i, end);
+  if (c === 94 /* ^ */) return i + 2 <= end ? caretEscape(text, i) : -1;
   if (c === 38 /* & */) {
     const len = referenceLength(text, i);
     if (len === 0 || i + len > end) return -1;
@@ -1569,6 +1843,10 @@ function escapeAt(text: string, i: number, end: number, family: EscapeFamily): n
  */
 function backslashEscape(text: string, i: number, end: number): number {
   const d = text.charCodeAt(i + 1);
+  if (d === 10 || d === 13) {
+    const len = continuationLength(text, i);
+    return len > 0 && i + len <= end ? escapeCode(NOTHING, len, CONTINUATION_KIND) : -1;
+  }
   if (d === 117 /* u */) {
     if (text.charCodeAt(i + 2) === 123 /* { */) {
       const len = bracedHexLength(text, i + 3);
@@ -1579,12 +1857,29 @@ function backslashEscape(text: string, i: number, end: number): number {
     return h < 0 ? -1 : escapeCode(h, 6, 1);
   }
   if (d === 120 /* x */) {
+    if (text.charCodeAt(i + 2) === 123 /* { */) {
+      // Perl's and Ruby's `\x{5f}`: as `\u{…}`, 1-6 hex digits in braces.
+      const len = bracedHexLength(text, i + 3);
+      const h = len > 0 && i + len <= end ? hexValue(text, i + 3, len - 4) : -1;
+      return isScalarValue(h) ? escapeCode(h, len, HEX_KIND) : -1;
+    }
     const h = i + 4 <= end ? hexValue(text, i + 2, 2) : -1;
     return h < 0 ? -1 : escapeCode(h, 4, HEX_KIND);
   }
-  if (d >= 48 && d <= 51 /* 0-3 */) {
-    const o = i + 4 <= end ? octalValue(text, i + 1) : -1;
-    return o < 0 ? -1 : escapeCode(o, 4, OCTAL_KIND);
+  // `\e` (bash's `echo -e`, `printf`, Perl, Ruby) only before `[`: else it may be CSS's U+E…
+  if (d === 101 /* e */ && text.charCodeAt(i + 2) === 91 /* [ */) return i + 2 <= end ? escapeCode(ESC, 2, ANSI_KIND) : -1;
+  if (isHexDigit(d)) {
+    const len = cssEscapeLength(text, i);
+    const spaced = isCssSpace(text.charCodeAt(i + len - 1));
+    const digits = len - 1 - (spaced ? 1 : 0);
+    const h = len > 0 && i + len <= end ? hexValue(text, i + 1, digits) : -1;
+    if (d <= 51 /* 0-3 */) {
+      // Octal first (`\137`, `\033[`), unless CSS's reading is a token character written as CSS
+      // writes one: 6 digits (`\00005f`) or a space after them (`\5f `; `\137 ` is octal's `_`).
+      const o = i + 4 <= end ? octalValue(text, i + 1) : -1;
+      if (o >= 0 && !((digits === 6 || spaced) && isTokenCodePoint(h))) return escapeCode(o, 4, OCTAL_KIND);
+    }
+    return isScalarValue(h) ? escapeCode(h, len, CSS_KIND) : -1;
   }
   if (d === 85 /* U */) {
     const h = i + 10 <= end ? hexValue(text, i + 2, 8) : -1;
@@ -1597,6 +1892,38 @@ function backslashEscape(text: string, i: number, end: number): number {
     return cp === undefined ? -1 : escapeCode(cp, len, NAMED_KIND);
   }
   return d === 92 && i + 2 <= end ? escapeCode(92, 2, 1) : -1; // JSON's escaped backslash: JSON inside JSON writes \\u005f
+}
+
+/** ESC (U+001B): an escape of it followed by the rest of an ANSI sequence ({@link escapedAnsiFollows}) starts a run. */
+const ESC = 0x1b;
+
+/** The whitespace that ends a CSS escape and belongs to it: a space or a tab (a line break is not read: a word ends there). */
+const isCssSpace = (c: number): boolean => c === 32 || c === 9;
+
+/**
+ * Length of the CSS escape whose backslash is at `i` (CSS Syntax Level 3 §4.3.7: `\` + 1-6 hex
+ * digits, then one optional space or tab, which belongs to it: `CSS.escape` writes `\5f ` before a
+ * hex digit, `\5f` before anything else), or 0. Reads at most 8 code units.
+ */
+function cssEscapeLength(text: string, i: number): number {
+  let k = i + 1;
+  while (k - i <= 6 && isHexDigit(text.charCodeAt(k))) k++;
+  if (k === i + 1) return 0;
+  return isCssSpace(text.charCodeAt(k)) ? k + 1 - i : k - i;
+}
+
+/**
+ * Does the rest of an ANSI CSI sequence start at `at`: `[`, up to 16 parameter bytes (digits and
+ * `;`), a final letter (`[31m`, `[0m`, `[1;32m`, `[2K`)? After an escaped ESC (`\x1b`, `\033`,
+ * `\u001b`, `\e`, `^[`), such a sequence is a terminal colour code written as text (a bash
+ * snippet's `echo -e "\e[1m…"`): decoded, normalisation removes it (engine/normalize.ts), so a
+ * token it splits, or glues a letter to, is whole again. Reads at most 18 code units.
+ */
+function escapedAnsiFollows(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 91 /* [ */) return false;
+  let k = at + 1;
+  while (k - at <= 16 && (isDigit(text.charCodeAt(k)) || text.charCodeAt(k) === 59)) k++;
+  return isAsciiLetter(text.charCodeAt(k));
 }
 
 /** Is `cp` a Unicode scalar value (0 to U+10FFFF, not a surrogate)? False for −1. */
@@ -1820,8 +2147,13 @@ function tokenEscapeAt(text: string, q: number): number {
   if (c === 37 /* % */) [cp, len] = [hexValue(text, q + 1, 2), 3];
   else if (c === 92 /* \ */) {
     // Most backslashes of prose and code (`\n`, `\*`, a path's `\Users`) are refused at `d`.
-    if (d !== 117 /* u */ && d !== 92 && d !== 120 /* x */ && (d < 48 || d > 51) /* 0-3 */ && d !== 85 /* U */ && d !== 78 /* N */) return 0;
+    if (d === 10 || d === 13) return continuationLength(text, q);
+    if (d !== 117 /* u */ && d !== 92 && d !== 120 /* x */ && !isHexDigit(d) /* octal 0-3, CSS */ && d !== 85 /* U */ && d !== 78 /* N */ && d !== 101 /* e */) return 0;
     const esc = backslashEscape(text, q, text.length);
+    if (esc < 0) return 0;
+    [cp, len] = [escapeCodePoint(esc), escapeLength(esc)];
+  } else if (c === 94 /* ^ */) {
+    const esc = caretEscape(text, q);
     if (esc < 0) return 0;
     [cp, len] = [escapeCodePoint(esc), escapeLength(esc)];
   } else if (c === 61 /* = */) {
@@ -1836,7 +2168,29 @@ function tokenEscapeAt(text: string, q: number): number {
     if (len === 0) return 0;
     cp = referenceCodePoint(text, q, len);
   }
-  return cp >= 0 && (isTokenCodePoint(cp) || introducesTokenEscape(cp, text, q + len)) ? len : 0;
+  return cp >= 0 && (isTokenCodePoint(cp) || (cp === ESC && escapedAnsiFollows(text, q + len)) || (cp === SOFT_HYPHEN && between(text, q, q + len)) || introducesTokenEscape(cp, text, q + len)) ? len : 0;
+}
+
+/** U+00AD, which renders as nothing (normalisation removes it): `&shy;`, `&#173;` between two token characters start a run. */
+const SOFT_HYPHEN = 0xad;
+
+/** Is `text[a, b)` between two token characters ({@link isTokenCodePoint})? */
+const between = (text: string, a: number, b: number): boolean => a > 0 && isTokenCodePoint(text.charCodeAt(a - 1)) && isTokenCodePoint(text.charCodeAt(b));
+
+/**
+ * Length of the shell line continuation whose backslash is at `i` (`\` LF or `\` CR LF: bash
+ * removes both, POSIX sh §2.2.1) when a token character is right before it and right after its
+ * line break (a continuation line's indentation would make a new word in the shell), else 0.
+ */
+function continuationLength(text: string, i: number): number {
+  const len = text.charCodeAt(i + 1) === 10 ? 2 : text.charCodeAt(i + 1) === 13 && text.charCodeAt(i + 2) === 10 ? 3 : 0;
+  return len > 0 && between(text, i, i + len) ? len : 0;
+}
+
+
+/** Caret notation's `^[` (ESC, as `cat -v` and terminals show it) at `i` when the rest of a CSI sequence follows (`^[[0m`), as an {@link escapeCode}; else −1. */
+function caretEscape(text: string, i: number): number {
+  return text.charCodeAt(i + 1) === 91 /* [ */ && escapedAnsiFollows(text, i + 2) ? escapeCode(ESC, 2, ANSI_KIND) : -1;
 }
 
 const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -1904,8 +2258,8 @@ function introducesTokenEscape(cp: number, text: string, after: number): boolean
   return len > 0 && isTokenCodePoint(referenceCodePoint(text, after - 1, len));
 }
 
-/** The kinds of escape, by the index {@link escapeCode} stores in 3 bits: 8 at most. */
-const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity", "hex-escape", "octal-escape", "quoted-printable", "code-point-escape", "named-escape"];
+/** The kinds of escape, by the index {@link escapeCode} stores in 4 bits: 16 at most. */
+const ESCAPE_KINDS: readonly Encoding[] = ["percent", "json-unicode", "html-entity", "hex-escape", "octal-escape", "quoted-printable", "code-point-escape", "named-escape", "css-escape", "ansi-escape", "line-continuation"];
 const HEX_KIND = 3;
 const OCTAL_KIND = 4;
 const QP_KIND = 5;
@@ -1913,6 +2267,12 @@ const QP_KIND = 5;
 const CODE_POINT_KIND = 6;
 /** `\N{NAME}`. */
 const NAMED_KIND = 7;
+/** CSS's `\5f ` (CSS Syntax Level 3 §4.3.7). */
+const CSS_KIND = 8;
+/** `\e` and caret notation `^[`, each only before the rest of an ANSI CSI sequence (`\e[1m`, `^[[0m`). */
+const ANSI_KIND = 9;
+/** A shell line continuation (`\` LF) between two token characters. */
+const CONTINUATION_KIND = 10;
 
 /** Value of the `n` hex digits at `from`, or −1. */
 function hexValue(text: string, from: number, n: number): number {

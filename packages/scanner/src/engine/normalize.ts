@@ -26,34 +26,17 @@
  * Nothing else changes, so every other code unit keeps its value; only offsets shift.
  */
 
+import { INVISIBLE_RANGES } from "../invisible-characters.js";
+
 /**
  * The invisible characters removed (see module doc), as inclusive code point ranges in ascending
- * order: exactly Unicode's `Default_Ignorable_Code_Point` ∪ `Bidi_Control` (Unicode 17;
- * normalize.test.ts compares them with the regex properties of the running engine).
+ * order: exactly Unicode's `Default_Ignorable_Code_Point` ∪ `Bidi_Control` (Unicode 17), the one
+ * table the entry-path rule of `@teammem/protocol` uses too (../invisible-characters.ts).
  */
-export const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
-  [0xad, 0xad],
-  [0x34f, 0x34f],
-  [0x61c, 0x61c],
-  [0x115f, 0x1160],
-  [0x17b4, 0x17b5],
-  [0x180b, 0x180f],
-  [0x200b, 0x200f],
-  [0x202a, 0x202e],
-  [0x2060, 0x206f],
-  [0x3164, 0x3164],
-  [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0],
-  [0xfff0, 0xfff8],
-  [0x1bca0, 0x1bca3],
-  [0x1d173, 0x1d17a],
-  [0xe0000, 0xe0fff],
-];
+export { INVISIBLE_RANGES };
 
 /** The ASCII punctuation characters a Markdown backslash escapes (CommonMark §2.1: U+0021–U+002F, U+003A–U+0040, U+005B–U+0060, U+007B–U+007E). */
 export const ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
-
 
 /** By BMP code unit: 1 for an invisible character ({@link INVISIBLE_RANGES}), 2 for a high surrogate of an astral one. */
 const INVISIBLE_UNIT = ((): Uint8Array => {

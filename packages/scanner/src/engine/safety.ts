@@ -11,6 +11,15 @@
  *   harmless when iterations are delimited by characters the inner part cannot match (PEM lines), which
  *   this checker cannot prove, so catalog rules may use it (the linear-time test measures them) while
  *   custom rules from a config file may not;
+ * - `ambiguous-split` (a WARNING too, so an error for custom rules): a backtracking matcher may take
+ *   more than {@link MAX_SPLIT_WORK} steps in one match attempt. The bound is static and sound: a part
+ *   after others is tried once per way they matched (ways multiply along a sequence, add across an
+ *   alternation, `X{m,n}` has Σ ways(X)^k ways for k = m..n; a lookaround is atomic: one way), so
+ *   chained variable-width parts that can split the same characters, e.g.
+ *   `(?:a{1,4}){1,4}(?:a{1,4}){1,4}(?:a{1,4}){1,4}b` (~4·10^7 steps at each prefix), are caught
+ *   however they are spelled. It counts ways whose characters could not match both parts too
+ *   (`[a-z]{1,200}[0-9]{1,200}`), which only disjoint character classes make cheap and this checker does
+ *   not prove: the catalog may use them (the linear-time test measures it), custom rules may not;
  * - `too-long`: maximum match width over {@link MAX_MATCH_WIDTH} code units;
  * - `global-flag`: the `g` flag (the engine uses sticky matching; `g` would be ignored/misleading);
  * - `syntax`: the source does not parse (unbalanced parentheses or brackets).
@@ -20,8 +29,16 @@
 /** Longest match a rule may produce, in UTF-16 code units (PEM private keys need a few thousand). */
 export const MAX_MATCH_WIDTH = 16_384;
 
+/**
+ * Most steps one match attempt may take, all ways of splitting a run tried (see `ambiguous-split`):
+ * 4 × {@link MAX_MATCH_WIDTH}, so one variable-width run as long as the longest match, given back a
+ * character at a time with a short fixed tail tried after each (`[a-z]{0,16000}!`: ~48 000), passes;
+ * two chained `(?:a{1,4}){1,4}` (~117 000) do not.
+ */
+export const MAX_SPLIT_WORK = 4 * MAX_MATCH_WIDTH;
+
 export interface PatternProblem {
-  readonly kind: "unbounded-quantifier" | "nested-quantifier" | "too-long" | "global-flag" | "syntax";
+  readonly kind: "unbounded-quantifier" | "ambiguous-split" | "nested-quantifier" | "too-long" | "global-flag" | "syntax";
   /** Human explanation, naming the offending part of the source (never a matched value). */
   readonly message: string;
 }
@@ -43,6 +60,10 @@ interface Width {
   max: number;
   /** Contains a variable-width part (quantifier with min ≠ max, or alternation of unequal widths). */
   variable: boolean;
+  /** Upper bound on the ways this part can match from one position (backtracking retries each). */
+  ways: number;
+  /** Upper bound on the steps a backtracking matcher spends on this part from one position, all ways tried. */
+  work: number;
 }
 
 /**
@@ -70,11 +91,13 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
     }
     const min = Math.min(...branches.map((b) => b.min));
     const max = Math.max(...branches.map((b) => b.max));
-    return { min, max, variable: branches.length > 1 || branches.some((b) => b.variable) };
+    const ways = capped(branches.reduce((n, b) => n + b.ways, 0));
+    const work = capped(branches.reduce((n, b) => n + b.work, 0));
+    return { min, max, variable: branches.length > 1 || branches.some((b) => b.variable), ways, work };
   };
 
   const parseSequence = (): Width => {
-    const w: Width = { min: 0, max: 0, variable: false };
+    const w: Width = { min: 0, max: 0, variable: false, ways: 1, work: 0 };
     while (i < source.length && source[i] !== "|" && source[i] !== ")") {
       const atomStart = i;
       const atom = parseAtom();
@@ -87,10 +110,12 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
         w.min += atom.min * q.min;
         w.max += atom.max * q.max;
         w.variable ||= atom.variable || q.min !== q.max;
+        addCost(w, repeated(atom, q), text);
       } else {
         w.min += atom.min;
         w.max += atom.max;
         w.variable ||= atom.variable;
+        addCost(w, atom, source.slice(atomStart, i));
       }
     }
     return w;
@@ -141,7 +166,8 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
       const inner = parseAlternation();
       if (source[i] !== ")") fail("unbalanced parenthesis");
       i++;
-      return lookaround ? { min: 0, max: 0, variable: false } : inner;
+      // A lookaround is atomic: once it matched, its other ways are never retried.
+      return lookaround ? { min: 0, max: 0, variable: false, ways: 1, work: inner.work } : inner;
     }
     if (c === "[") {
       i++;
@@ -150,13 +176,13 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
       while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
       if (source[i] !== "]") fail("unterminated character class");
       i++;
-      return { min: 1, max: 1, variable: false };
+      return { min: 1, max: 1, variable: false, ways: 1, work: 1 };
     }
     if (c === "\\") {
       const d = source[i + 1];
       if (d === "b" || d === "B") {
         i += 2;
-        return { min: 0, max: 0, variable: false };
+        return { min: 0, max: 0, variable: false, ways: 1, work: 1 };
       }
       if (d === "u" && source[i + 2] === "{") i = source.indexOf("}", i) + 1;
       else if (d === "u") i += 6;
@@ -166,15 +192,24 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
       else if (d === "p" || d === "P") i = source.indexOf("}", i) + 1;
       else i += 2;
       // A backreference may be wider (or empty: its group matched nothing), an astral escape is 2 code units; bounded anyway.
-      return { min: d === "k" || (d !== undefined && d >= "1" && d <= "9") ? 0 : 1, max: 2, variable: false };
+      return { min: d === "k" || (d !== undefined && d >= "1" && d <= "9") ? 0 : 1, max: 2, variable: false, ways: 1, work: 2 };
     }
     if (c === "^" || c === "$") {
       i++;
-      return { min: 0, max: 0, variable: false };
+      return { min: 0, max: 0, variable: false, ways: 1, work: 1 };
     }
     i++;
-    return { min: 1, max: 1, variable: false };
+    return { min: 1, max: 1, variable: false, ways: 1, work: 1 };
   };
+
+  /** Appends `part` (source `text`) to sequence `w`: `part` is tried once per way `w` matched so far. */
+  const addCost = (w: Width, part: Width, text: string): void => {
+    const before = w.work;
+    w.work = capped(w.work + w.ways * part.work);
+    w.ways = capped(w.ways * part.ways);
+    if (before <= MAX_SPLIT_WORK && w.work > MAX_SPLIT_WORK) splitting ??= { text };
+  };
+  let splitting: { text: string } | undefined;
 
   let maxWidth = Infinity;
   let minWidth = 0;
@@ -183,12 +218,42 @@ export function checkPatternSafety(re: RegExp | string): PatternSafety {
     if (i < source.length) fail("unbalanced parenthesis");
     maxWidth = w.max;
     minWidth = w.min;
+    if (splitting && !problems.some((p) => p.kind === "unbounded-quantifier"))
+      warnings.push({
+        kind: "ambiguous-split",
+        message: `\`${clip(splitting.text)}\` follows or repeats other variable-width parts: a match attempt may take ${w.work >= COUNT_CAP ? "more than 10^15" : `~${w.work.toPrecision(2)}`} steps trying the ways to split the same characters (limit ${MAX_SPLIT_WORK}); keep one variable-width run ({m,n} on a character class), make the other parts fixed-width, or shorten the ranges`,
+      });
     if (maxWidth > MAX_MATCH_WIDTH && maxWidth !== Infinity)
       problems.push({ kind: "too-long", message: `longest match is ${maxWidth} code units (limit ${MAX_MATCH_WIDTH})` });
   } catch (e) {
     problems.push({ kind: "syntax", message: e instanceof Error ? e.message : String(e) });
   }
   return { ok: problems.length === 0, problems, warnings, maxWidth, minWidth };
+}
+
+/** Counts above this are all "too many" (keeps the arithmetic exact and finite). */
+const COUNT_CAP = 1e15;
+const capped = (n: number): number => Math.min(n, COUNT_CAP);
+
+/**
+ * The ways and work of `atom` repeated `q.min` to `q.max` times: iteration k is entered once per way
+ * the k iterations before it matched (atom.ways^k), and each way of each count of iterations is a way
+ * of the whole; backtracking a greedy or lazy count costs a step per count given back or taken.
+ */
+function repeated(atom: Width, q: { min: number; max: number }): Width {
+  const w: Width = { min: 0, max: 0, variable: false, ways: COUNT_CAP, work: COUNT_CAP };
+  if (q.max === Infinity) return w;
+  if (atom.ways === 1) return { ...w, ways: q.max - q.min + 1, work: capped(atom.work * q.max + (q.max - q.min)) };
+  let ways = 0;
+  let entries = 0;
+  let power = 1; // atom.ways^k
+  for (let k = 0; k <= q.max && power < COUNT_CAP; k++) {
+    if (k >= q.min) ways += power;
+    if (k < q.max) entries += power;
+    power *= atom.ways;
+  }
+  if (power >= COUNT_CAP) return w;
+  return { ...w, ways: capped(ways), work: capped(atom.work * entries + (q.max - q.min)) };
 }
 
 function clip(s: string): string {

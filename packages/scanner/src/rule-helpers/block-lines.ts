@@ -75,13 +75,33 @@ export function afterBeginLine(headers: number, emptyLine: boolean): string {
 /** A header line of an armored block (`Proc-Type: 4,ENCRYPTED`, `Comment: "…"`), its lead and its break; a backslash escape other than a break (`\"` in JSON) is part of the line, a `<br>` is not. */
 export const HEADER_LINE = String.raw`${LINE_LEAD}[A-Za-z][A-Za-z0-9-]{0,30}:(?:[^\r\n\\<]|\\[^rn]|<(?![bB][rR][ \/>])){0,200}${BREAK}`;
 
+/** A line's lead, as {@link LINE_LEAD} reads it (without its lookahead). */
+const LEAD = /^[ \t]*(?:(?:[-+>#;*|]|\/\/|[0-9]{1,4}[.)])[ \t]*)*/;
+
 /**
  * The body characters of a matched block (`secret` group): line breaks (their escapes, `<br>`),
- * line leads, table cell bars and blanks removed, for plausibility checks.
+ * line leads, table cell bars and blanks removed, for plausibility checks and fingerprints.
+ *
+ * `+` and `/` are base64 characters, so a body line may start with `+` or `//` (about 1 line in
+ * 32 of a random base64 body), which {@link LINE_LEAD} reads as a diff or comment marker. The
+ * lead a block's lines share (the common prefix of its continuation lines' leads: `+` on every
+ * line of a diff, `> ` in a quote, nothing in a plain block) is removed from each; a `+` or `//`
+ * glued to a line's content (no blank after it) beyond that shared lead is the line's first body
+ * characters and is kept (before, it was dropped: the decoded body lost a byte alignment and a
+ * structure check such as `openssh-unarmored-private-key`'s failed for ~3% of ssh-keygen keys).
+ * A block with one continuation line takes that line's lead as shared.
  */
 export function blockBody(secret: string): string {
-  return secret
-    .replace(/<br ?\/?>(?:[ \t]*(?:\r?\n|\\r\\n|\\n))?|\r?\n|\\r\\n|\\n/gi, "\n")
-    .replace(/\n[ \t]*(?:(?:[-+>#;*|]|\/\/|[0-9]{1,4}[.)])[ \t]*)*/g, "")
-    .replace(/[\s|]/g, "");
+  const [first = "", ...rest] = secret.replace(/<br ?\/?>(?:[ \t]*(?:\r?\n|\\r\\n|\\n))?|\r?\n|\\r\\n|\\n/gi, "\n").split("\n");
+  const leads = rest.map((line) => LEAD.exec(line)?.[0] ?? "");
+  let shared = leads[0] ?? "";
+  for (const lead of leads) while (!lead.startsWith(shared)) shared = shared.slice(0, -1);
+  const content = rest.map((line, i) => line.slice(contentStart(leads[i]!, shared.length)));
+  return (first + content.join("")).replace(/[\s|]/g, "");
+}
+
+/** Where a line's body starts: after its lead, except a `+` or `//` glued to the body beyond the block's shared lead (`sharedLength` characters). */
+function contentStart(lead: string, sharedLength: number): number {
+  const glued = lead.endsWith("//") ? 2 : lead.endsWith("+") ? 1 : 0;
+  return glued > 0 && lead.length - glued >= sharedLength ? lead.length - glued : lead.length;
 }

@@ -144,6 +144,21 @@ describe.each(RAW)("%s key from openssl, body alone or without line breaks", (_n
     expect(at).toBeGreaterThan(-1);
     expect(scan(text).map((f) => [f.ruleId, f.offset])).toEqual([[ruleId, at]]);
   });
+  // try18 F2: the DER in hex (one line, `xxd -p` of it, uppercase after 0x) and in base64url; each
+  // found at its first digit or character, with encoding hex for the hex forms.
+  const der = Buffer.from(der64, "base64");
+  const xxdP = execFileSync("xxd", ["-p"], { input: der, encoding: "latin1" });
+  it.each([
+    ["hex on one line (Go's hex.EncodeToString)", `KEY=${der.toString("hex")}\n`, der.toString("hex"), "hex"],
+    ["hex in uppercase after 0x", `key = 0x${der.toString("hex").toUpperCase()};`, der.toString("hex").toUpperCase(), "hex"],
+    ["openssl … -outform DER | xxd -p", `$ openssl pkey -outform DER | xxd -p\n${xxdP}`, xxdP.slice(0, 60), "hex"],
+    ["base64url on one line", `JWT_PRIVATE_KEY=${der.toString("base64url")}\n`, der.toString("base64url"), undefined],
+    ["base64url in a JSON string", JSON.stringify({ d: der.toString("base64url") }), der.toString("base64url"), undefined],
+  ])("is reported as its DER in %s at its start", (_shape, text, encoded, encoding) => {
+    const at = text.indexOf(encoded.slice(0, 32));
+    expect(at).toBeGreaterThan(-1);
+    expect(scan(text).map((f) => [f.ruleId, f.offset, f.encoding])).toEqual([["pkcs-unarmored-private-key", at, encoding]]);
+  });
 });
 
 describe("public keys, certificates and CSRs are not private keys", () => {
@@ -169,6 +184,9 @@ describe("public keys, certificates and CSRs are not private keys", () => {
       ["one line in an env assignment", `PUBLIC=${body.join("")}`],
       ["wrapped at 64", body.join("\n")],
       ["in a JSON string", JSON.stringify({ cert: body.join("") })],
+      ["as its DER in hex", `DER=${Buffer.from(body.join(""), "base64").toString("hex")}`],
+      ["as its DER in base64url", `DER=${Buffer.from(body.join(""), "base64").toString("base64url")}`],
+      ["as xxd -p of its DER", execFileSync("xxd", ["-p"], { input: Buffer.from(body.join(""), "base64"), encoding: "latin1" })],
     ])("is not reported %s", (_shape, t) => expect(found(t)).toEqual([]));
   });
 });

@@ -35,7 +35,8 @@ import { isPlausibleSecret } from "../rule-helpers/placeholder.js";
  * then `AAAA…`, a header repeated) is not reported.
  * An encrypted PKCS#8 body (`MIIFHDBOBgkqhkiG9w0BBQ0w…`, EncryptedPrivateKeyInfo) is not read.
  */
-const X = "[A-Za-z0-9+/=]";
+/** A body character: base64 or base64url (`-`, `_`: a key written URL-safe; try18 F2). */
+const X = "[A-Za-z0-9+/=_-]";
 
 /** OIDs (content bytes, hex) a PKCS#8 key's algorithm may have. */
 const OIDS = new Set([
