@@ -38,6 +38,7 @@ export const ERRORS = {
   version_conflict: { http: 409, close: 4409, retry: false },
   path_case_conflict: { http: 409, close: 4409, retry: false },
   path_type_conflict: { http: 409, close: 4409, retry: false },
+  namespace_name_conflict: { http: 409, close: 4409, retry: false },
   already_exists: { http: 409, close: 4409, retry: false },
   last_admin_token: { http: 409, close: 4409, retry: false },
   last_admin: { http: 409, close: 4409, retry: false },
@@ -60,6 +61,7 @@ export const ERRORS = {
   idle_timeout: { http: null, close: 4003, retry: true },
   database_busy: { http: 503, close: 1013, retry: true, retryAfter: true },
   server_shutting_down: { http: 503, close: 1001, retry: true, retryAfter: true },
+  storage_full: { http: 503, close: 1013, retry: false, retryAfter: true },
   internal_error: { http: 500, close: 1011, retry: true },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -4,6 +4,9 @@ export {
   checkExistingEntryPath,
   isReservedSegment,
   pathFoldKey,
+  windowsDeviceName,
+  windowsReservedCharacter,
+  WINDOWS_RESERVED_CHARACTERS,
   MAX_PATH_BYTES,
   MAX_SEGMENT_BYTES,
   type PathCheck,
@@ -17,6 +20,7 @@ export {
   MAX_NAMESPACE_SEGMENTS,
   NAMESPACE_PATTERN,
   NAMESPACE_RULE,
+  namespaceFoldKey,
   type NamespaceCheck,
   type NamespaceRule,
 } from "./namespace-names.js";

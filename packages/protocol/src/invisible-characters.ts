@@ -4,39 +4,13 @@
  * U+202E makes `evil.md` display as `dm.live`; a zero-width character makes two names look the
  * same), so entry paths refuse them (paths.ts).
  *
- * The scanner keeps the same set (packages/scanner/src/engine/normalize.ts `INVISIBLE_RANGES`):
- * it depends on no other package, so the table is repeated there; both test files compare their
- * table with the regex properties of the running engine.
+ * The tables themselves are the scanner's (`@teammem/scanner/invisible-characters`, a module that
+ * imports nothing): the scanner removes the same characters before matching, and one table keeps
+ * the two from drifting apart. Re-exported here for the protocol's users.
  */
+import { BIDI_CONTROL_RANGES, INVISIBLE_RANGES } from "@teammem/scanner/invisible-characters";
 
-/** Inclusive code point ranges, ascending: exactly `Default_Ignorable_Code_Point` ∪ `Bidi_Control` (Unicode 17). */
-export const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
-  [0xad, 0xad],
-  [0x34f, 0x34f],
-  [0x61c, 0x61c],
-  [0x115f, 0x1160],
-  [0x17b4, 0x17b5],
-  [0x180b, 0x180f],
-  [0x200b, 0x200f],
-  [0x202a, 0x202e],
-  [0x2060, 0x206f],
-  [0x3164, 0x3164],
-  [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0],
-  [0xfff0, 0xfff8],
-  [0x1bca0, 0x1bca3],
-  [0x1d173, 0x1d17a],
-  [0xe0000, 0xe0fff],
-];
-
-/** Inclusive code point ranges, ascending: exactly `Bidi_Control` (Unicode 17), a subset of {@link INVISIBLE_RANGES}. */
-export const BIDI_CONTROL_RANGES: readonly (readonly [number, number])[] = [
-  [0x61c, 0x61c],
-  [0x200e, 0x200f],
-  [0x202a, 0x202e],
-  [0x2066, 0x2069],
-];
+export { BIDI_CONTROL_RANGES, INVISIBLE_RANGES };
 
 /** Unicode names of the single invisible code points a name may plausibly hold (ranges are named in {@link codePointName}). */
 const NAMES: ReadonlyMap<number, string> = new Map([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NamespaceName } from "./messages/common.js";
 import { NamespaceParams } from "./messages/namespaces.js";
-import { checkNamespaceName, MAX_NAMESPACE_LENGTH, NAMESPACE_PATTERN, type NamespaceRule } from "./namespace-names.js";
+import { checkNamespaceName, MAX_NAMESPACE_LENGTH, NAMESPACE_PATTERN, namespaceFoldKey, type NamespaceRule } from "./namespace-names.js";
 
 const accepted = [
   "acme-web",
@@ -96,4 +96,16 @@ describe("namespace names", () => {
     expect(NamespaceParams.safeParse({ namespace: "group/subgroup/repo" }).success).toBe(true);
     expect(NamespaceParams.safeParse({ namespace: "a//b" }).success).toBe(false);
   });
+});
+
+describe("namespaceFoldKey", () => {
+  it.each([
+    ["acme/web", "acme/web"],
+    ["ACME/Web", "acme/web"],
+    ["acme/web.git", "acme/web"],
+    ["Acme/Web.GIT", "acme/web"],
+    ["acme/web.git.git", "acme/web.git"], // one .git only, as the remote-derived name strips one
+    ["acme.git/web", "acme.git/web"], // only at the end
+    ["acme-web", "acme-web"],
+  ])("folds %s to %s", (name, key) => expect(namespaceFoldKey(name)).toBe(key));
 });

@@ -8,8 +8,10 @@
  * {@link MAX_NAMESPACE_SEGMENT_LENGTH} characters of `A-Z a-z 0-9 . _ -` starting with a letter or
  * digit (so no `.`/`..` segment, no hidden segment, nothing a shell or a URL treats specially);
  * the whole name is at most {@link MAX_NAMESPACE_LENGTH} characters. No leading, trailing or double
- * `/`, no space, control character, `%`, `\`, `:` or `@`. Names are case-sensitive (`Acme/Web` and
- * `acme/web` are two namespaces). Every single-segment name valid before `/` was allowed still is.
+ * `/`, no space, control character, `%`, `\`, `:` or `@`. A name is kept as spelled, but a team
+ * cannot hold two names with the same {@link namespaceFoldKey} (`Acme/Web`, `acme/web` and
+ * `acme/web.git` are one namespace: the server refuses the second with `namespace_name_conflict`).
+ * Every single-segment name valid before `/` was allowed still is.
  *
  * In a URL path the name is one segment, percent-encoded (`/v1/namespaces/acme%2Fweb/changes`,
  * `encodeURIComponent`); the server's router decodes `%2F` inside a parameter. A reverse proxy in
@@ -77,4 +79,16 @@ export function checkNamespaceName(raw: string): NamespaceCheck {
       return fail("segment_too_long", `each namespace segment must be at most ${MAX_NAMESPACE_SEGMENT_LENGTH} characters`);
   }
   return { ok: true, name: raw };
+}
+
+/**
+ * The key under which two namespace names of a team are the same namespace: lower case (names are
+ * ASCII, so `toLowerCase` equals PostgreSQL's `lower`), then one trailing `.git` removed, the same
+ * folding the client applies to a name derived from a repository's remote
+ * (`git@github.com:Acme/Web.git` -> `acme/web`). A teammate typing `ACME/Web` or `acme/web.git`
+ * thus meets the team's `acme/web` instead of an empty twin.
+ * @returns the fold key of a valid name (`checkNamespaceName`); not itself checked for validity.
+ */
+export function namespaceFoldKey(name: string): string {
+  return name.toLowerCase().replace(/\.git$/, "");
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { BIDI_CONTROL_RANGES as SCANNER_BIDI_CONTROL_RANGES, INVISIBLE_RANGES as SCANNER_INVISIBLE_RANGES } from "@teammem/scanner/invisible-characters";
 import { BIDI_CONTROL_RANGES, INVISIBLE_RANGES } from "./invisible-characters.js";
-import { checkEntryPath, checkExistingEntryPath, pathFoldKey } from "./paths.js";
+import { checkEntryPath, checkExistingEntryPath, pathFoldKey, windowsReservedCharacter } from "./paths.js";
 
 describe("checkEntryPath", () => {
   it("says why a leading letter and colon is refused (a Windows drive), not that the path is absolute (try14 F14)", () => {
     expect(checkEntryPath("a:b.md")).toEqual({ ok: false, rule: "absolute", message: expect.stringContaining("on Windows that names a drive") });
-    expect(checkEntryPath("notes/a:b.md")).toEqual({ ok: true, path: "notes/a:b.md" }); // a colon elsewhere is accepted
+    // A colon elsewhere is refused for a new name only (try18 F11), as every character Windows does not allow.
+    expect(checkEntryPath("notes/a:b.md")).toMatchObject({ ok: false, rule: "windows_reserved_character" });
+    expect(checkExistingEntryPath("notes/a:b.md")).toEqual({ ok: true, path: "notes/a:b.md" });
   });
 
   it.each([
@@ -49,17 +52,10 @@ describe("checkEntryPath", () => {
 });
 
 describe("checkEntryPath of invisible characters (try17 M4)", () => {
-  const bidi = /^\p{Bidi_Control}$/u;
-  const invisible = /^[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]$/u;
-  const inRanges = (ranges: readonly (readonly [number, number])[], cp: number): boolean => ranges.some(([a, b]) => cp >= a && cp <= b);
-
-  it("has tables equal to the Unicode properties of the running engine", () => {
-    for (let cp = 0; cp <= 0x10ffff; cp++) {
-      if (cp >= 0xd800 && cp <= 0xdfff) continue;
-      const ch = String.fromCodePoint(cp);
-      if (inRanges(INVISIBLE_RANGES, cp) !== invisible.test(ch)) throw new Error(`INVISIBLE_RANGES disagrees at U+${cp.toString(16)}`);
-      if (inRanges(BIDI_CONTROL_RANGES, cp) !== bidi.test(ch)) throw new Error(`BIDI_CONTROL_RANGES disagrees at U+${cp.toString(16)}`);
-    }
+  it("uses the scanner's tables, so entry paths refuse exactly what the scanner removes (one table, checked against Unicode in the scanner's invisible-characters.test.ts)", () => {
+    expect(INVISIBLE_RANGES).toBe(SCANNER_INVISIBLE_RANGES);
+    expect(BIDI_CONTROL_RANGES).toBe(SCANNER_BIDI_CONTROL_RANGES);
+    for (const [from, to] of INVISIBLE_RANGES) for (const cp of new Set([from, to])) expect(checkEntryPath(`a${String.fromCodePoint(cp)}.md`)).toMatchObject({ ok: false });
   });
 
   it("refuses a Trojan-Source name with a message naming the code point", () => {
@@ -119,4 +115,64 @@ describe("pathFoldKey", () => {
     expect(pathFoldKey("caf\u0065\u0301.md")).toBe(pathFoldKey("CAF\u00c9.md"));
     expect(pathFoldKey("a.md")).not.toBe(pathFoldKey("b.md"));
   });
+});
+
+describe("checkEntryPath of names Windows cannot create (try17 L3)", () => {
+  it.each([
+    ["CON.md", "windows_device_name", "CON"],
+    ["con", "windows_device_name", "CON"],
+    ["notes/Nul.tar.gz", "windows_device_name", "NUL"],
+    ["aux/x.md", "windows_device_name", "AUX"], // a folder too
+    ["PRN .md", "windows_device_name", "PRN"], // spaces before the extension are dropped
+    ["com1.md", "windows_device_name", "COM1"],
+    ["COM9", "windows_device_name", "COM9"],
+    ["lpt5.txt", "windows_device_name", "LPT5"],
+    ["LPT\u00b9.md", "windows_device_name", "LPT\u00b9"],
+    ["trail.", "trailing_dot_or_space", "a dot"],
+    ["trail ", "trailing_dot_or_space", "a space"],
+    ["notes./a.md", "trailing_dot_or_space", "a dot"],
+    ["a b /c.md", "trailing_dot_or_space", "a space"],
+    ["...", "trailing_dot_or_space", "a dot"],
+  ])("refuses %j by rule %s (%s) for a new name only", (raw, rule, named) => {
+    const result = checkEntryPath(raw);
+    expect(result).toMatchObject({ ok: false, rule });
+    expect(result.ok === false && result.message).toContain(named);
+    expect(result.ok === false && result.message).toContain("a teammate on Windows could not write it");
+    expect(checkExistingEntryPath(raw)).toEqual({ ok: true, path: raw }); // an entry stored before stays reachable
+  });
+
+  it.each(["CONSOLE.md", "con-notes.md", "icon.md", "COM10.md", "lpt.md", "nul_.md", "trail .md", " lead.md", ".hidden", "a.b.c", "notes/auxiliary/x.md"])(
+    "accepts %j",
+    (raw) => expect(checkEntryPath(raw)).toEqual({ ok: true, path: raw }),
+  );
+});
+
+describe("checkEntryPath of names holding a character Windows does not allow (try18 F11)", () => {
+  it.each([":", "*", "?", "<", ">", "|", '"'])("refuses %j in a file or folder name for a new name only", (ch) => {
+    for (const raw of [`notes/a${ch}b.md`, `what${ch}`, `dir${ch}/x.md`, `notes/${ch}`]) {
+      expect(checkEntryPath(raw)).toEqual({
+        ok: false,
+        rule: "windows_reserved_character",
+        message: `path holds '${ch}', a character Windows does not allow in file names (: * ? < > | "): a teammate on Windows could not write it; rename it`,
+      });
+      expect(checkExistingEntryPath(raw)).toEqual({ ok: true, path: raw }); // an entry stored before stays reachable
+    }
+    expect(windowsReservedCharacter(`a${ch}b`)).toBe(ch);
+  });
+
+  it("names the first reserved character of the segment", () => {
+    expect(windowsReservedCharacter('a|b"c')).toBe("|");
+    expect(windowsReservedCharacter("plain name.md")).toBeNull();
+  });
+
+  it("keeps a drive-letter name absolute for every name, and control characters refused for every name", () => {
+    expect(checkEntryPath("a:b.md")).toMatchObject({ ok: false, rule: "absolute" });
+    expect(checkExistingEntryPath("a:b.md")).toMatchObject({ ok: false, rule: "absolute" });
+    for (let c = 0; c < 0x20; c++) expect(checkExistingEntryPath(`a${String.fromCharCode(c)}b.md`)).toMatchObject({ ok: false, rule: "control_character" });
+  });
+
+  it.each(["a;b.md", "a=b.md", "a&b.md", "a#b.md", "a%b.md", "a'b.md", "a[1].md", "a{b}.md", "a+b,c.md", "a!b.md", "a~b.md", "a@b.md", "a$b.md", "a^b.md", "a`b.md", "\uff1a\uff1f.md"])(
+    "accepts %j (allowed on Windows)",
+    (raw) => expect(checkEntryPath(raw)).toEqual({ ok: true, path: raw }),
+  );
 });

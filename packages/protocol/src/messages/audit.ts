@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Text } from "../well-formed.js";
-import { NamespaceName } from "./common.js";
+import { NamespaceName, queryInt } from "./common.js";
 import { FindingFingerprint, RuleId } from "./block-report.js";
 import { BypassPolicy, BypassReason } from "./bypasses.js";
 import { RoleName, UserName } from "./admin.js";
@@ -164,16 +164,16 @@ export type AuditFilter = z.infer<typeof AuditFilter>;
 
 /** GET /v1/admin/audit-events: newest first; pass `nextBefore` as `before` for the next page. */
 export const AuditEventQuery = AuditFilterFields.extend({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  limit: queryInt(1, 500).default(100),
   /** Cursor: only events with an id below it. */
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  before: queryInt(1, Number.MAX_SAFE_INTEGER).optional(),
 }).superRefine(orderedRange);
 export type AuditEventQuery = z.infer<typeof AuditEventQuery>;
 export const AuditEventList = z.object({ events: z.array(AuditEvent), nextBefore: z.number().int().nullable() });
 export type AuditEventList = z.infer<typeof AuditEventList>;
 
 /** GET /v1/admin/audit-events/:id */
-export const AuditEventParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const AuditEventParams = z.strictObject({ id: queryInt(1, Number.MAX_SAFE_INTEGER) });
 
 const Count = z.object({ key: Text, count: z.number().int().nonnegative() });
 /**

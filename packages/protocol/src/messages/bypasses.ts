@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Text } from "../well-formed.js";
-import { ClientId, EntryPath, MAX_INT4, NamespaceName } from "./common.js";
+import { ClientId, EntryPath, MAX_INT4, NamespaceName, queryInt } from "./common.js";
 import { FindingFingerprint, FingerprintKeyId, RuleId } from "./block-report.js";
 
 /** Why a user pushes a held-back file anyway (as GitHub push protection asks). */
@@ -28,7 +28,9 @@ export const FreeText = Text
 /**
  * POST /v1/team/bypasses (member): let the team push content holding the secret with this
  * fingerprint (made with the team key `fingerprintKeyId`). Where it was found (namespace, path,
- * line, rule) and why are recorded; the value is never sent. Answer: 201 with the new request, or
+ * line, rule) and why are recorded; the value is never sent. `path` is the entry path (`ci.md`), as
+ * block reports name it; a `team/` lead (`team/ci.md`, what clients before try18 F3 sent) is dropped,
+ * so the server stores and audits the entry path either way. Answer: 201 with the new request, or
  * 200 with the team's pending or approved one for the same fingerprint.
  */
 export const BypassRequest = z.strictObject({
@@ -87,7 +89,7 @@ export const BypassParams = z.strictObject({ id: z.uuid() });
  */
 export const BypassListQuery = z.strictObject({
   status: z.enum(["pending", "approved", "denied", "revoked", "all"]).default("pending"),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  limit: queryInt(1, 500).default(100),
   before: z.uuid().optional(),
 });
 export type BypassListQuery = z.infer<typeof BypassListQuery>;

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { Text } from "../well-formed.js";
-import { Cursor, EntryPath, EntryState, Sha256, Version } from "./common.js";
+import { Cursor, EntryPath, EntryState, queryInt, Sha256, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /** GET /v1/namespaces/:namespace/changes query. Changes with cursor > `since`, oldest first. */
 export const ChangesQuery = z.strictObject({
-  since: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  since: queryInt(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: queryInt(1, 1000).default(100),
 });
 export type ChangesQuery = z.infer<typeof ChangesQuery>;
 

@@ -17,6 +17,13 @@ export const ClientId = Text
  * it travels percent-encoded as one segment (`acme%2Fweb`).
  */
 export const NamespaceName = Text.regex(NAMESPACE_PATTERN, `namespace: ${NAMESPACE_RULE}`);
+/**
+ * The body of a request that takes none (POST /v1/admin/fingerprint-key/rotate, PUT a namespace,
+ * DELETE a token): absent, `null` or `{}`; anything else is a 400 `invalid_request` naming it, so a
+ * mistaken body is never ignored by a route that changes state (try19 F3).
+ */
+export const NoBody = z.strictObject({}).nullish();
+
 /** Idempotency key of one write operation, chosen by the client (a UUID is recommended). */
 export const OpId = Text.regex(/^[A-Za-z0-9._:-]{8,128}$/, "opId: 8-128 of [A-Za-z0-9._:-]");
 /**
@@ -29,6 +36,18 @@ export const MAX_INT4 = 2_147_483_647;
 export const Version = z.number().int().nonnegative().max(MAX_INT4);
 /** Per-namespace change cursor (0 … 2^53 − 1, a `bigint` column read as a number): strictly increasing, assigned by the server's database. */
 export const Cursor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A whole number in a query string or path parameter: decimal digits only (`1e3`, `0x10`, `1.0`,
+ * ` 5`, `+5` and the empty string are refused, where `z.coerce.number()` took them as 1000, 16...),
+ * then `min` … `max` as a number, so a value out of range gets one message (try17 L2).
+ */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, "expected a whole number in decimal digits")
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
 export const Sha256 = Text.regex(/^[0-9a-f]{64}$/);
 
 /** A finding as it travels on the wire: position and rule only, never the value. */

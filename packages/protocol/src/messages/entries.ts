@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Text } from "../well-formed.js";
 import { AppliedResult } from "./batch.js";
-import { ClientId, Cursor, EntryPath, EntryState, MAX_INT4, OpId, Sha256, Version } from "./common.js";
+import { ClientId, Cursor, EntryPath, EntryState, MAX_INT4, OpId, queryInt, Sha256, Version } from "./common.js";
 import { PurgeMark } from "./purge.js";
 import { ServerRef } from "./server.js";
 
@@ -101,7 +101,7 @@ export const HistoryResponse = z.object({
 export type HistoryResponse = z.infer<typeof HistoryResponse>;
 
 /** GET /v1/namespaces/:namespace/version?path=P&version=N */
-export const VersionQuery = z.strictObject({ path: EntryPath, version: z.coerce.number().int().positive().max(MAX_INT4) });
+export const VersionQuery = z.strictObject({ path: EntryPath, version: queryInt(1, MAX_INT4) });
 export type VersionQuery = z.infer<typeof VersionQuery>;
 export const VersionResponse = VersionInfo.extend({ path: EntryPath, content: Text.nullable(), server: ServerRef });
 export type VersionResponse = z.infer<typeof VersionResponse>;
@@ -109,8 +109,8 @@ export type VersionResponse = z.infer<typeof VersionResponse>;
 /** GET /v1/namespaces/:namespace/diff?path=P&from=A&to=B: unified diff (a tombstone diffs as empty text; version 0 = empty). */
 export const DiffQuery = z.strictObject({
   path: EntryPath,
-  from: z.coerce.number().int().nonnegative().max(MAX_INT4),
-  to: z.coerce.number().int().nonnegative().max(MAX_INT4),
+  from: queryInt(0, MAX_INT4),
+  to: queryInt(0, MAX_INT4),
 });
 export type DiffQuery = z.infer<typeof DiffQuery>;
 export const DiffResponse = z.object({ path: EntryPath, from: Version, to: Version, diff: Text });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Text } from "../well-formed.js";
-import { Cursor, EntryPath, EntryState, Sha256, Version } from "./common.js";
+import { Cursor, EntryPath, EntryState, queryInt, Sha256, Version } from "./common.js";
 import { ServerRef } from "./server.js";
 
 /**
@@ -12,7 +12,7 @@ import { ServerRef } from "./server.js";
 export const HeadsQuery = z.strictObject({
   /** Only paths after this one (exclusive), in the server's path order. */
   after: EntryPath.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(500),
+  limit: queryInt(1, 1000).default(500),
 });
 export type HeadsQuery = z.infer<typeof HeadsQuery>;
 

@@ -6,8 +6,19 @@ import { ServerRef } from "./server.js";
 export const NamespaceParams = z.strictObject({ namespace: NamespaceName });
 export type NamespaceParams = z.infer<typeof NamespaceParams>;
 
-/** PUT /v1/namespaces/:namespace → 201 (created) or 200 (already there). `cursor`: last change cursor handed out in it. */
-export const NamespaceResponse = z.object({ name: NamespaceName, cursor: Cursor, server: ServerRef });
+/**
+ * PUT /v1/namespaces/:namespace → 201 (created) or 200 (already there). `cursor`: last change
+ * cursor handed out in it. `created` (this request created it) and `entries` (live entries) are
+ * absent from servers before they were added. 409 `namespace_name_conflict` when the team has a
+ * namespace of the same fold key (`namespaceFoldKey`) under another spelling.
+ */
+export const NamespaceResponse = z.object({
+  name: NamespaceName,
+  cursor: Cursor,
+  created: z.boolean().optional(),
+  entries: z.number().int().nonnegative().optional(),
+  server: ServerRef,
+});
 export type NamespaceResponse = z.infer<typeof NamespaceResponse>;
 
 /** GET /v1/namespaces: the caller's team's namespaces; `entries` counts live (not deleted) entries. */
