@@ -5,7 +5,9 @@
 // process, and runs the kinds against each app in turn, round after round, so outside load hits
 // every build alike. Prints, per kind and build, the server process's CPU per request
 // (process.cpuUsage() around each round: mean and median of the rounds) and each build's ratio to
-// the first: of the means, and the median and quartiles of the rounds' ratios. Short rounds, many
+// the first: of the means, and the median and quartiles of the rounds' ratios; then each build's
+// p50 latency per kind (median of the rounds' p50s) and its ratio to the last kind's (the floor in
+// `--kinds write,floor`), round by round. Short rounds, many
 // of them (the default 20 x 250 requests) interleave the builds finely.
 //   node apps/server/bench/ab.mjs --build old=/path/to/old/apps/server/dist --build new=apps/server/dist
 //        [--kinds write,floor] [--concurrency 16] [--ops 250] [--warmup 2000] [--rounds 20]
@@ -69,6 +71,7 @@ try {
     }).finally(() => load.removeAllListeners("exit"));
   for (const kind of kinds) for (const a of apps) await runLoad(a.base, kind, warmup);
   const cpu = new Map(); // `${kind}/${name}` -> µs per request, one per round
+  const latency = new Map(); // `${kind}/${name}` -> the round's p50 latency (ms, the load process's clock)
   const loads = [];
   for (let round = 0; round < rounds; round++) {
     loads.push(os.loadavg()[0]);
@@ -77,10 +80,11 @@ try {
     for (const kind of kinds) {
       for (const a of order) {
         const t0 = process.cpuUsage();
-        await runLoad(a.base, kind, ops);
+        const { p50 } = await runLoad(a.base, kind, ops);
         const t = process.cpuUsage(t0);
         const key = `${kind}/${a.name}`;
         cpu.set(key, [...(cpu.get(key) ?? []), (t.user + t.system) / ops]);
+        latency.set(key, [...(latency.get(key) ?? []), p50]);
       }
     }
   }
@@ -99,6 +103,15 @@ try {
         `  ${kind.padEnd(6)} ${a.name.padEnd(10)} mean ${mean(xs).toFixed(0).padStart(5)}  median ${median(xs).toFixed(0).padStart(5)}  min ${Math.min(...xs).toFixed(0).padStart(5)}` +
           (a === apps[0] ? "" : `  | / ${apps[0].name}: mean ${(mean(xs) / mean(first)).toFixed(3)}, per round median ${q(0.5)} (quartiles ${q(0.25)}-${q(0.75)})`),
       );
+    }
+  }
+  console.log(`p50 latency ms per round (request sent to reply read, load process), median of the rounds; ratios per round to ${kinds.at(-1)} of the same build`);
+  for (const a of apps) {
+    const last = latency.get(`${kinds.at(-1)}/${a.name}`);
+    for (const kind of kinds) {
+      const xs = latency.get(`${kind}/${a.name}`);
+      const ratios = xs.map((x, r) => x / last[r]);
+      console.log(`  ${kind.padEnd(6)} ${a.name.padEnd(10)} p50 ${median(xs).toFixed(3).padStart(8)}` + (kind === kinds.at(-1) ? "" : `  | / ${kinds.at(-1)}: per round median ${median(ratios).toFixed(3)}`));
     }
   }
 } finally {

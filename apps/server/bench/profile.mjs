@@ -60,9 +60,11 @@ if (values.load) {
         req.end(body);
       });
     let next = 0;
+    /** Milliseconds from each request's start to its reply read, in completion order. */
+    const latencies = [];
     await Promise.all(
       Array.from({ length: concurrency }, async (_, w) => {
-        for (let i = next++; i < ops; i = next++) {
+        for (let i = next++, t0 = performance.now(); i < ops; latencies.push(performance.now() - t0), i = next++, t0 = performance.now()) {
           if (kind === "health") {
             await new Promise((resolve, reject) => http.get(`${base}/healthz`, { agent }, (res) => res.resume().on("end", resolve)).on("error", reject));
             continue;
@@ -102,7 +104,8 @@ if (values.load) {
       }),
     );
     agent.destroy();
-    process.send({ done: true });
+    latencies.sort((a, b) => a - b);
+    process.send({ done: true, p50: latencies[Math.floor(latencies.length / 2)] });
   });
 } else {
   await main();

@@ -106,7 +106,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await identity.current();
   app.decorate("serverIdentity", identity);
 
-  await app.register(errors, { maxBodyBytes: limits.maxBodyBytes });
+  await app.register(errors, { maxBodyBytes: limits.maxBodyBytes, maxOperationsPerBatch: limits.maxOperationsPerBatch });
   await app.register(wellFormed); // headers, and the request parts a route has no schema for: no lone surrogate gets past preValidation
   await app.register(metrics, { processMetrics: opts.processMetrics ?? false }); // first, so its hooks see every request
   await app.register(shutdown);

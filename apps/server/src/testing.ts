@@ -26,6 +26,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { pathFoldKey } from "@teammem/protocol";
+import { scan } from "@teammem/scanner";
 import { MIGRATIONS_DIR, openDatabase, type Database } from "./db/database.js";
 import { sqlState } from "./errors/database-errors.js";
 
@@ -287,9 +289,35 @@ export async function createTestDatabase(kind: DatabaseKind, postgresServerUrl =
   };
 }
 
+/**
+ * `length` characters (= UTF-8 bytes) of random lowercase hex: content a write stores at about its
+ * size (neither PostgreSQL's pglz nor PGlite's gains the 25 % it needs to compress it) and that the
+ * server's scan passes. Hex cannot form any built-in rule's prefix in practice; a draw a rule matches
+ * anyway is drawn again. (Random base64 did: `EAA` and 100+ letters matched
+ * facebook-page-access-token in a CI run, refusing a write a disk-full test expected applied.)
+ */
+export function randomStorableText(length: number): string {
+  for (;;) {
+    const text = randomBytes(Math.ceil(length / 2)).toString("hex").slice(0, length);
+    if (scan(text).length === 0) return text;
+  }
+}
+
 /** Runs `query` on either driver (pg and PGlite both answer `{ rows }`). */
 export async function rowsOf<T>(database: Pick<Database, "db">, query: SQL): Promise<T[]> {
   return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * Renames the stored entry `from` to `to` in the tables (`entries` with its fold key, `versions`),
+ * past the path rules: the entry is then as a server from before a newer rule (a name holding an
+ * invisible character, a Windows device name...) stored it. In namespace `namespace` (its name),
+ * or in every namespace when omitted. Audit events and operations keep the old name.
+ */
+export async function renameStoredEntry(database: Pick<Database, "db">, from: string, to: string, namespace?: string): Promise<void> {
+  const inNamespace = namespace === undefined ? sql`TRUE` : sql`namespace_id = (SELECT id FROM namespaces WHERE name = ${namespace})`;
+  await database.db.execute(sql`UPDATE entries SET path = ${to}, fold_key = ${pathFoldKey(to)} WHERE path = ${from} AND ${inNamespace}`);
+  await database.db.execute(sql`UPDATE versions SET path = ${to} WHERE path = ${from} AND ${inNamespace}`);
 }
 
 /** Every row of every table in the public schema, as text: what "anywhere in the database" means. */

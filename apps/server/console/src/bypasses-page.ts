@@ -103,7 +103,7 @@ export const bypassesPage: Page = async (ctx, root) => {
   replace(
     root,
     h("h2", { attrs: { id: "bypasses-title", tabindex: -1 } }, "Bypasses"),
-    h("p", { class: "muted" }, "Requests to let a held-back secret through, by fingerprint (never the value)."),
+    h("p", { class: "muted" }, "Requests to let a held-back secret through, by fingerprint (never the value). An approved value syncs in every file of every namespace of the team, not only where it was asked for; revoke to hold it back again."),
     policyBox,
     h("div", { class: "card inline-form" }, field("Show", statusSelect)),
     listBox,

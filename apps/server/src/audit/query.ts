@@ -53,6 +53,19 @@ function toWire(r: Row): AuditEvent {
 /** `findings @> [partial]`: the event has a finding with all of `partial`'s fields (GIN-indexed). */
 const hasFinding = (partial: Record<string, string>): SQL => sql`${auditEvents.findings} @> ${JSON.stringify([partial])}::jsonb`;
 
+/** Kinds whose events recorded before try18 F3 name the file `team/<entry path>` (as the client showed it). */
+const BYPASS_KINDS = ["bypass_requested", "bypass_approved", "bypass_denied", "bypass_revoked"] as const;
+
+/**
+ * Events whose path starts with `prefix`, an entry path's start. Bypass events are stored with the
+ * entry path now, but the audit log is append-only: the ones recorded before kept `team/` ahead of
+ * it, so they match `team/<prefix>` too and stay findable by the same filter as the file's other
+ * events. (A bypass event of an entry under a folder named `team` may then match one prefix more.)
+ */
+function pathPrefixMatch(prefix: string): SQL {
+  return sql`(starts_with(${auditEvents.path}, ${prefix}) OR (${inArray(auditEvents.kind, [...BYPASS_KINDS])} AND starts_with(${auditEvents.path}, ${"team/" + prefix})))`;
+}
+
 /** The WHERE clause of `scope` and `filter`. */
 function auditWhere(scope: AuditScope, filter: AuditFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
@@ -62,7 +75,7 @@ function auditWhere(scope: AuditScope, filter: AuditFilter): SQL | undefined {
     filter.kind !== undefined ? inArray(auditEvents.kind, filter.kind) : undefined,
     filter.user !== undefined ? or(eq(auditEvents.actorName, filter.user), eq(auditEvents.targetUser, filter.user)) : undefined,
     filter.namespace !== undefined ? eq(auditEvents.namespace, filter.namespace) : undefined,
-    filter.pathPrefix !== undefined ? sql`starts_with(${auditEvents.path}, ${filter.pathPrefix})` : undefined,
+    filter.pathPrefix !== undefined ? pathPrefixMatch(filter.pathPrefix) : undefined,
     filter.ruleId !== undefined ? hasFinding({ ruleId: filter.ruleId }) : undefined,
     filter.fingerprint !== undefined ? hasFinding({ fingerprint: filter.fingerprint }) : undefined,
   ];

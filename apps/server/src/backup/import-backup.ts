@@ -221,7 +221,7 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
       if (occupied.length > 0) {
         throw new BackupError(
           "backup_target_not_empty",
-          `the database already holds data (${occupied.join(", ")}): import into a new, empty database (a new --data-dir, or a new PostgreSQL database in DATABASE_URL); nothing was imported`,
+          `the database already holds data (${occupied.join(", ")}): import into a new, empty database (a new --data-dir, or a new PostgreSQL database in DATABASE_URL)`,
         );
       }
       const rows: Record<string, number> = Object.fromEntries(backupTables.map((t) => [t.name, 0]));
@@ -280,7 +280,7 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
         pending.bytes += line.text!.length;
         rows[table.name] = rows[table.name]! + 1;
       }
-      if (!end) throw new BackupError("backup_truncated", `no end line after line ${last}: the file was cut short; nothing was imported`);
+      if (!end) throw new BackupError("backup_truncated", `no end line after line ${last}: the file was cut short`);
       await flush(tx, pending);
       const differ = backupTables.filter((t) => end.rows[t.name] !== rows[t.name]).map((t) => `${t.name}: ${end.rows[t.name] ?? "none"} listed, ${rows[t.name]} read`);
       if (differ.length > 0) throw new BackupError("backup_truncated", `the end line's counts differ from the rows read (${differ.join("; ")}): lines are missing`, end.line);

@@ -8,6 +8,7 @@
 import type { Bypass, BypassPolicy, BypassRequest, BypassStatus } from "@teammem/protocol";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { recordAuditEvent, type Actor, POLICY_ACTOR } from "../audit/events.js";
+import { currentFingerprintKey } from "../policy/fingerprint-keys.js";
 import type { Db, Tx } from "../db/database.js";
 import { bypasses, teams } from "../db/schema.js";
 import { Refusal } from "../errors/refusal.js";
@@ -124,7 +125,7 @@ export async function requestBypass(db: Db, input: NewBypass): Promise<{ row: Ro
         fingerprintKeyId: request.fingerprintKeyId,
         ruleId: request.ruleId,
         namespace: redactSecrets(request.namespace),
-        path: redactSecrets(request.path),
+        path: redactSecrets(entryPathOfRequest(request.path)),
         line: request.line,
         column: request.column ?? null,
         reason: request.reason,
@@ -146,6 +147,17 @@ export async function requestBypass(db: Db, input: NewBypass): Promise<{ row: Ro
     return { row, created: true };
   });
 }
+
+/**
+ * The entry path of a request's `path`: clients send the entry path; those before try18 F3 sent
+ * the held-back file as they show it, `team/<entry path>`. It is stored (and audited) as the entry path, the form every other event
+ * names a file by, so one path filter finds a file's whole story (try18 F3). A path without the
+ * `team/` lead is stored as it came.
+ */
+export function entryPathOfRequest(path: string): string {
+  return path.startsWith(TEAM_LEAD) && path.length > TEAM_LEAD.length ? path.slice(TEAM_LEAD.length) : path;
+}
+const TEAM_LEAD = "team/";
 
 async function liveRequest(db: Db | Tx, teamId: string, keyId: number, fingerprint: string): Promise<Row | undefined> {
   const [row] = await db
@@ -183,7 +195,11 @@ const NEXT: Record<BypassAction, { from: BypassStatus; to: BypassStatus; kind: "
  * the audit event either way.
  * @returns the changed request, or null when the team has no such request.
  * @throws Refusal bypass_not_pending (approve, deny) or bypass_not_approved (revoke) with details
- *   `{ status }` when the request is in another state; secret_detected when `note` holds a credential.
+ *   `{ status }` when the request is in another state; fingerprint_key_stale (approve, details
+ *   `{ currentKeyId, requestedBy }`) when the request was made with a key rotated away since: its
+ *   fingerprint matches nothing the team's clients make now, so an approval would let nothing
+ *   through (the requester asks again with the new fingerprint); secret_detected
+ *   when `note` holds a credential.
  */
 export async function decideBypass(db: Db, teamId: string, id: string, action: BypassAction, actor: Actor, note: string | null): Promise<Row | null> {
   refuseSecretText(note, "note");
@@ -201,6 +217,19 @@ export async function decideBypass(db: Db, teamId: string, id: string, action: B
         `bypass ${id} is ${current.status}; only ${step.from === "pending" ? "a pending request can be approved or denied" : "an approved bypass can be revoked"}`,
         { status: current.status },
       );
+    }
+    if (action === "approve") {
+      // A rotation locks the team row for update: share-lock it, so none commits between this check and the approval.
+      await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for("share");
+      const key = await currentFingerprintKey(tx, teamId);
+      if (current.fingerprintKeyId !== key.id) {
+        throw new Refusal(
+          "fingerprint_key_stale",
+          `bypass ${id} was requested under fingerprint key ${current.fingerprintKeyId}, rotated away since (the team's key is ${key.id}): ` +
+            `an approval would let nothing through; ask ${current.requestedBy} to request it again (teammem sync --allow with the fingerprint their next sync shows), approve that request and deny this one`,
+          { currentKeyId: key.id, requestedBy: current.requestedBy },
+        );
+      }
     }
     const now = new Date();
     const change =

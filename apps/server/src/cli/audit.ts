@@ -54,7 +54,10 @@ export function eventLine(e: AuditEvent): string {
     e.namespace && `ns=${e.namespace}`,
     e.path && `path=${e.path}`,
     e.targetUser && `user=${e.targetUser}`,
-    e.role && `role=${e.role}`,
+    e.role && `role=${e.previousRole ? `${e.previousRole}->` : ""}${e.role}`,
+    e.policy && `policy=${e.previousPolicy ? `${e.previousPolicy}->` : ""}${e.policy}`,
+    // The key of a rotation (with findings, the key their fingerprints were made with is in `audit show`).
+    e.kind === "fingerprint_key_rotated" && e.fingerprintKeyId !== null && `key=${e.fingerprintKeyId}`,
     e.version !== null && `v${e.version}`,
     e.code && `code=${e.code}`,
     e.reason && `reason=${e.reason}`,

@@ -53,6 +53,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (file, o) => {
       let source: AsyncIterable<Uint8Array | string>;
       let handle: FileHandle | null = null;
+      let laxMode: string | undefined;
       if (file === "-") {
         if (!ctx.io.stdin) throw new CliError("no standard input to read here: give the backup's file name", EXIT.usage);
         source = ctx.io.stdin();
@@ -60,13 +61,16 @@ export function register(program: Command, ctx: CliContext): void {
         // Opened before the database, so a wrong name changes nothing (not even a new data folder).
         try {
           handle = await open(file, "r");
+          if ((await handle.stat()).isDirectory()) throw Object.assign(new Error("a folder"), { code: "EISDIR" });
         } catch (e) {
-          throw new CliError(`cannot read ${file}: ${(e as Error).message} (backup_unreadable)`, EXIT.failure);
+          await handle?.close();
+          throw new CliError(`cannot read ${file}: ${unreadableReason(e as NodeJS.ErrnoException)} (backup_unreadable)`, EXIT.failure);
         }
-        // Read anyway (a restore is no time to refuse one), but say that others could read the signing key.
+        // Read anyway (a restore is no time to refuse one), but say that others could read the signing
+        // key: once the file proved to be a backup (a header line), never of any file named by mistake.
         const mode = (await handle.stat()).mode & 0o777;
         if ((mode & 0o077) !== 0) {
-          err(ctx, `teammem-server: warning: ${file} is readable or writable by other users (mode 0${mode.toString(8)}) and holds the JWT signing key: chmod 600 it`);
+          laxMode = `teammem-server: warning: ${file} is readable or writable by other users (mode 0${mode.toString(8)}) and holds the JWT signing key: chmod 600 it`;
         }
         source = handle.createReadStream({ highWaterMark: 256 * 1024 });
       }
@@ -78,15 +82,28 @@ export function register(program: Command, ctx: CliContext): void {
             maxEntryBytes: env.TEAMMEM_MAX_ENTRY_BYTES ?? DEFAULT_LIMITS.maxEntryBytes,
             maxEntriesPerNamespace: env.TEAMMEM_MAX_ENTRIES_PER_NAMESPACE ?? DEFAULT_LIMITS.maxEntriesPerNamespace,
           });
+          if (laxMode) err(ctx, laxMode);
           err(ctx, `imported ${total(summary.rows)} rows (${counts(summary.rows)}) into ${store.description}`);
           err(
             ctx,
             `server ${summary.identity.server.id}, new epoch ${summary.identity.server.epoch} (the backup's was ${summary.header.server.epoch}): clients reconcile on their next sync`,
           );
         } catch (e) {
+          if (laxMode && e instanceof BackupError && e.code !== "backup_not_a_backup" && e.code !== "backup_unreadable") err(ctx, laxMode);
           if (e instanceof BackupError) throw new CliError(`import refused, nothing was imported: ${e.message} (${e.code})`, EXIT.failure);
           throw e;
         }
       }).finally(() => handle?.close().catch(() => undefined));
     });
+}
+
+/** Why a backup file could not be opened, in words (the errno code in parentheses). */
+function unreadableReason(e: NodeJS.ErrnoException): string {
+  const words: Record<string, string> = {
+    ENOENT: "no such file",
+    EACCES: "permission denied",
+    EISDIR: "it is a folder, not a backup file",
+    ENOTDIR: "a part of the path is not a folder",
+  };
+  return e.code && words[e.code] ? `${words[e.code]} (${e.code})` : e.message;
 }

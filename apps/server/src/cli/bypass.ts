@@ -52,7 +52,7 @@ export function register(program: Command, ctx: CliContext): void {
     });
 
   const actions: [BypassAction, string][] = [
-    ["approve", "approve a pending request: the fingerprint is allowed for the team from now on"],
+    ["approve", "approve a pending request: from now on that value (by its fingerprint) syncs in every file of every namespace of the team, not only where it was asked for"],
     ["deny", "deny a pending request"],
     ["revoke", "revoke an approved bypass: the value is held back again"],
   ];

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { databaseError, isStorageFull } from "../errors/database-errors.js";
 import { keepLeadingBomInPglite } from "./pglite-text.js";
 import { makeTreePrivate, withPrivateUmask } from "./private-files.js";
 import * as schema from "./schema.js";
@@ -110,13 +111,60 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     ? await PGlite.create({ dataDir: target.dataDir, ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}) })
     : await withPrivateUmask(() => PGlite.create(target.dataDir));
   if (!inMemory) await makeTreePrivate(target.dataDir);
-  const db = drizzlePglite(client, { schema });
+  const guarded = stopAtFullDisk(client);
+  const db = drizzlePglite({ client: guarded.client, schema });
   return {
     db: db as unknown as Db,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
-    close: () => client.close(),
+    // Once the disk filled up, PGlite's close (a checkpoint) may hang or fail: the files hold every
+    // committed transaction already (each write goes to the folder as it happens), so it is skipped.
+    close: () => (guarded.stopped() ? Promise.resolve() : client.close()),
   };
+}
+
+/** Error thrown for every query once the embedded database stopped: SQLSTATE 53100 disk_full, as PostgreSQL's. */
+class EmbeddedDatabaseStopped extends Error {
+  readonly code = "53100";
+  constructor(override readonly cause: unknown) {
+    super("the embedded database stopped after its disk filled up (No space left on device): free space, then restart the server");
+  }
+}
+
+/**
+ * `client` behind a guard for a full disk: after PGlite reported one (SQLSTATE 53100, "No space
+ * left on device"), its in-process state is broken (try19 F9: the next transactions fail with
+ * `cannot drop active portal ""`, then a query blocks the event loop for good: no probe, no
+ * SIGTERM). So the guard stops at the first such error: every later `query`, `exec` or
+ * `transaction` throws {@link EmbeddedDatabaseStopped} (a 503 `storage_full` for requests, a
+ * failing `/readyz`) without reaching PGlite. A restart, with space freed, opens the folder again.
+ */
+function stopAtFullDisk(client: PGlite): { client: PGlite; stopped: () => boolean } {
+  let stoppedBy: unknown = null;
+  const guard = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (stoppedBy) throw new EmbeddedDatabaseStopped(stoppedBy);
+    try {
+      return await run();
+    } catch (err) {
+      if (!stoppedBy && isStorageFull(err)) {
+        stoppedBy = err;
+        // PGlite's own message (`could not extend file "base/5/16385": No space left on device`), never
+        // drizzle's wrapper, which quotes the statement and its parameters (content).
+        process.stderr.write(`teammem-server: the embedded database's disk is full (${databaseError(err)?.message ?? "No space left on device"}); it is no longer used: requests get 503 storage_full, /readyz fails; free space, then restart the server\n`);
+      }
+      throw err;
+    }
+  };
+  const wrapped = new Proxy(client, {
+    get(target, prop) {
+      if (prop === "query") return (...args: Parameters<PGlite["query"]>) => guard(() => target.query(...args));
+      if (prop === "exec") return (...args: Parameters<PGlite["exec"]>) => guard(() => target.exec(...args));
+      if (prop === "transaction") return (...args: Parameters<PGlite["transaction"]>) => guard(() => target.transaction(...args));
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { client: wrapped, stopped: () => stoppedBy !== null };
 }
 
 /** The rows of a raw `db.execute(sql`…`)` result (pg and PGlite both answer `{ rows }`). */

@@ -208,9 +208,13 @@ export const entries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.namespaceId, t.path] }),
-    uniqueIndex("entries_namespace_fold_key_live").on(t.namespaceId, t.foldKey).where(sql`NOT ${t.deleted}`),
-    /** Prefix searches `fold_key LIKE 'notes/%'` (file/folder clashes) under any collation. */
-    index("entries_namespace_fold_key_prefix").on(t.namespaceId, t.foldKey.op("text_pattern_ops")).where(sql`NOT ${t.deleted}`),
+    /**
+     * One index for both uses of a live fold key: equality (no two live paths equal under case
+     * folding; `=` and `= ANY` lookups) and prefix searches `fold_key LIKE 'notes/%'` (file/folder
+     * clashes) under any collation (text_pattern_ops has `=` too). A head update is never HOT
+     * (`cursor` is indexed), so each index here costs every write (migration 0015 merged two).
+     */
+    uniqueIndex("entries_namespace_fold_key_live").on(t.namespaceId, t.foldKey.op("text_pattern_ops")).where(sql`NOT ${t.deleted}`),
     index("entries_namespace_cursor").on(t.namespaceId, t.cursor),
     ...minimumChecks("entries", t),
   ],

@@ -81,8 +81,38 @@ const MESSAGES = {
   unavailable: "the database is not reachable right now; retry",
 } as const;
 
-/** `err` as a 503 `database_busy` refusal (details.retryAfterMs), or null when it is not a transient database failure. */
+/** How long a client is told to wait after `storage_full`, in ms: freeing disk space takes an operator. */
+const STORAGE_FULL_RETRY_AFTER_MS = 30_000;
+
+/** What the database's own errors say when its disk is full (PGlite gives 53100 with this text, and plain errno text below it). */
+const NO_SPACE_MESSAGES = [/No space left on device/i, /\bENOSPC\b/, /could not extend file/i];
+
+/**
+ * Whether `err` (or an error of its `cause` chain) says the database's disk is full: SQLSTATE 53100
+ * disk_full (PostgreSQL and PGlite alike: `could not extend file "base/5/16385": No space left on
+ * device`), errno code ENOSPC, or a message with "No space left on device" / "could not extend file".
+ */
+export function isStorageFull(err: unknown): boolean {
+  if (sqlState(err) === "53100") return true;
+  for (const e of causeChain(err)) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === "ENOSPC") return true;
+    if (typeof message === "string" && NO_SPACE_MESSAGES.some((m) => m.test(message))) return true;
+  }
+  return false;
+}
+
+/**
+ * `err` as a 503 refusal, or null when it is not a transient database failure: `storage_full`
+ * (details.retryAfterMs 30000) when the database's disk is full ({@link isStorageFull}), else
+ * `database_busy` (details.retryAfterMs 1000). Either way the transaction was rolled back.
+ */
 export function refusalForDatabaseError(err: unknown): Refusal | null {
+  if (isStorageFull(err) && ![...causeChain(err)].some((e) => e instanceof Refusal)) {
+    return new Refusal("storage_full", "the server's database has no disk space left; nothing of this request was stored; retry once the operator freed space", {
+      retryAfterMs: STORAGE_FULL_RETRY_AFTER_MS,
+    });
+  }
   const kind = transientDatabaseFailure(err);
   return kind ? new Refusal("database_busy", MESSAGES[kind], { retryAfterMs: DATABASE_RETRY_AFTER_MS }) : null;
 }

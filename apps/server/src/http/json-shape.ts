@@ -34,8 +34,19 @@ export type JsonShapeFault = "too_deep" | "too_many_items";
  * unterminated string or unbalanced brackets are left for `JSON.parse` to refuse.
  */
 export function jsonShapeFault(text: string, maxDepth: number, maxItems: number): JsonShapeFault | undefined {
+  return jsonShapeFaultAt(text, maxDepth, maxItems)?.fault;
+}
+
+/**
+ * {@link jsonShapeFault} with where it is: `depth` of the container at fault (1: the body itself)
+ * and whether it is an array, so a route can name its own limit (a batch's top-level
+ * `operations` array, depth 2, is `batch_too_large`, try17 L1).
+ */
+export function jsonShapeFaultAt(text: string, maxDepth: number, maxItems: number): { fault: JsonShapeFault; depth: number; array: boolean } | undefined {
   /** Commas seen so far in the container open at each depth (index 0: outside any). */
   const commas = new Int32Array(maxDepth + 1);
+  /** Whether the container open at each depth is an array. */
+  const arrays = new Uint8Array(maxDepth + 1);
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -50,10 +61,11 @@ export function jsonShapeFault(text: string, maxDepth: number, maxItems: number)
       }
       i = end;
     } else if (c === COMMA) {
-      if (depth > 0 && ++commas[depth]! >= maxItems) return "too_many_items";
+      if (depth > 0 && ++commas[depth]! >= maxItems) return { fault: "too_many_items", depth, array: arrays[depth] === 1 };
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return "too_deep";
+      if (++depth > maxDepth) return { fault: "too_deep", depth, array: c === 0x5b };
       commas[depth] = 0;
+      arrays[depth] = c === 0x5b ? 1 : 0;
     } else if (c === 0x5d || c === 0x7d) {
       if (depth > 0) depth--;
     }

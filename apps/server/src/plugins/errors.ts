@@ -5,12 +5,17 @@ import { codeForStatus, ERRORS, type ErrorCode, type ErrorSpec } from "@teammem/
 import { refusalForDatabaseError, refusalForUnstorableText } from "../errors/database-errors.js";
 import { Refusal } from "../errors/refusal.js";
 import { describeValidation } from "../errors/validation-message.js"; // names the field(s), also inside union bodies
-import { jsonShapeFault, MAX_JSON_DEPTH, MAX_JSON_ITEMS } from "../http/json-shape.js";
+import { jsonShapeFaultAt, MAX_JSON_DEPTH, MAX_JSON_ITEMS } from "../http/json-shape.js";
 
 export interface ErrorsOptions {
   /** Largest accepted body in bytes; echoed as `details.limit` in `body_too_large`. */
   maxBodyBytes: number;
+  /** Most operations per batch; echoed as `details.limit` in `batch_too_large` when a batch's `operations` is over the item limit too. */
+  maxOperationsPerBatch?: number;
 }
+
+/** The batch route, whose top-level `operations` array has a limit of its own. */
+const BATCH_ROUTE = "/v1/namespaces/:namespace/batch";
 
 /** Fastify's own 4xx errors (content-type parsing, body size...) mapped onto our stable codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -85,7 +90,8 @@ export function frameworkErrors(maxParamLength: number) {
  * - body over the limit → 413 `body_too_large` with `details.limit` (bytes);
  * - malformed JSON, JSON nested deeper than {@link MAX_JSON_DEPTH} levels or with an array or object
  *   of more than {@link MAX_JSON_ITEMS} items (refused before it is parsed and validated: both are
- *   slow to parse or to check item by item) → 400 `invalid_request`; invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
+ *   slow to parse or to check item by item) → 400 `invalid_request` (a batch's `operations` over it:
+ *   413 `batch_too_large`, as any count over the batch limit); invalid UTF-8 in a JSON body → 400 `invalid_utf8`;
  * - a content type other than application/json, or a body sent with a `Content-Encoding` (gzip...)
  *   → 415 `unsupported_media_type` (the message names the encoding);
  * - unknown path → 404 `not_found` ("no route GET at this path": the path is never quoted); a known path with a method none of its routes has → 405
@@ -93,7 +99,8 @@ export function frameworkErrors(maxParamLength: number) {
  *   route, as Fastify serves it: exposeHeadRoutes): each method learnt from the `onRoute` hook is
  *   looked up for the path in Fastify's router (`findRoute`);
  * - a transient database failure (lock or statement timeout, serialization failure, connection
- *   lost or refused: errors/database-errors.ts) → 503 `database_busy` with Retry-After;
+ *   lost or refused: errors/database-errors.ts) → 503 `database_busy` with Retry-After; the
+ *   database's disk full (SQLSTATE 53100, "No space left on device") → 503 `storage_full` with Retry-After;
  * - a text value the database cannot store (NUL) → 400 `invalid_request` (details.reason `nul_character`);
  * - anything else (also a refusal with a stream-only code) → 500 `internal_error` with a generic
  *   message; the log keeps the error (never the body).
@@ -126,7 +133,13 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
     } catch {
       return done(new Refusal("invalid_utf8", "the request body is not valid UTF-8"), undefined);
     }
-    const fault = jsonShapeFault(text, MAX_JSON_DEPTH, MAX_JSON_ITEMS);
+    const at = jsonShapeFaultAt(text, MAX_JSON_DEPTH, MAX_JSON_ITEMS);
+    const fault = at?.fault;
+    if (fault === "too_many_items" && at!.depth === 2 && at!.array && opts.maxOperationsPerBatch !== undefined && req.routeOptions.url === BATCH_ROUTE) {
+      // Over the item limit is over the batch limit too: one code for every count over it (try17 L1).
+      const limit = opts.maxOperationsPerBatch;
+      return done(new Refusal("batch_too_large", `a batch may hold at most ${limit} operations, this one has more than ${MAX_JSON_ITEMS}`, { limit }), undefined);
+    }
     if (fault === "too_deep") {
       return done(new Refusal("invalid_request", `the request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     }
@@ -163,7 +176,7 @@ async function errors(app: FastifyInstance, opts: ErrorsOptions): Promise<void> 
 
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const busy = err instanceof Refusal ? null : refusalForDatabaseError(err);
-    if (busy) request.log.warn({ err: loggableError(err) }, "database busy or unreachable");
+    if (busy) request.log.warn({ err: loggableError(err) }, busy.code === "storage_full" ? "database disk full" : "database busy or unreachable");
     const refusal = err instanceof Refusal ? err : (busy ?? refusalForUnstorableText(err) ?? fastifyRefusal(err, opts.maxBodyBytes));
     // A stream-only code has no HTTP status: sending one over HTTP is a bug, answered as one.
     if (refusal && ERRORS[refusal.code].http !== null) return sendRefusal(reply, refusal);

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { MIGRATIONS_DIR } from "../db/database.js";
-import { sqlState, transientDatabaseFailure } from "../errors/database-errors.js";
+import { isStorageFull, sqlState, transientDatabaseFailure } from "../errors/database-errors.js";
 
 /**
  * One readiness check: resolves when its part is ready, throws (or rejects) with a short reason
@@ -67,6 +67,7 @@ async function readiness(app: FastifyInstance, opts: ReadinessOptions): Promise<
     try {
       await app.db.execute(sql`SELECT 1`);
     } catch (err) {
+      if (isStorageFull(err)) throw new Error("disk full: the database has no space left (free space; the embedded database needs a restart then)");
       throw new Error(transientDatabaseFailure(err) ? "unreachable" : "failing");
     }
   });

@@ -16,9 +16,10 @@
  */
 import { pathFoldKey, sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import { sql } from "drizzle-orm";
-import { rowsOf, type Db, type Tx } from "../db/database.js";
+import type { Db, Tx } from "../db/database.js";
+import { namedRows } from "../db/prepared-statement.js";
 import { Refusal } from "../errors/refusal.js";
-import { decide, operationHash, unchangedResult } from "./apply-operation.js";
+import { decide, nothingToDeleteResult, operationHash, unchangedResult } from "./apply-operation.js";
 import { readHead, type Head, type WriteStateRow } from "./heads.js";
 import { replayResult, storeOperation, type StoredOperation } from "./idempotency.js";
 import { inNamespaceTransaction } from "./namespace-transaction.js";
@@ -144,13 +145,15 @@ interface ReadRow extends Omit<WriteStateRow, "content"> {
  * choose to read every stored result or head of the namespace instead, whatever its statistics).
  */
 async function readRun(tx: Tx, namespaceId: string, run: readonly Candidate[]): Promise<{ stored: (StoredOperation | null)[]; heads: (HeadState | null)[]; live: number }> {
-  const rows = rowsOf<ReadRow>(
-    await tx.execute(sql`
+  const rows = await namedRows<ReadRow>(
+    tx,
+    "teammem_batch_read",
+    sql`
       SELECT i.ord, o.request_sha256, o.result, e.path, e.version, e.deleted, e.sha256, e.size_bytes, e.cursor,
              (SELECT n.live_entries FROM namespaces n WHERE n.id = ${namespaceId}) AS live_entries
       FROM unnest(${sql.param(run.map((c) => c.op.opId))}::text[], ${sql.param(run.map((c) => c.path))}::text[]) WITH ORDINALITY AS i(op_id, path, ord)
       LEFT JOIN LATERAL (SELECT o.request_sha256, o.result FROM operations o WHERE o.namespace_id = ${namespaceId} AND o.op_id = i.op_id LIMIT 1) o ON true
-      LEFT JOIN LATERAL (SELECT e.path, e.version, e.deleted, e.sha256, e.size_bytes, e.cursor FROM entries e WHERE e.namespace_id = ${namespaceId} AND e.path = i.path LIMIT 1) e ON true`),
+      LEFT JOIN LATERAL (SELECT e.path, e.version, e.deleted, e.sha256, e.size_bytes, e.cursor FROM entries e WHERE e.namespace_id = ${namespaceId} AND e.path = i.path LIMIT 1) e ON true`,
   );
   const stored: (StoredOperation | null)[] = run.map(() => null);
   const heads: (HeadState | null)[] = run.map(() => null);
@@ -174,13 +177,15 @@ async function readRun(tx: Tx, namespaceId: string, run: readonly Candidate[]): 
 async function clashingPaths(tx: Tx, namespaceId: string, candidates: readonly { ord: number; path: string; foldKey: string }[]): Promise<Set<number>> {
   if (candidates.length === 0) return new Set();
   const input = JSON.stringify(candidates.map((c) => ({ ord: c.ord, path: c.path, fold_key: c.foldKey, ancestors: ancestorKeys(c.foldKey) })));
-  const rows = rowsOf<{ ord: number }>(
-    await tx.execute(sql`
+  const rows = await namedRows<{ ord: number }>(
+    tx,
+    "teammem_batch_clashes",
+    sql`
       SELECT i.ord FROM jsonb_to_recordset(${input}::jsonb) AS i(ord integer, path text, fold_key text, ancestors text[])
       WHERE EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = ${namespaceId} AND NOT e.deleted AND e.fold_key = i.fold_key AND e.path <> i.path)
          OR EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = ${namespaceId} AND NOT e.deleted AND e.fold_key = ANY (i.ancestors))
          OR EXISTS (SELECT 1 FROM entries e WHERE e.namespace_id = ${namespaceId} AND NOT e.deleted
-                      AND e.fold_key ~>=~ (i.fold_key || '/') AND e.fold_key ~<~ (i.fold_key || '0'))`),
+                      AND e.fold_key ~>=~ (i.fold_key || '/') AND e.fold_key ~<~ (i.fold_key || '0'))`,
   );
   return new Set(rows.map((r) => Number(r.ord)));
 }
@@ -200,8 +205,10 @@ async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], re
   if (pending.length === 0 && results.length === 0) return;
   const nsId = ctx.namespace.id;
   const column = <K extends keyof PendingVersion>(key: K) => sql.param(pending.map((p) => p[key]));
-  const [row] = rowsOf<{ stored: number | string }>(
-    await tx.execute(sql`
+  const [row] = await namedRows<{ stored: number | string }>(
+    tx,
+    "teammem_batch_write",
+    sql`
       WITH i AS (
         SELECT * FROM unnest(${column("path")}::text[], ${column("fold_key")}::text[], ${column("version")}::integer[], ${column("kind")}::text[],
           ${column("deleted")}::boolean[], ${column("content")}::text[], ${column("sha256")}::text[], ${column("size_bytes")}::integer[],
@@ -222,7 +229,7 @@ async function writeRun(tx: Tx, ctx: WriteContext, pending: PendingVersion[], re
             FROM unnest(${sql.param(results.map((r) => r.op_id))}::text[], ${sql.param(results.map((r) => r.request_sha256))}::text[],
                         ${sql.param(results.map((r) => r.result))}::jsonb[]) AS r(op_id, request_sha256, result)
             ON CONFLICT DO NOTHING RETURNING 1)
-      SELECT count(*) AS stored FROM o`),
+      SELECT count(*) AS stored FROM o`,
   );
   if (Number(row?.stored) !== results.length) throw new Error("an operation's result was stored meanwhile; the batch falls back to one transaction per operation");
 }
@@ -291,8 +298,9 @@ export async function applyRun(db: Db, ctx: WriteContext, ops: readonly Operatio
       }
       const sha256 = incoming === null ? null : sha256Hex(incoming);
       if ((incoming === null && !live) || (incoming !== null && live && head!.sha256 === sha256)) {
-        // Nothing new: the head stands (a delete of a missing or deleted path, a put of the head's content).
-        const result = unchangedResult(op.opId, path, head, headVersion, cursor);
+        // Nothing new: the head stands (a delete of a deleted path, a put of the head's content), or
+        // there is nothing to delete (a path that never existed: not_found, stored for replay too).
+        const result = head === null ? nothingToDeleteResult(op.opId, op.path) : unchangedResult(op.opId, path, head, headVersion, cursor);
         toStore.push({ op_id: op.opId, request_sha256: hash, result });
         results.push(result);
         continue;

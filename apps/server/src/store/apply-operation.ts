@@ -26,6 +26,20 @@ function rejected(opId: string, path: string, refusal: Refusal): OperationResult
   return { opId, path, status: "rejected", ...refusal.toBody() };
 }
 
+/**
+ * The refusal of a delete of a path that never existed (no version at all; a tombstone is an
+ * existing entry, deleted already, and its delete is `applied`). Stored for replay like any
+ * final result, so a resent operation gets the same answer.
+ */
+export function nothingToDelete(): Refusal {
+  return new Refusal("not_found", "no entry at this path: it never existed, so there is nothing to delete");
+}
+
+/** {@link nothingToDelete} as the result of batch operation `opId`. */
+export function nothingToDeleteResult(opId: string, path: string): OperationResult {
+  return rejected(opId, path, nothingToDelete());
+}
+
 /** The request hash of a batch operation (its id excluded; the merge policy only when given, so older hashes stay valid). */
 export function operationHash(op: Operation): string {
   if ("delete" in op) return requestHash("delete", [op.path, op.baseVersion]);
@@ -127,7 +141,7 @@ async function madeSinceBase(tx: Tx, namespaceId: string, path: string, baseVers
 
 /**
  * The result of an operation that leaves the head `head` (version `headVersion`, null when the path
- * never existed) as it stands: a delete of a missing or deleted path, a put of the head's content.
+ * never existed) as it stands: a delete of a deleted path, a put of the head's content.
  * Its cursor is the head's, or `namespaceCursor` when there is no head.
  */
 export function unchangedResult(opId: string, path: string, head: Omit<Head, "content"> | null, headVersion: number, namespaceCursor: number): OperationResult {
@@ -146,7 +160,8 @@ export function unchangedResult(opId: string, path: string, head: Omit<Head, "co
  * Decision table (head = current version of the path; "live" = exists and not a tombstone):
  * - baseVersion > head version → rejected `version_conflict` (transient; details.currentVersion).
  * - baseVersion = head version (fast-forward) → `applied`: a new version, or none when the content
- *   equals the head (a put of identical content, a delete of a missing/deleted path).
+ *   equals the head (a put of identical content, a delete of a deleted path); a delete of a path
+ *   that never existed → rejected `not_found` (stored for replay).
  * - baseVersion < head version:
  *   - put, head is the tombstone of a rename made after the base, its new path live → the edit
  *     follows the file there (`followRename` in apply-rename.ts): `merged` or `conflict` at the
@@ -246,7 +261,7 @@ export async function decide(tx: Tx, ctx: WriteContext, op: Operation, path: str
   }
 
   if (op.baseVersion === headVersion) {
-    if (incoming === null) return live ? applied("delete", null, null) : unchanged(head);
+    if (incoming === null) return live ? applied("delete", null, null) : head === null ? { result: nothingToDeleteResult(op.opId, op.path), final: true } : unchanged(head);
     if (live && head.content === incoming) return unchanged(head);
     if (!live) {
       const refusal = await guardNewLiveEntry();

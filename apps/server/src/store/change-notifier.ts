@@ -9,6 +9,9 @@
  * one transaction at a time sends every namespace's highest committed cursor since the last one
  * (`pg_notify` over an array, `synchronous_commit` off for that transaction only: it writes nothing
  * but the notifications, whose data is already durable), so concurrent writers share it.
+ * The exception, a lone writer: when nothing of this instance is being notified, a single
+ * fast-forward (store/fast-forward.ts) may carry its own NOTIFY in its statement
+ * ({@link ChangeNotifier.claimInline}), one at a time, so no commit of this instance waits for it.
  *
  * The guarantee (live/README.md): a failed send is retried (`retryMs`) until it is sent or the
  * notifier is closed; a notification is lost only when the process ends between a commit and the
@@ -21,6 +24,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
+import { withValues } from "../db/prepared-statement.js";
 
 /** The channel every write notifies and every instance listens on (live/change-listener.ts). */
 export const CHANGES_CHANNEL = "teammem_changes";
@@ -51,6 +55,8 @@ export class ChangeNotifier {
   #sending: Promise<void> | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Writes in flight that carry their own notification ({@link claimInline}): 0 or 1. */
+  #inline = 0;
 
   /**
    * @param pool the pool writes commit through; null (PGlite) makes every call a no-op.
@@ -71,6 +77,27 @@ export class ChangeNotifier {
     const known = this.#pending.get(namespaceId);
     if (known === undefined || cursor > known) this.#pending.set(namespaceId, cursor);
     if (!this.#sending && !this.#retryTimer) this.#sending = this.#send();
+  }
+
+  /**
+   * May the write about to be sent notify its own cursor inside its transaction (`pg_notify` in
+   * its statement, store/fast-forward.ts), saving the NOTIFY's round trip and transaction? Yes
+   * only when nothing else of this instance notifies: no send in flight, waiting or pending, and
+   * no other such write in flight; so the commit it delays is its own alone (PostgreSQL
+   * serializes the commits of notifying transactions), which is what a lone writer, the common
+   * case at low load, gets. Under concurrency its writes keep {@link committed}, whose sends they share.
+   * A `true` must be followed by {@link inlineDone} once the write has ended, whatever its outcome.
+   * Always false without a pool (PGlite) and after {@link close}.
+   */
+  claimInline(): boolean {
+    if (!this.#pool || this.#closed || this.#inline > 0 || this.#sending || this.#retryTimer || this.#pending.size > 0) return false;
+    this.#inline++;
+    return true;
+  }
+
+  /** The write of a {@link claimInline} that returned true has ended (committed or not). */
+  inlineDone(): void {
+    if (this.#inline > 0) this.#inline--;
   }
 
   /** Namespaces with a committed cursor not yet sent (for tests and diagnostics). */
@@ -103,7 +130,7 @@ export class ChangeNotifier {
         const batch = this.#pending;
         this.#pending = new Map();
         try {
-          await this.#pool.query({ ...SEND, values: [[...batch].map(([id, cursor]) => `${id}:${cursor}`)] });
+          await this.#pool.query(withValues(SEND, [[...batch].map(([id, cursor]) => `${id}:${cursor}`)]));
         } catch (err) {
           // Sent or not, sending again is harmless: a listener ignores a cursor it has already read to.
           for (const [id, cursor] of batch) {

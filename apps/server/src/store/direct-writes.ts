@@ -13,6 +13,7 @@ import { checkNewLiveEntry, commitVersion, readHead, type Head, type VersionKind
 import { inNamespaceTransaction } from "./namespace-transaction.js";
 import { readStoredOperation, requestHash, storeOperation } from "./idempotency.js";
 import { Refusal } from "../errors/refusal.js";
+import { nothingToDelete } from "./apply-operation.js";
 import { auditSecretRefusal, checkContent, SecretRefusal, type PathUse } from "./validate-content.js";
 import { auditPathSecret, checkWritePath } from "./path-secrets.js";
 import type { WriteContext } from "./write-context.js";
@@ -90,13 +91,15 @@ export async function writeHead(
  * (0: the path never existed). Writing the head's own content changes nothing and succeeds
  * whatever the (older) base, so a retry after a lost response gets the same answer.
  * @throws Refusal invalid_path | entry_too_large | secret_detected (audited) |
- *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full.
+ *   version_conflict (details `{ currentVersion }`) | path_case_conflict | namespace_full |
+ *   not_found (a delete of a path that never existed).
  */
 export async function putEntry(db: Db, ctx: WriteContext, rawPath: string, baseVersion: number, content: string | null): Promise<WriteResponse> {
   const path = await validPath(db, ctx, rawPath, content === null ? "existing" : "new");
   if (content !== null) await refuseContent(db, ctx, path, content);
   return inNamespaceTransaction(db, ctx, async (tx, cursor) => {
     const head = await readHead(tx, ctx.namespace.id, path);
+    if (content === null && head === null) throw nothingToDelete();
     const currentVersion = head?.version ?? 0;
     // A retried write whose effect is already the head (e.g. after a lost response) succeeds again.
     const alreadyThere = content === null ? !head || head.deleted : head !== null && !head.deleted && head.content === content;

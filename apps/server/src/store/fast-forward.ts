@@ -7,16 +7,24 @@
  * see store/README.md) reads the stored result of the opId and the path's head; only when no
  * result is stored and the head is live at exactly `baseVersion` with other content does it append
  * the version, move the head, take the next cursor, store the result and move the live-entry
- * counter: the effects and the result of `decide`'s fast-forward in apply-operation.ts; the new
- * cursor is notified after the commit, by `ctx.notifier` (store/change-notifier.ts). Otherwise it
+ * counter: the effects and the result of `decide`'s fast-forward in apply-operation.ts. The new
+ * cursor is notified by the same statement, in its transaction, when nothing else of this instance
+ * notifies (a lone writer: one round trip instead of two), else after the commit by `ctx.notifier`,
+ * with the other writes' (store/change-notifier.ts, `claimInline`). Otherwise it
  * writes nothing: a replay gets its stored result from what the function read; anything else (the head moved, a tombstone, the same content) returns null and
  * the caller takes the general protocol (apply-operation.ts), which reads again under the lock.
  */
 import { sha256Hex, type Operation, type OperationResult } from "@teammem/protocol";
 import type { Db } from "../db/database.js";
+import { withValues } from "../db/prepared-statement.js";
+import { sqlState } from "../errors/database-errors.js";
+import { CHANGES_CHANNEL } from "./change-notifier.js";
 import { replayResult } from "./idempotency.js";
 import { pgPool } from "./namespace-transaction.js";
 import type { WriteContext } from "./write-context.js";
+
+const CALL =
+  "teammem_fast_forward($1::uuid, $2::text, $3::text, $4::integer, $5::text, $6::text, $7::integer, $8::text, $9::jsonb, $10::uuid, $11::text, $12::text)";
 
 /**
  * The statement, prepared once per connection under this name. Rows come back as arrays
@@ -25,11 +33,26 @@ import type { WriteContext } from "./write-context.js";
  */
 const FAST_FORWARD = {
   name: "teammem_fast_forward",
-  text:
-    "SELECT stored_request_sha256, stored_result, written_cursor FROM teammem_fast_forward(" +
-    "$1::uuid, $2::text, $3::text, $4::integer, $5::text, $6::text, $7::integer, $8::text, $9::jsonb, $10::uuid, $11::text, $12::text)",
+  text: `SELECT stored_request_sha256, stored_result, written_cursor FROM ${CALL}`,
   rowMode: "array" as const,
 };
+
+/**
+ * The same, notifying the cursor it wrote in its own transaction (`<namespace id>:<cursor>` on
+ * {@link CHANGES_CHANNEL}, sent by PostgreSQL at the commit; nothing when it wrote nothing): for a
+ * write the notifier lets carry its notification (`ChangeNotifier.claimInline`, store/change-notifier.ts). The fourth
+ * column is `pg_notify`'s void.
+ */
+const FAST_FORWARD_NOTIFYING = {
+  name: "teammem_fast_forward_notifying",
+  text:
+    "SELECT f.stored_request_sha256, f.stored_result, f.written_cursor, CASE WHEN f.written_cursor IS NOT NULL " +
+    `THEN pg_notify('${CHANGES_CHANNEL}', $1::uuid::text || ':' || f.written_cursor) END FROM ${CALL} AS f`,
+  rowMode: "array" as const,
+};
+
+/** SQLSTATE 54000 program_limit_exceeded: what a commit that NOTIFYs gets when the notification queue is full. */
+const NOTIFY_QUEUE_FULL = "54000";
 
 /**
  * The function's row (none when the namespace does not exist), in column order:
@@ -56,29 +79,40 @@ export async function applyFastForward(db: Db, ctx: WriteContext, op: Operation,
   const sha256 = deleted ? null : sha256Hex(content);
   const version = op.baseVersion + 1;
   const applied = { opId: op.opId, path, status: "applied" as const, version, sha256, deleted };
-  const { rows } = await pool.query<FastForwardRow>({
-    ...FAST_FORWARD,
-    values: [
-      ctx.namespace.id,
-      op.opId,
-      path,
-      op.baseVersion,
-      content,
-      sha256,
-      deleted ? 0 : Buffer.byteLength(content, "utf8"),
-      hash,
-      JSON.stringify(applied),
-      ctx.author.id,
-      ctx.author.name,
-      ctx.clientId,
-    ],
-  });
+  const values = [
+    ctx.namespace.id,
+    op.opId,
+    path,
+    op.baseVersion,
+    content,
+    sha256,
+    deleted ? 0 : Buffer.byteLength(content, "utf8"),
+    hash,
+    JSON.stringify(applied),
+    ctx.author.id,
+    ctx.author.name,
+    ctx.clientId,
+  ];
+  const claimed = ctx.notifier.claimInline();
+  let notified = claimed;
+  let rows: FastForwardRow[];
+  try {
+    ({ rows } = await pool.query<FastForwardRow>(withValues(notified ? FAST_FORWARD_NOTIFYING : FAST_FORWARD, values)));
+  } catch (err) {
+    // A full notification queue fails the commit of a write that notifies (nothing was written):
+    // the write does not depend on it, so it goes again without, and the notifier retries the NOTIFY.
+    if (!notified || sqlState(err) !== NOTIFY_QUEUE_FULL) throw err;
+    notified = false;
+    ({ rows } = await pool.query<FastForwardRow>(withValues(FAST_FORWARD, values)));
+  } finally {
+    if (claimed) ctx.notifier.inlineDone();
+  }
   const row = rows[0];
   if (!row) return null;
   const [storedRequestSha256, storedResult, writtenCursor] = row;
   if (writtenCursor !== null) {
     const cursor = Number(writtenCursor);
-    ctx.notifier.committed(ctx.namespace.id, cursor);
+    if (!notified) ctx.notifier.committed(ctx.namespace.id, cursor);
     return { ...applied, cursor };
   }
   if (storedRequestSha256 !== null) {

@@ -188,7 +188,7 @@ describe.each(DATABASE_KINDS)("audit event kinds on %s", (kind) => {
     await h.call("POST", `/v1/admin/bypasses/${a.id}/approve`, h.tokens.admin, { note: "ok for now" });
     await h.call("POST", `/v1/admin/bypasses/${b.id}/deny`, h.tokens.admin);
     await h.call("POST", `/v1/admin/bypasses/${a.id}/revoke`, h.tokens.admin);
-    const where = { namespace: "k4", path: "team/held.md", clientId: "ann-laptop", targetUser: "ann", reason: "will_fix", reasonText: "rotating it this week", fingerprintKeyId: fingerprintKey.id };
+    const where = { namespace: "k4", path: "held.md", clientId: "ann-laptop", targetUser: "ann", reason: "will_fix", reasonText: "rotating it this week", fingerprintKeyId: fingerprintKey.id };
     const finding = { ruleId: "github-pat", line: 2, column: 7, fingerprint: first.fingerprint };
     expect((await latest("bypass_requested")).find((e) => e.bypassId === a.id)).toMatchObject({ ...where, actor: "ann", policy: "approval", findings: [finding] });
     expect((await latest("bypass_approved"))[0]).toMatchObject({ ...where, actor: "ada", bypassId: a.id, note: "ok for now", findings: [finding] });

@@ -1,7 +1,8 @@
 /**
  * The NOTIFY of committed cursors, sent after the commit (store/change-notifier.ts), on a real
  * PostgreSQL database: a send that fails (no connection within the pool's timeout) is retried until
- * it goes out, and the cursors committed meanwhile leave together, the highest per namespace.
+ * it goes out, and the cursors committed meanwhile leave together, the highest per namespace; a
+ * lone write may carry its own notification instead (`claimInline`).
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
@@ -45,6 +46,28 @@ describe("change notifier on postgres", () => {
     await notifier.flush();
     await vi.waitFor(() => expect(notes).toContain(`${a}:6`));
     expect(notes).toHaveLength(3);
+  });
+
+  it("lets one write at a time notify inside its transaction, and only while nothing else of its own is being sent", async () => {
+    const { url, drop } = await createPostgresDatabase(inject("postgresUrl"));
+    onTestFinished(() => drop());
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    onTestFinished(() => pool.end());
+    const notifier = new ChangeNotifier(pool, null);
+    expect(notifier.claimInline()).toBe(true);
+    expect(notifier.claimInline()).toBe(false); // one at a time: a second would wait for the first's commit
+    notifier.inlineDone();
+    expect(notifier.claimInline()).toBe(true);
+    notifier.inlineDone();
+    // A send in flight: the write shares the notifier's next send instead.
+    notifier.committed(randomUUID(), 1);
+    expect(notifier.claimInline()).toBe(false);
+    await notifier.flush();
+    expect(notifier.claimInline()).toBe(true);
+    notifier.inlineDone();
+    await notifier.close();
+    expect(notifier.claimInline()).toBe(false);
+    expect(new ChangeNotifier(null, null).claimInline()).toBe(false); // PGlite: writes notify inside their transactions anyway
   });
 
   it("sends nothing after close, and nothing at all without a pg pool (PGlite notifies inside the transaction)", async () => {

@@ -4,7 +4,7 @@
  * warns (and still imports). The built CLI with its stdout a real file, as a shell runs it.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +48,17 @@ describe("backup file modes", () => {
     expect(imported.stderr.split("\n")[0]).toBe(
       `teammem-server: warning: ${lax} is readable or writable by other users (mode 0644) and holds the JWT signing key: chmod 600 it`,
     );
+    // A file that is no backup (named by mistake): refused as such, and no claim that it holds the signing key.
+    const notes = join(root, "notes.txt");
+    writeFileSync(notes, "shopping list\n");
+    chmodSync(notes, 0o644);
+    const wrong = spawnSync(process.execPath, [CLI, "import", notes, "--data-dir", join(root, "restored-wrong")], { env, encoding: "utf8", timeout: 120_000 });
+    expect({ status: wrong.status, stderr: wrong.stderr }).toEqual({ status: 1, stderr: expect.not.stringContaining("warning") });
+    expect(wrong.stderr).toContain("(backup_not_a_backup)");
+    // A folder: said so, before any database is opened.
+    const folder = spawnSync(process.execPath, [CLI, "import", root, "--data-dir", join(root, "restored-folder")], { env, encoding: "utf8", timeout: 120_000 });
+    expect({ status: folder.status, stderr: folder.stderr }).toEqual({ status: 1, stderr: `teammem-server: cannot read ${root}: it is a folder, not a backup file (EISDIR) (backup_unreadable)\n` });
+    expect(existsSync(join(root, "restored-folder"))).toBe(false);
     // An owner-only file: no warning.
     const quiet = spawnSync(process.execPath, [CLI, "import", backup, "--data-dir", join(root, "restored-2")], { env, encoding: "utf8", timeout: 120_000 });
     expect({ status: quiet.status, warned: quiet.stderr.includes("warning") }).toEqual({ status: 0, warned: false });

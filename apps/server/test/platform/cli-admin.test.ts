@@ -45,8 +45,8 @@ describe.each(DATABASE_KINDS)("teammem-server admin commands on %s", (kind) => {
     const listed = await cli(["bypass", "list", ...api], env);
     expect(listed.status).toBe(0);
     expect(listed.stdout.trim().split("\n").map((l) => l.split("\t").slice(0, 4))).toEqual([
-      [second.id, "pending", "web:team/k.md:1", "github-pat"],
-      [first.id, "pending", "web:team/k.md:1", "github-pat"],
+      [second.id, "pending", "web:k.md:1", "github-pat"],
+      [first.id, "pending", "web:k.md:1", "github-pat"],
     ]);
     const approved = await cli(["bypass", "approve", first.id, "--note", "docs sample", "--json", ...api], env);
     expect(JSON.parse(approved.stdout).bypass).toMatchObject({ id: first.id, status: "approved", decidedBy: "ada", note: "docs sample" });

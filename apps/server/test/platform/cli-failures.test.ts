@@ -113,8 +113,8 @@ describe("teammem-server admin commands given a malformed number", () => {
   // Checked before any server or database is used: the unreachable --server is never called.
   const api = ["--server", "http://127.0.0.1:4", "--token", "unused"];
   it.each([
-    [["audit", "list", "--before", "xyz", ...api], '--before: Invalid input: expected number, received NaN (got "xyz")'],
-    [["audit", "list", "--limit", "lots", ...api], '--limit: Invalid input: expected number, received NaN (got "lots")'],
+    [["audit", "list", "--before", "xyz", ...api], '--before: expected a whole number in decimal digits (got "xyz")'],
+    [["audit", "list", "--limit", "lots", ...api], '--limit: expected a whole number in decimal digits (got "lots")'],
     [["purge", "--namespace", "web", "--path", "note.md", "--entry-version", "v1", "--reason", "x", ...api], '--entry-version must be a version number (a whole number from 1), got "v1"'],
     [["purge", "--namespace", "web", "--path", "note.md", "--entry-version", "-1", "--reason", "x", ...api], '--entry-version must be a version number (a whole number from 1), got "-1"'],
   ])("%j exits 2 naming the option and the value given", async (argv, message) => {

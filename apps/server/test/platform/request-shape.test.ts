@@ -32,6 +32,19 @@ describe("request bodies with many items", () => {
     expect(await namespaces()).toEqual(before); // nothing created
   });
 
+  it("answers a batch of more operations than the item limit too with 413 batch_too_large, not 400: one code for every count over the limit (try17 L1)", async () => {
+    const before = await namespaces();
+    for (const length of [10_001, 20_000]) {
+      const res = await post("/v1/namespaces/shape-web/batch", { operations: Array.from({ length }, (_, i) => ({ opId: `op-${i}-xxxx`, path: "a.md", baseVersion: 0, delete: true })) });
+      expect([res.statusCode, res.json()]).toEqual([413, { code: "batch_too_large", message: "a batch may hold at most 100 operations, this one has more than 10000", details: { limit: 100 } }]);
+    }
+    // Another container over the item limit in a batch body is still the shape's refusal.
+    const keys = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`k${i}`, i]));
+    const res = await post("/v1/namespaces/shape-web/batch", { operations: [{ type: "put", ...keys }] });
+    expect([res.statusCode, res.json().code]).toEqual([400, "invalid_request"]);
+    expect(await namespaces()).toEqual(before); // nothing created
+  });
+
   it("still checks a batch within the limit item by item (400 invalid_request naming the field)", async () => {
     const res = await post("/v1/namespaces/shape-web/batch", { operations: Array.from({ length: 100 }, () => ({ type: "put" })) });
     expect(res.statusCode).toBe(400);

@@ -128,6 +128,40 @@ describe.each(DATABASE_KINDS)("batch writes on %s", (kind) => {
     ]);
   });
 
+  it("rejects a delete of a path that never existed with not_found, alone and in a run, replays that answer, and still applies a delete of a deleted path (try17 L9)", async () => {
+    const ns = freshNs();
+    expect(await one(ns, del("never.md", 0, "op-never-1"))).toEqual({
+      opId: "op-never-1",
+      path: "never.md",
+      status: "rejected",
+      code: "not_found",
+      message: "no entry at this path: it never existed, so there is nothing to delete",
+    });
+    // In a run of several operations (the set-based path).
+    const run = await batch(ns, [put("a.md", 0, "a\n"), del("never2.md", 0, "op-never-2"), del("a.md", 1, "op-del-a")]);
+    expect(run.map((r) => [r.path, r.status, "code" in r ? r.code : undefined])).toEqual([
+      ["a.md", "applied", undefined],
+      ["never2.md", "rejected", "not_found"],
+      ["a.md", "applied", undefined],
+    ]);
+    // A replay (same opId, same operation) gets the same answer, even after the path came to exist.
+    await one(ns, put("never.md", 0, "now\n"));
+    expect(await one(ns, del("never.md", 0, "op-never-1"))).toMatchObject({ status: "rejected", code: "not_found" });
+    expect(await one(ns, del("never2.md", 0, "op-never-2"))).toMatchObject({ status: "rejected", code: "not_found" });
+    // A delete of an entry deleted already is applied (idempotent), at the tombstone's version.
+    expect(await one(ns, del("a.md", 2))).toMatchObject({ status: "applied", version: 2, deleted: true });
+    expect(await one(ns, del("a.md", 0))).toMatchObject({ status: "applied", version: 2, deleted: true });
+    expect(await one(ns, del("a.md", 1, "op-del-a"))).toMatchObject({ status: "applied", version: 2, deleted: true }); // the replay
+    expect(((await h.call("GET", `/v1/namespaces/${ns}/changes`, h.tokens.member)).json().changes as { path: string }[]).map((c) => c.path).sort()).toEqual(["a.md", "never.md"]);
+  });
+
+  it("answers a compare-and-set delete of a path that never existed with 404 not_found (try17 L9)", async () => {
+    const ns = freshNs();
+    await one(ns, put("x.md", 0, "x\n"));
+    const res = await h.call("PUT", `/v1/namespaces/${ns}/entry?path=never.md`, h.tokens.member, { baseVersion: 0, delete: true });
+    expect([res.statusCode, res.json()]).toEqual([404, { code: "not_found", message: "no entry at this path: it never existed, so there is nothing to delete" }]);
+  });
+
   it("records a delete against a head edited since its base as a conflict and keeps the edit", async () => {
     const ns = freshNs();
     await one(ns, put("a.md", 0, "v1\n"));

@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import type { Bypass } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
 import { fakeGithubPat } from "@teammem/scanner/testing";
+import { eq } from "drizzle-orm";
 import { issueToken } from "../../src/admin/tokens.js";
+import { recordAuditEvent } from "../../src/audit/events.js";
+import { bypasses } from "../../src/db/schema.js";
 import { DATABASE_KINDS, dumpAllRows } from "../../src/testing.js";
 import { opId, useHarness } from "./harness.js";
 
@@ -65,7 +68,7 @@ describe.each(DATABASE_KINDS)("bypasses on %s", (kind) => {
       currentKey: true,
       ruleId: "github-pat",
       namespace: "acme/web",
-      path: "team/keys.md",
+      path: "keys.md",
       line: 2,
       column: 5,
       reason: "test_value",
@@ -167,6 +170,50 @@ describe.each(DATABASE_KINDS)("bypasses on %s", (kind) => {
     const stale = await ask(request);
     expect([stale.statusCode, stale.json().code, stale.json().details]).toEqual([409, "fingerprint_key_stale", { currentKeyId: 2 }]);
     expect((await h.call("GET", `/v1/admin/bypasses/${id}`, h.tokens.admin)).json().bypass).toMatchObject({ status: "approved", currentKey: false });
+  });
+
+  it("refuses to approve a request made under a key rotated away since (fingerprint_key_stale, nothing changed); it can still be denied", async () => {
+    const { request } = await heldBack(33);
+    const id = (await ask(request)).json().bypass.id as string;
+    await h.call("POST", "/v1/admin/fingerprint-key/rotate", h.tokens.admin);
+    const keyId = (await scanPolicy()).fingerprintKey.id;
+    expect(keyId).toBe(request.fingerprintKeyId + 1);
+    const res = await act(id, "approve");
+    expect([res.statusCode, res.json().code, res.json().details]).toEqual([409, "fingerprint_key_stale", { currentKeyId: keyId, requestedBy: "ann" }]);
+    expect(res.json().message).toContain(`requested under fingerprint key ${request.fingerprintKeyId}, rotated away since`);
+    expect(res.json().message).toContain("ask ann to request it again");
+    expect((await h.call("GET", `/v1/admin/bypasses/${id}`, h.tokens.admin)).json().bypass).toMatchObject({ status: "pending", decidedBy: null, currentKey: false });
+    expect((await scanPolicy()).allowedFingerprints).toEqual([]);
+    expect((await act(id, "deny", { note: "asked again under key 2" })).json().bypass).toMatchObject({ status: "denied" });
+  });
+
+  it("stores and audits a request's file by its entry path, as block reports do: one path filter finds the file's whole story, events recorded with `team/` before too (try18 F3)", async () => {
+    const { request } = await heldBack(34);
+    const policy = await scanPolicy();
+    const blocked = await h.call("POST", "/v1/namespaces/acme%2Fweb/block-reports", h.tokens.member, {
+      path: "ci.md",
+      sha256: "0".repeat(64),
+      fingerprintKeyId: policy.fingerprintKey.id,
+      findings: [{ ruleId: request.ruleId, label: "GitHub", line: request.line, column: request.column, fingerprint: request.fingerprint }],
+    });
+    expect(blocked.statusCode).toBe(202);
+    const asked = (await ask({ ...request, path: "team/ci.md" })).json().bypass as Bypass;
+    expect(asked.path).toBe("ci.md");
+    await act(asked.id, "approve");
+    // An event of an older server, which kept the client's `team/` lead (the audit log is append-only: never rewritten).
+    const [row] = await h.db.select().from(bypasses).where(eq(bypasses.id, asked.id));
+    await recordAuditEvent(h.db, {
+      teamId: row!.teamId, actor: { id: null, name: "ann" }, kind: "bypass_revoked", bypassId: asked.id, namespace: "acme/web", path: "team/ci.md",
+      clientId: null, ruleId: request.ruleId, line: request.line, column: null, fingerprint: request.fingerprint, fingerprintKeyId: request.fingerprintKeyId,
+      reason: "test_value", reasonText: null, targetUser: "ann", policy: null, note: null,
+    });
+    const story = async (prefix: string) =>
+      ((await h.call("GET", `/v1/admin/audit-events?pathPrefix=${encodeURIComponent(prefix)}`, h.tokens.admin)).json().events as { kind: string; path: string }[]).map((e) => `${e.kind} ${e.path}`);
+    const whole = ["bypass_revoked team/ci.md", "bypass_approved ci.md", "bypass_requested ci.md", "client_blocked ci.md"];
+    expect(await story("ci")).toEqual(whole);
+    expect(await story("ci.md")).toEqual(whole);
+    expect(await story("team/ci")).toEqual(["bypass_revoked team/ci.md"]); // the old row's own form still finds it
+    expect(await story("cx")).toEqual([]);
   });
 
   it("keeps roles and teams apart: readers cannot request, members cannot decide, another team's admin sees nothing", async () => {

@@ -44,7 +44,7 @@ describe.each(DATABASE_KINDS)("the entry limit on %s", (kind) => {
     // Edits, identical writes and deletes of missing paths do not move the counter.
     expect(await put("a.md", 1, "a2\n")).toMatchObject({ status: "applied", version: 2 });
     expect(await put("a.md", 2, "a2\n")).toMatchObject({ status: "applied", version: 2 });
-    expect(await del("nothing.md", 0)).toMatchObject({ status: "applied", version: 0 });
+    expect(await del("nothing.md", 0)).toMatchObject({ status: "rejected", code: "not_found" }); // nothing to delete (try17 L9), and no count moves
     expect(await counts()).toEqual({ counter: 3, live: 3 });
     expect(await put("d.md", 0, "d\n")).toMatchObject(full);
 

@@ -2,12 +2,14 @@
  * A single fast-forward write (an edit or delete of a live entry from its head version) takes one
  * round trip on PostgreSQL (store/fast-forward.ts, the function of migrations 0011/0012) and must give exactly the results, history,
  * cursors, notifications and stored results of the general protocol; everything else falls back
- * to it. Its notification is sent after its commit (store/change-notifier.ts). Devices seen fresh
+ * to it. Its notification goes in its own transaction when nothing else of the instance notifies,
+ * else after its commit (store/change-notifier.ts). Devices seen fresh
  * by the instance cost no query (store/devices.ts).
  */
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { OperationResult } from "@teammem/protocol";
+import { ChangeNotifier } from "../../src/store/change-notifier.js";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { opId, useHarness, type Harness } from "./harness.js";
 
@@ -100,7 +102,7 @@ describe("single fast-forward writes on postgres: round trips", () => {
     return sent;
   }
 
-  it("sends an edit and a delete from the head as one query, and notifies the new cursor after the commit", async () => {
+  it("sends an edit and a delete from the head as one query, notifying the new cursor in it when nothing else notifies, else after the commit", async () => {
     await h.batch("ff-trips", [put("a.md", 0, "a\n"), put("b.md", 0, "b\n")], { clientId: "laptop-1" });
     await h.app.changeNotifier.flush(); // its notification (cursor 2) is sent before the listener starts
     const pool = (h.db as unknown as { $client: pg.Pool }).$client;
@@ -115,17 +117,22 @@ describe("single fast-forward writes on postgres: round trips", () => {
         await h.app.changeNotifier.flush();
       });
       expect(result).toMatchObject({ status: "applied", version: 2, cursor: 3 });
-      // The write, then (its own transaction, after the commit) the notification.
-      expect(sent).toHaveLength(2);
-      expect(sent[0]).toMatch(/^SELECT .* FROM teammem_fast_forward\(/);
-      expect(sent[1]).toMatch(/pg_notify\('teammem_changes', p\) FROM unnest\(/);
+      // Nothing else of this instance notifying: the write carries its own notification, one round trip.
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/^SELECT .*pg_notify\('teammem_changes', .* FROM teammem_fast_forward\(/);
       const deleted = await queriesDuring(async () => {
+        // As while another write's notification is in flight: the notifier keeps this one.
+        vi.spyOn(ChangeNotifier.prototype, "claimInline").mockReturnValue(false);
         await h.batch("ff-trips", [del("b.md", 1)], { clientId: "laptop-1" });
         await h.app.changeNotifier.flush();
       });
-      expect(deleted.filter((q) => !q.includes("pg_notify"))).toHaveLength(1);
-      // The function (migration 0012) sends nothing itself: a NOTIFY in the write's transaction
-      // would serialize concurrent commits.
+      // The write, then (its own transaction, after the commit) the notification.
+      expect(deleted).toHaveLength(2);
+      expect(deleted[0]).toMatch(/^SELECT .* FROM teammem_fast_forward\(/);
+      expect(deleted[0]).not.toContain("pg_notify");
+      expect(deleted[1]).toMatch(/pg_notify\('teammem_changes', p\) FROM unnest\(/);
+      // The function (migration 0012) sends nothing itself: the caller decides, since a NOTIFY in
+      // the write's transaction would serialize concurrent commits.
       const fn = await pool.query("SELECT prosrc FROM pg_proc WHERE proname = 'teammem_fast_forward'");
       expect(fn.rows).toHaveLength(1);
       expect((fn.rows[0] as { prosrc: string }).prosrc).not.toContain("pg_notify");
@@ -144,6 +151,31 @@ describe("single fast-forward writes on postgres: round trips", () => {
       await listener.query("UNLISTEN teammem_changes");
       listener.release();
     }
+  });
+
+  it("writes without its notification when the notification queue is full, and notifies after the commit", async () => {
+    await h.batch("ff-full", [put("a.md", 0, "a\n")]);
+    await h.app.changeNotifier.flush();
+    const query = pg.Pool.prototype.query;
+    const sent: string[] = [];
+    // PostgreSQL refuses the commit of a transaction that NOTIFYs while its queue is full (SQLSTATE 54000).
+    vi.spyOn(pg.Pool.prototype, "query").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+      const text = (args[0] as { text?: string }).text ?? String(args[0]);
+      sent.push(text);
+      if (/^SELECT .*pg_notify\(.* FROM teammem_fast_forward\(/.test(text)) {
+        return Promise.reject(Object.assign(new Error("too many notifications in the NOTIFY queue"), { code: "54000" }));
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    expect(await h.one("ff-full", put("a.md", 1, "a2\n"))).toMatchObject({ status: "applied", version: 2, cursor: 2 });
+    await h.app.changeNotifier.flush();
+    vi.restoreAllMocks();
+    expect(sent).toEqual([
+      expect.stringContaining("pg_notify"),
+      expect.not.stringContaining("pg_notify"),
+      expect.stringMatching(/pg_notify\('teammem_changes', p\) FROM unnest\(/),
+    ]);
+    expect((await feed(h, "ff-full")).nextCursor).toBe(2);
   });
 
   it("asks the database about a device once while it is fresh", async () => {

@@ -10,7 +10,7 @@ import { buildApp } from "../../src/app.js";
 import { issueToken } from "../../src/admin/tokens.js";
 import type { Db } from "../../src/db/database.js";
 import type { Limits } from "../../src/limits.js";
-import type { DatabaseKind, TestDatabase } from "../../src/testing.js";
+import { renameStoredEntry, type DatabaseKind, type TestDatabase } from "../../src/testing.js";
 import { takeTestDatabase } from "../support/database.js";
 
 const SECRET = "test-jwt-secret-".repeat(3);
@@ -29,6 +29,12 @@ export interface Harness {
   batch(ns: string, operations: unknown[], options?: { token?: string; clientId?: string }): Promise<OperationResult[]>;
   /** `batch` of the one operation `op` as `token` (default: the member's); its result. */
   one(ns: string, op: Record<string, unknown>, token?: string): Promise<OperationResult>;
+  /**
+   * Stores an entry under `path` as a server from before a newer path rule did (a name the rule now
+   * refuses): writes `legacy.md` (version 1, content "old\n") in `ns` as the member, then renames it
+   * in the tables (`renameStoredEntry`).
+   */
+  storeLegacy(ns: string, path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,13 +58,19 @@ export async function createHarness(kind: DatabaseKind, limits: Partial<Limits> 
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { results: OperationResult[] }).results;
   };
+  const one: Harness["one"] = async (ns, op, token) => (await batch(ns, [op], { token }))[0]!;
+  const storeLegacy: Harness["storeLegacy"] = async (ns, path) => {
+    expect(await one(ns, { opId: opId("legacy"), path: "legacy.md", baseVersion: 0, content: "old\n" })).toMatchObject({ status: "applied", version: 1 });
+    await renameStoredEntry(tdb.database, "legacy.md", path, ns);
+  };
   return {
     app,
     db,
     tokens,
     call,
     batch,
-    one: async (ns, op, token) => (await batch(ns, [op], { token }))[0]!,
+    one,
+    storeLegacy,
     close: async () => {
       await app.close();
       await tdb.dispose();

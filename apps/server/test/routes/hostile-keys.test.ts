@@ -9,10 +9,11 @@ import { useHarness } from "./harness.js";
 
 const HOSTILE_PATHS = [
   "it's'; DROP TABLE entries; --.md",
-  "quote\"and'.md",
+  // No double quote or |: Windows refuses them in names, so new names may not hold them (9640f32).
+  "quote`and'.md",
   "日本語/メモ's.md",
   "emoji 🎉/$$dollar$$.md",
-  "e'||(SELECT 1)||'.md",
+  "e' OR '1'='1 (SELECT 1).md",
 ];
 
 describe.each(DATABASE_KINDS)("hostile keys on %s", (kind) => {

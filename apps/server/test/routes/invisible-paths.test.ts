@@ -3,7 +3,6 @@
  * name by every write route, while an entry stored under such a name before the rule stays
  * readable, deletable and renamable to a valid name.
  */
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "../../src/testing.js";
 import { opId, useHarness } from "./harness.js";
@@ -18,12 +17,6 @@ describe.each(DATABASE_KINDS)("paths with invisible characters on %s", (kind) =>
   const put = (path: string, baseVersion: number, content: string) => ({ opId: opId("put"), path, baseVersion, content });
   const changes = async (ns: string) => (await h.call("GET", `/v1/namespaces/${ns}/changes`, h.tokens.member)).json().changes as { path: string }[];
 
-  /** Stores `path` as an entry written before the rule existed: written under a valid name, then renamed in the tables. */
-  async function storeLegacy(ns: string, path: string): Promise<void> {
-    expect((await h.one(ns, put("legacy.md", 0, "old\n"))).status).toBe("applied");
-    await h.db.execute(sql`UPDATE entries SET path = ${path}, fold_key = ${path.toLowerCase()} WHERE path = 'legacy.md' AND namespace_id = (SELECT id FROM namespaces WHERE name = ${ns})`);
-    await h.db.execute(sql`UPDATE versions SET path = ${path} WHERE path = 'legacy.md' AND namespace_id = (SELECT id FROM namespaces WHERE name = ${ns})`);
-  }
 
   it("refuses a batch put of a Trojan-Source name with invalid_path rule bidi_control and stores nothing", async () => {
     const ns = `inv-batch-${kind}`;
@@ -47,7 +40,7 @@ describe.each(DATABASE_KINDS)("paths with invisible characters on %s", (kind) =>
 
   it("keeps an entry stored before the rule readable and renamable to a valid name", async () => {
     const ns = `inv-legacy-mv-${kind}`;
-    await storeLegacy(ns, trojan);
+    await h.storeLegacy(ns, trojan);
     const read = await h.call("GET", url(ns, "entry", trojan), h.tokens.member);
     expect([read.statusCode, read.json()]).toEqual([200, expect.objectContaining({ path: trojan, version: 1, content: "old\n" })]);
     expect((await h.call("GET", url(ns, "history", trojan), h.tokens.member)).statusCode).toBe(200);
@@ -58,10 +51,10 @@ describe.each(DATABASE_KINDS)("paths with invisible characters on %s", (kind) =>
 
   it("keeps an entry stored before the rule deletable, by batch and by compare-and-set", async () => {
     const ns = `inv-legacy-rm-${kind}`;
-    await storeLegacy(ns, trojan);
+    await h.storeLegacy(ns, trojan);
     expect(await h.one(ns, { opId: opId("del"), path: trojan, baseVersion: 1, delete: true })).toMatchObject({ status: "applied", deleted: true, version: 2 });
     const ns2 = `inv-legacy-rm2-${kind}`;
-    await storeLegacy(ns2, trojan);
+    await h.storeLegacy(ns2, trojan);
     const res = await h.call("PUT", url(ns2, "entry", trojan), h.tokens.member, { baseVersion: 1, delete: true });
     expect([res.statusCode, res.json()]).toEqual([200, expect.objectContaining({ path: trojan, version: 2, deleted: true })]);
     // ...but not rewritable under that name.

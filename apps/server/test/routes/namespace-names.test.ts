@@ -17,7 +17,7 @@ describe.each(DATABASE_KINDS)("owner/repo namespaces on %s", (kind) => {
   it.each(["acme/web", "group/subgroup/repo"])("serves %s on every namespace route, URL-encoded", async (ns) => {
     const base = `/v1/namespaces/${enc(ns)}`;
     const created = await h.call("PUT", base, h.tokens.member);
-    expect([created.statusCode, created.json()]).toEqual([201, { name: ns, cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
+    expect([created.statusCode, created.json()]).toEqual([201, { name: ns, cursor: 0, created: true, entries: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     const write = await h.call("POST", `${base}/batch`, h.tokens.member, {
       operations: [{ opId: opId("w"), path: "conventions.md", baseVersion: 0, content: "use pnpm\n" }],
     });
@@ -46,7 +46,7 @@ describe.each(DATABASE_KINDS)("owner/repo namespaces on %s", (kind) => {
     for (const ns of long) {
       expect(ns.length === 128 || ns.length === 255).toBe(true);
       const res = await h.call("PUT", `/v1/namespaces/${enc(ns)}`, h.tokens.member);
-      expect([res.statusCode, res.json()]).toEqual([201, { name: ns, cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
+      expect([res.statusCode, res.json()]).toEqual([201, { name: ns, cursor: 0, created: true, entries: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     }
   });
 
@@ -116,7 +116,7 @@ describe("owner/repo namespaces over a real socket", () => {
         return { status: res.status, json: async () => (await res.json()) as { code?: string; name?: string; cursor?: number } };
       };
       const put = await call("PUT", "/v1/namespaces/acme%2Fweb");
-      expect([put.status, await put.json()]).toEqual([201, { name: "acme/web", cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
+      expect([put.status, await put.json()]).toEqual([201, { name: "acme/web", cursor: 0, created: true, entries: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
       const changes = await call("GET", "/v1/namespaces/group%2Fsub%2Frepo/changes?since=0");
       expect(changes.status).toBe(404); // never created: a clean not_found, not a routing error
       expect((await changes.json()).code).toBe("not_found");

@@ -9,9 +9,9 @@ describe.each(DATABASE_KINDS)("namespaces and the change feed on %s", (kind) => 
 
   it("creates a namespace with 201, answers 200 when it exists, and lists it with its live entry count", async () => {
     const created = await h.call("PUT", "/v1/namespaces/repo-one", h.tokens.member);
-    expect([created.statusCode, created.json()]).toEqual([201, { name: "repo-one", cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
+    expect([created.statusCode, created.json()]).toEqual([201, { name: "repo-one", cursor: 0, created: true, entries: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     const again = await h.call("PUT", "/v1/namespaces/repo-one", h.tokens.admin);
-    expect([again.statusCode, again.json()]).toEqual([200, { name: "repo-one", cursor: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
+    expect([again.statusCode, again.json()]).toEqual([200, { name: "repo-one", cursor: 0, created: false, entries: 0, server: expect.objectContaining({ epoch: expect.any(String) }) }]);
     await write("repo-one", [
       { opId: opId("a"), path: "a.md", baseVersion: 0, content: "a" },
       { opId: opId("b"), path: "b.md", baseVersion: 0, content: "b" },

@@ -48,6 +48,14 @@ describe("validation messages name the failing field(s), also in union bodies", 
     expect(surrogate.body).not.toContain(token.slice(4));
   });
 
+  it("takes query numbers in decimal digits only, with one message per problem (try17 L2: since=1e3 was read as 1000)", async () => {
+    for (const bad of ["1e3", "0x10", "1.0", "-1", "+5", "", " 5"])
+      expect(await message(h.call("GET", `/v1/namespaces/vm/changes?since=${encodeURIComponent(bad)}`, h.tokens.reader))).toBe("invalid request: querystring/since: expected a whole number in decimal digits");
+    expect(await message(h.call("GET", "/v1/namespaces/vm/changes?since=0&limit=5000", h.tokens.reader))).toBe("invalid request: querystring/limit: Too big: expected number to be <=1000");
+    expect(await message(h.call("GET", "/v1/namespaces/vm/changes?limit=0", h.tokens.reader))).toBe("invalid request: querystring/limit: Too small: expected number to be >=1");
+    expect(await message(h.call("GET", "/v1/namespaces/vm/version?path=a.md&version=1e1", h.tokens.reader))).toMatch(/querystring\/version: expected a whole number in decimal digits$/);
+  });
+
   it("keeps naming fields of non-union bodies and querystrings", async () => {
     expect(await message(h.call("POST", "/v1/namespaces/vm/batch", h.tokens.member, { operations: [{ opId: opId("x"), path: "a", baseVersion: -1, content: "x" }] }))).toContain("body/operations/0");
     expect(await message(h.call("GET", "/v1/namespaces/vm/changes?since=abc", h.tokens.reader))).toContain("querystring/since");

@@ -11,7 +11,7 @@ import { Refusal } from "../../errors/refusal.js";
 import { adminErrors } from "./replies.js";
 
 const ACTIONS: Record<BypassAction, string> = {
-  approve: "Approve a pending request: the fingerprint is allowed for the team from now on (409 bypass_not_pending otherwise)",
+  approve: "Approve a pending request: from now on that value (by its fingerprint) syncs in every file of every namespace of the team, not only where it was asked for (409 bypass_not_pending otherwise)",
   deny: "Deny a pending request (409 bypass_not_pending otherwise)",
   revoke: "Revoke an approved bypass: the fingerprint is held back again (409 bypass_not_approved otherwise)",
 };

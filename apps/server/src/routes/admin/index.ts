@@ -5,7 +5,7 @@
  * token's user.
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { RotateFingerprintKeyResponse } from "@teammem/protocol";
+import { NoBody, RotateFingerprintKeyResponse } from "@teammem/protocol";
 import { actorOf } from "../../auth/actor.js";
 import { rotateFingerprintKey } from "../../policy/fingerprint-keys.js";
 import auditRoutes, { type AuditRouteOptions } from "./audit.js";
@@ -35,6 +35,7 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRouteOptions> = async (app, opts) 
     {
       schema: {
         summary: "Rotate the team's fingerprint key: new fingerprints for every secret; approved bypasses of the old key stop applying",
+        body: NoBody,
         response: { 200: RotateFingerprintKeyResponse, ...adminErrors },
       },
     },

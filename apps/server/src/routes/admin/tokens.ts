@@ -1,7 +1,7 @@
 /** /v1/admin/tokens: issue, list and revoke the team's tokens (values are shown once, never stored). */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ErrorBody, IssueTokenRequest, IssueTokenResponse, RevokeTokenResponse, TokenList } from "@teammem/protocol";
+import { ErrorBody, IssueTokenRequest, NoBody, IssueTokenResponse, RevokeTokenResponse, TokenList } from "@teammem/protocol";
 import { revokeTokenGuarded } from "../../admin/revoke-guard.js";
 import { issueAuditedToken, listTokens } from "../../admin/tokens.js";
 import { Refusal } from "../../errors/refusal.js";
@@ -44,6 +44,7 @@ const tokenRoutes: FastifyPluginAsyncZod<{ jwtSecret: string }> = async (app, op
         summary: "Revoke a token of this team; the team's last valid admin token only with ?force=true (else 409 last_admin_token)",
         params: z.strictObject({ tokenId: z.uuid() }),
         querystring: z.strictObject({ force: z.enum(["true", "false"]).optional() }),
+        body: NoBody,
         response: { 200: RevokeTokenResponse, ...adminErrors, 409: ErrorBody },
       },
     },

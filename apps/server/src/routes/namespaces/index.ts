@@ -4,14 +4,14 @@
  * team only, so another team's namespace is a 404 `not_found`, like a missing one.
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { BlockReport, NamespaceListResponse, NamespaceParams, NamespaceResponse } from "@teammem/protocol";
+import { BlockReport, NamespaceListResponse, NamespaceParams, NoBody, NamespaceResponse } from "@teammem/protocol";
 import { z } from "zod";
 import { blockReportFindings } from "../../audit/block-report-findings.js";
 import { Refusal } from "../../errors/refusal.js";
 import { recordAuditEvent } from "../../audit/events.js";
 import { refuseSecretNames } from "../../secrets/refuse-secret-names.js";
 import { DeviceSightings } from "../../store/devices.js";
-import { ensureNamespace, listNamespaces } from "../../store/namespaces.js";
+import { ensureNamespace, listNamespaces, namespaceLiveEntries } from "../../store/namespaces.js";
 import { ensureCallerNamespace, errorReplies, NamespaceCache, serverRef } from "./context.js";
 import readRoutes from "./reads.js";
 import reconcileRoutes from "./reconcile.js";
@@ -38,15 +38,17 @@ const namespaceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       onRequest: [app.requireRole("member")],
       schema: {
-        summary: "Create a namespace (idempotent): 201 when created, 200 when it existed",
+        summary: "Create a namespace (idempotent): 201 when created, 200 when it existed, 409 namespace_name_conflict when only its case or a trailing .git differs from an existing one",
         params: NamespaceParams,
+        body: NoBody,
         response: { 200: NamespaceResponse, 201: NamespaceResponse, ...errorReplies },
       },
     },
     async (request, reply) => {
       const ns = await ensureNamespace(app.db, request.auth.teamId, request.params.namespace);
       app.namespaceCache.remember(ns);
-      return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor, server: await serverRef(app) });
+      const entries = ns.created ? 0 : await namespaceLiveEntries(app.db, ns.id);
+      return reply.status(ns.created ? 201 : 200).send({ name: ns.name, cursor: ns.cursor, created: ns.created, entries, server: await serverRef(app) });
     },
   );
 

@@ -14,7 +14,7 @@ import {
   WriteResponse,
   type OperationResult,
 } from "@teammem/protocol";
-import { refusalForDatabaseError, refusalForUnstorableText } from "../../errors/database-errors.js";
+import { databaseError, refusalForDatabaseError, refusalForUnstorableText } from "../../errors/database-errors.js";
 import { Refusal } from "../../errors/refusal.js";
 import { wellFormedValidator } from "../../http/validator.js";
 import { applyRun, type RunChecks } from "../../store/apply-batch.js";
@@ -82,7 +82,10 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
             }
           } catch (err) {
             const busy = refusalForDatabaseError(err);
-            if (busy) throw busy;
+            if (busy) {
+              request.log.warn({ err: { message: databaseError(err)?.message ?? (err as Error).message } }, busy.code === "storage_full" ? "database disk full" : "database busy or unreachable");
+              throw busy;
+            }
             request.log.warn({ err: { message: (err as Error).message } }, "set-based batch run failed; applying its operations one by one");
             setBased = false;
           }
@@ -94,7 +97,10 @@ const writeRoutes: FastifyPluginAsyncZod = async (app) => {
           // A transient database failure ends the batch with 503 and Retry-After: the operations
           // before it are stored (each atomically) and a resent batch replays them by opId.
           const busy = refusalForDatabaseError(err);
-          if (busy) throw busy;
+          if (busy) {
+            request.log.warn({ err: { message: databaseError(err)?.message ?? (err as Error).message }, opId: op.opId }, busy.code === "storage_full" ? "database disk full" : "database busy or unreachable");
+            throw busy;
+          }
           const unstorable = refusalForUnstorableText(err);
           if (unstorable) {
             results.push({ opId: op.opId, path: op.path, status: "rejected", ...unstorable.toBody() });
