@@ -104,7 +104,7 @@ describe("teammem init --agent claude-code", () => {
     const token = await server.token("ann");
     const init = await teammem(["init", "--server", server.url, "--agent", "claude-code", "--repo", repo, "--token", token], env);
     expect([init.code, init.stderr]).toEqual([0, ""]);
-    expect(init.stdout).toContain("namespace acme/web ready on the server");
+    expect(init.stdout).toContain("namespace acme/web created on the server (new, no entries yet)");
     const memory = join(home, ".claude", "projects", claudeKey(repo), "memory");
     await writeFile(join(memory, "team", "build.md"), "make check\n");
     const sync = await teammem(["sync", "--agent", "claude-code", "--repo", repo], env);

@@ -53,15 +53,18 @@ describe.each(DATABASE_KINDS)("sync --allow on %s", (kind) => {
         currentKey: true,
       },
     ]);
+    // The client names the file by its entry path, as the server stores it (old clients' team/ form: server test).
+    expect(server.bodies.filter((b) => b.request === "POST /v1/team/bypasses").map((b) => (b.body as { path: string }).path)).toEqual(["examples.md"]);
     const pending = await adminCall("GET", "/v1/admin/bypasses");
-    expect(pending.bypasses).toMatchObject([{ fingerprint, path: "team/examples.md", line: 2, requestedBy: "alice", reasonText: "the docs' sandbox token" }]);
+    expect(pending.bypasses).toMatchObject([{ fingerprint, path: "examples.md", line: 2, requestedBy: "alice", reasonText: "the docs' sandbox token" }]);
     expect(JSON.stringify(pending)).not.toContain(secret);
     expect((await status(a)).heldBack).toHaveLength(1);
 
     await adminCall("POST", `/v1/admin/bypasses/${pending.bypasses[0].id}/approve`, { note: "sandbox only" });
     const after = await syncJson(a, envA);
     expect(after.code).toBe(0);
-    expect(after.stderr).toContain("bypass for team/examples.md:2 github-pat was approved by ada: sandbox only");
+    expect(after.json.events).toEqual([{ type: "bypass-decided", path: "team/examples.md", line: 2, ruleId: "github-pat", status: "approved", by: "ada", note: "sandbox only" }]);
+    expect(after.stderr).not.toContain("bypass");
     expect(after.json.pushed.applied).toEqual(["team/examples.md"]);
     const st = await status(a);
     expect([st.heldBack, st.bypasses[0].status, st.bypasses[0].decidedBy]).toEqual([[], "approved", "ada"]);
@@ -119,7 +122,11 @@ describe.each(DATABASE_KINDS)("sync --allow on %s", (kind) => {
     expect((await decide(d, "deny", { note: "rotate it instead" })).status).toBe(200);
     expect((await decide(r, "approve")).status).toBe(200);
     const decided = await syncJson(a, envA);
-    expect(decided.stderr).toContain("bypass for team/d.md:1 github-pat was denied by ada: rotate it instead");
+    expect(decided.json.events).toEqual([
+      { type: "bypass-decided", path: "team/d.md", line: 1, ruleId: "github-pat", status: "denied", by: "ada", note: "rotate it instead" },
+      { type: "bypass-decided", path: "team/r.md", line: 1, ruleId: "github-pat", status: "approved", by: "ada", note: null },
+    ]);
+    expect(decided.stderr).not.toContain("bypass");
     expect([decided.json.pushed.applied, decided.json.heldBack.map((h: { path: string }) => h.path)]).toEqual([["team/r.md"], ["team/d.md"]]);
     expect((await teammem(["status", "--dir", a])).stdout).toContain("team/d.md:1 github-pat (will_fix): denied by ada: rotate it instead");
 

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DATABASE_KINDS } from "@teammem/server/testing";
@@ -32,7 +32,7 @@ describe.each(DATABASE_KINDS)("teammem init against a server on %s", (kind) => {
     const ok = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "acme", "--token", good]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain("initialised");
-    expect(ok.stdout).toContain("namespace acme ready on the server");
+    expect(ok.stdout).toContain("namespace acme created on the server (new, no entries yet)");
     const again = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", "acme", "--token", "not-a-token"]);
     expect(again.code).toBe(1);
     expect(JSON.parse(await readFile(join(dir, ".teammem", "config.json"), "utf8")).token).toBe(good);
@@ -54,6 +54,31 @@ describe.each(DATABASE_KINDS)("teammem init against a server on %s", (kind) => {
     expect(ok.stdout).toContain("initialised");
     expect(ok.stdout).toContain("read-only token");
     expect((await teammem(["sync", "--dir", join(root, "r2")])).code).toBe(0);
+  });
+
+  it("refuses a namespace differing from the team's only by case or .git, naming it, and says created vs found with the entry count (try20 F5)", async () => {
+    const { server, root } = await fixture(kind);
+    const token = await server.token("alice");
+    const a = join(root, "a");
+    const first = await teammem(["init", "--dir", a, "--server", server.url, "--namespace", "acme/web", "--token", token]);
+    expect([first.code, first.stderr]).toEqual([0, ""]);
+    expect(first.stdout).toContain("namespace acme/web created on the server (new, no entries yet)");
+    await writeFile(join(a, "team", "build.md"), "make check\n");
+    expect((await teammem(["sync", "--dir", a])).code).toBe(0);
+    for (const typed of ["ACME/Web", "acme/web.git"]) {
+      const dir = join(root, typed.replaceAll("/", "_"));
+      const twin = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", typed, "--token", token]);
+      expect([twin.code, twin.stdout]).toEqual([1, ""]);
+      expect(twin.stderr).toContain(
+        `namespace acme/web exists on the server; did you mean it? ${typed} differs from it only by letter case or a trailing .git, ` +
+          "so it was not created (run: teammem init --namespace acme/web); nothing was set up",
+      );
+      expect(twin.stderr).toContain("namespace_name_conflict");
+      expect(existsSync(dir)).toBe(false);
+    }
+    const b = await teammem(["init", "--dir", join(root, "b"), "--server", server.url, "--namespace", "acme/web", "--token", token]);
+    expect([b.code, b.stderr]).toEqual([0, ""]);
+    expect(b.stdout).toContain("namespace acme/web found on the server (1 entry)");
   });
 
   it("creates nothing when the server cannot be reached, naming the URL and the cause; --offline sets up without contacting it", async () => {

@@ -79,4 +79,15 @@ describe("teammem init --moved", () => {
     expect([other.code, other.stderr]).toEqual([2, expect.stringContaining("is already set up for namespace acme-web")]);
     expect(await configOf(a)).toEqual(before);
   }, 300_000);
+
+  it("says a failed --moved changed nothing, and which server the folder still points at, never 'nothing was set up' (try17 L4)", async () => {
+    const { server, a, envA } = await setup("pglite");
+    const before = await readFile(join(a, ".teammem", "config.json"), "utf8");
+    const r = await teammem(["init", "--dir", a, "--server", `${server.url}/elsewhere`, "--moved"], envA);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`nothing was changed (the folder still points at ${server.url}, namespace acme-web)`);
+    expect(r.stderr).not.toContain("nothing was set up");
+    expect(await readFile(join(a, ".teammem", "config.json"), "utf8")).toBe(before);
+  });
 });
+

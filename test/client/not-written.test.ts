@@ -1,13 +1,66 @@
 /** Pulled versions that cannot be written (a folder or a symlink in the way) stay visible in status until resolved. */
-import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { chmod, chown, mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DATABASE_KINDS } from "@teammem/server/testing";
 import { teammem } from "../support/cli.js";
 import { setup, status, sync } from "../support/clients.js";
 
+/** The built CLI of this checkout (a permission is only refused to a user other than root: run as nobody then). */
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../apps/client/dist/cli.js");
+const asRoot = process.getuid?.() === 0;
+
+/** `teammem sync --dir <dir>` in a child process, as uid/gid 65534 when the tests run as root (dir and its parents made theirs / reachable). */
+async function syncAsUser(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (asRoot) {
+    const own = async (path: string): Promise<void> => {
+      await chown(path, 65534, 65534);
+      for (const e of await readdir(path, { withFileTypes: true })) if (e.isDirectory()) await own(join(path, e.name));
+      else await chown(join(path, e.name), 65534, 65534);
+    };
+    await own(dir);
+    await chmod(dirname(dir), 0o755);
+  }
+  return await new Promise((done) =>
+    execFile(process.execPath, [CLI, "sync", "--dir", dir], { ...(asRoot ? { uid: 65534, gid: 65534 } : {}), env: { PATH: process.env.PATH ?? "" } }, (err, stdout, stderr) =>
+      done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
 describe.each(DATABASE_KINDS)("not-written pulled entries on %s", (kind) => {
+  it("one read-only folder under team/ keeps only its files not written (named with the folder), the rest is written and the cursor moves; retried once it is writable", async () => {
+    const { a, b, envA, envB } = await setup(kind);
+    await mkdir(join(a, "team", "many", "deep"), { recursive: true });
+    for (let i = 0; i < 4; i++) await writeFile(join(a, "team", "many", `f${i}.md`), `f${i}\n`);
+    await writeFile(join(a, "team", "many", "deep", "d.md"), "d\n");
+    for (let i = 0; i < 3; i++) await writeFile(join(a, "team", `top${i}.md`), `top${i}\n`);
+    expect((await sync(a, envA)).code).toBe(0);
+    await mkdir(join(b, "team", "many"));
+    await chmod(join(b, "team", "many"), 0o555);
+
+    const first = await syncAsUser(b);
+    expect(first.stderr).toContain("team/many/f0.md: not updated from the server: folder team/many/ is not writable (permission denied, EACCES): check its owner and mode");
+    expect(first.stderr).toContain("team/many/deep/d.md: not updated from the server: folder team/many/ is not writable");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("5 not written (see teammem status)");
+    for (let i = 0; i < 3; i++) expect(await readFile(join(b, "team", `top${i}.md`), "utf8")).toBe(`top${i}\n`);
+    const st = await status(b);
+    expect(st.notWritten).toHaveLength(5);
+    expect(st.cursor).toBeGreaterThan(0);
+    expect(st.serverCheck.waiting).toMatchObject({ changes: 0 });
+
+    await chmod(join(b, "team", "many"), 0o755);
+    const second = await sync(b, envB);
+    expect(second.code).toBe(0);
+    expect(await readFile(join(b, "team", "many", "f3.md"), "utf8")).toBe("f3\n");
+    expect(await readFile(join(b, "team", "many", "deep", "d.md"), "utf8")).toBe("d\n");
+    expect((await status(b)).notWritten).toEqual([]);
+  });
+
   it("are listed by status (and --json) as not written until the clash is gone, then written by the next sync", async () => {
     const { a, b, envA, envB } = await setup(kind);
     await mkdir(join(a, "team", "linked"));

@@ -18,10 +18,14 @@ describe.each(DATABASE_KINDS)("an owner/repo namespace on %s", (kind) => {
     onTestFinished(() => root.remove());
     const env = { TEAMMEM_TOKEN: await server.token("alice") };
     const [a, b, other] = ["a", "b", "other"].map((d) => join(root.path, d)) as [string, string, string];
-    for (const [dir, ns] of [[a, "acme/web"], [b, "acme/web"], [other, "acme-web"]] as const) {
+    for (const [dir, ns, said] of [
+      [a, "acme/web", "created on the server (new, no entries yet)"],
+      [b, "acme/web", "found on the server (0 entries)"],
+      [other, "acme-web", "created on the server (new, no entries yet)"],
+    ] as const) {
       const init = await teammem(["init", "--dir", dir, "--server", server.url, "--namespace", ns], env);
       expect([init.code, init.stderr]).toEqual([0, ""]);
-      expect(init.stdout).toContain(`namespace ${ns} ready on the server`);
+      expect(init.stdout).toContain(`namespace ${ns} ${said}`);
     }
     await writeFile(join(a, "team", "build.md"), "run make check\n");
     expect((await sync(a, env)).code).toBe(0);

@@ -41,6 +41,37 @@ describe.each(DATABASE_KINDS)("a reader's local edits on %s", (kind) => {
     expect(third.stderr).toContain("local edits to team/guide.md are not sent");
     expect(await versionsOf(server.database, "guide.md")).toHaveLength(1);
   });
+  it("push of a reader's edit says it is refused as forbidden and exits 1: sent by the push itself, or refused by an earlier sync", async () => {
+    const { server, a, envA, b } = await setup(kind);
+    await writeFile(join(a, "team", "build.md"), "v1\n");
+    await writeFile(join(a, "team", "other.md"), "o1\n");
+    expect((await sync(a, envA)).code).toBe(0);
+    const readerEnv = { TEAMMEM_TOKEN: await server.token("rita", "default", "reader") };
+    expect((await sync(b, readerEnv)).code).toBe(0);
+
+    await writeFile(join(b, "team", "build.md"), "v1\nedit\n");
+    expect((await sync(b, readerEnv)).stderr).toContain("local edits to team/build.md are not sent");
+    const after = await teammem(["push", "--dir", b, "team/build.md"], readerEnv);
+    expect(after.code).toBe(1);
+    expect(after.stdout).toContain("team/build.md: rejected: forbidden (your token is read-only: reader), not sent");
+    expect(after.stdout).not.toContain("nothing to push");
+    expect(after.stderr).toContain("your token is read-only (reader): team/build.md not sent");
+    expect(after.stderr).toContain("[forbidden]");
+    const json = JSON.parse((await teammem(["push", "--dir", b, "team/build.md", "--json"], readerEnv)).stdout);
+    expect(json).toMatchObject({ ok: false, error: { code: "forbidden" }, rejected: ["team/build.md"] });
+
+    await writeFile(join(b, "team", "other.md"), "o1\nedit\n");
+    const fresh = await teammem(["push", "--dir", b, "team/other.md"], readerEnv);
+    expect(fresh.code).toBe(1);
+    expect(fresh.stdout).toContain("team/other.md: rejected: forbidden");
+    // Another file's refusal is not this push's: a push of an unchanged file says nothing to push.
+    await writeFile(join(a, "team", "third.md"), "t\n");
+    await sync(a, envA);
+    await sync(b, readerEnv);
+    expect(await teammem(["push", "--dir", b, "team/third.md"], readerEnv)).toMatchObject({ code: 0 });
+    expect(await versionsOf(server.database, "build.md")).toHaveLength(1);
+  });
+
   it("resends an edit refused as forbidden once the token may write: the user made a member again, or a member token stored with init --token", async () => {
     const { server, a, envA, b } = await setup(kind);
     await writeFile(join(a, "team", "guide.md"), "v1\n");

@@ -3,11 +3,12 @@
  * (also one that changed nothing), and how many teammates' changes wait on the server (one page
  * asked, "more than" when it is full). A real server and two real client folders.
  */
-import { stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { teammem } from "../support/cli.js";
+import { teammem, tempDir } from "../support/cli.js";
 import { setup, sync } from "../support/clients.js";
 
 const statusOf = async (dir: string, env: Record<string, string>) => {
@@ -31,6 +32,25 @@ describe("status and the server", () => {
     // A failed sync is no sync: the time stays.
     expect((await teammem(["sync", "--dir", a], { TEAMMEM_TOKEN: "not-a-token" })).code).not.toBe(0);
     expect((await statusOf(a, envA)).json.lastSyncAt).toBe(second);
+  });
+
+  it("says 'never synced' for a folder set up offline whose syncs all failed (no last-sync.json, state.json only from init)", async () => {
+    const root = await tempDir();
+    const dir = join(root.path, "sil");
+    // A port nothing listens on any more: the connection is refused at once.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    expect((await teammem(["init", "--dir", dir, "--server", `http://127.0.0.1:${port}`, "--namespace", "acme-web", "--token", "T", "--offline"])).code).toBe(0);
+    await writeFile(join(dir, "team", "a.md"), "x\n");
+    expect((await teammem(["sync", "--dir", dir])).code).not.toBe(0);
+    const { human, json } = await statusOf(dir, {});
+    expect(json.lastSyncAt).toBeNull();
+    expect(human).toMatch(/^server not reached: .+; never synced:$/m);
+    expect(human).not.toContain("as of the last sync");
+    expect((await teammem(["status", "--dir", dir, "--offline"])).stdout).not.toContain("as of the last sync");
+    await root.remove();
   });
 
   it("counts a teammate's changes waiting on the server, leaves out this folder's own, and says 'more than' a full page", async () => {
@@ -57,5 +77,18 @@ describe("status and the server", () => {
     const synced = await statusOf(b, envB);
     expect(synced.json.serverCheck.waiting).toEqual({ changes: 0, more: false });
     expect(synced.human).toContain("everything synced");
+
+    // A pull cut short (try20 F2: a full disk) holds files past its saved cursor: here B holds
+    // changes 1-25 with its cursor put back to 8, and A made 5 more. The page (changes 9-28) holds
+    // 17 B has: its count of 3 is no total, and the line no longer shrinks as a pull progresses.
+    for (let i = 0; i < 5; i++) await writeFile(join(a, "team", `m${i}.md`), `${i}\n`);
+    expect((await sync(a, envA)).code).toBe(0);
+    const stateFile = join(b, ".teammem", "state.json");
+    const state = JSON.parse(await readFile(stateFile, "utf8")) as { cursor: number };
+    expect(state.cursor).toBe(25);
+    await writeFile(stateFile, JSON.stringify({ ...state, cursor: 8 }));
+    const cut = await statusOf(b, envB);
+    expect(cut.json.serverCheck.waiting).toEqual({ changes: 3, more: true });
+    expect(cut.human).toContain("\nmore than 20 changes waiting on the server (run teammem sync)\n");
   });
 });

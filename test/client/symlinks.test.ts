@@ -2,8 +2,9 @@
  * try15 F7: a symlink in team/ misled `push` ("nothing to push") and `scan` followed it into a
  * private file, reporting that file's findings as a team file's. A symlink in team/ (to a private
  * file, to a file outside the memory folder, dangling; or a folder on the way) is never followed:
- * sync lists it as skipped, push and scan name it as not synced (scan does not read it, and its exit
- * code is not changed by it), watch warns once; nothing it points at reaches the server.
+ * sync lists it as skipped; push and scan of it (or of a path under a symlinked folder) are refused,
+ * exit 2 symlink_path (try17 C1, L7); scan of a folder names the links in it as not scanned (try17 L6);
+ * watch warns once; nothing it points at reaches the server.
  */
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -38,30 +39,29 @@ describe("symlinks in team/", () => {
     expect(run.json.skipped).toEqual(links.map((path) => ({ path, reason: "symlink (not followed)", symlink: true })));
     expect(await dumpAllRows(server.database)).not.toContain(secret);
 
-    for (const link of ["team/private-link.md", "team/outside-link.md", "team/dangling.md"]) {
-      const push = await teammem(["push", "--dir", a, link], envA);
-      expect({ link, code: push.code, stdout: push.stdout }).toEqual({ link, code: 0, stdout: SYMLINK_LINE(link) + "\n" });
-      const json = await teammem(["push", "--dir", a, link, "--json"], envA);
-      expect(JSON.parse(json.stdout).skipped).toEqual([{ path: link, reason: "symlink (not followed)", symlink: true }]);
+    // A named symlink is refused as a path under a symlinked folder is: exit 2 symlink_path, nothing sent (try17 C1).
+    const deep = `team/folder-link/deep.md: not synced: a parent folder is a symlink (not followed); a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it`;
+    for (const [link, line] of [...["team/private-link.md", "team/outside-link.md", "team/dangling.md"].map((l) => [l, SYMLINK_LINE(l)]), ["team/folder-link/deep.md", deep]]) {
+      const push = await teammem(["push", "--dir", a, link!], envA);
+      expect({ link, code: push.code, stdout: push.stdout, stderr: push.stderr }).toEqual({ link, code: 2, stdout: "", stderr: `teammem: ${line}; nothing sent [symlink_path]\n` });
+      const json = await teammem(["push", "--dir", a, link!, "--json"], envA);
+      expect({ code: json.code, json: JSON.parse(json.stdout) }).toEqual({ code: 2, json: { ok: false, error: { code: "symlink_path", message: `${line}; nothing sent` } } });
     }
 
-    // scan reads none of them: no finding of the private files, a warning per link, exit 0 (real.md is clean).
+    // scan reads none of them: no finding of the private files; a named link is refused, exit 2 symlink_path (try17 L7), nothing scanned.
     const argv = ["scan", "--dir", a, "team/real.md", "team/private-link.md", "team/outside-link.md", "team/dangling.md", "team/folder-link/deep.md"];
     const scan = await teammem(argv, envA);
-    expect({ code: scan.code, stdout: scan.stdout }).toEqual({ code: 0, stdout: "team/real.md: no credentials found\n" });
-    expect(scan.stderr).toBe(
-      [
-        SYMLINK_LINE("team/private-link.md"),
-        SYMLINK_LINE("team/outside-link.md"),
-        SYMLINK_LINE("team/dangling.md"),
-        `team/folder-link/deep.md: not synced: a parent folder is a symlink (not followed); a symlink in team/ is never followed, read, scanned or sent: copy the file into team/ to share it`,
-      ]
-        .map((l) => `teammem: warning: ${l}; not scanned\n`)
-        .join(""),
+    expect({ code: scan.code, stdout: scan.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(scan.stderr).toBe(`teammem: ${[SYMLINK_LINE("team/private-link.md"), SYMLINK_LINE("team/outside-link.md"), SYMLINK_LINE("team/dangling.md"), deep].join("; ")}; not scanned [symlink_path]\n`);
+    // Named by their folder, they are what a sync skips there: named as not scanned, the exit is the files' (try17 L6).
+    const folder = await teammem(["scan", "--dir", a, "team/"], envA);
+    expect({ code: folder.code, stdout: folder.stdout }).toEqual({ code: 0, stdout: "team/real.md: no credentials found\n" });
+    expect(folder.stderr).toBe(
+      [SYMLINK_LINE("team/dangling.md"), SYMLINK_LINE("team/folder-link"), SYMLINK_LINE("team/outside-link.md"), SYMLINK_LINE("team/private-link.md")].map((l) => `teammem: warning: ${l}; not scanned\n`).join(""),
     );
-    const scanJson = JSON.parse((await teammem([...argv, "--json"], envA)).stdout);
+    const scanJson = JSON.parse((await teammem(["scan", "--dir", a, "team", "--json"], envA)).stdout);
     expect(scanJson).toMatchObject({ ok: true, results: [{ path: "team/real.md", findings: [] }] });
-    expect(scanJson.skipped.map((s: { path: string }) => s.path)).toEqual(["team/private-link.md", "team/outside-link.md", "team/dangling.md", "team/folder-link/deep.md"]);
+    expect(scanJson.skipped.map((s: { path: string }) => s.path)).toEqual(links);
     await outside.remove();
   }, 300_000);
 });

@@ -4,13 +4,13 @@
  * Every wait polls for an outcome with a generous limit; nothing asserts how long anything took.
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { layoutOf, Watch, type LiveEvent, type WatchOptions } from "@teammem/client";
+import { formatLiveEvent, layoutOf, Watch, type LiveEvent, type WatchOptions } from "@teammem/client";
 import { fakeGithubPat } from "@teammem/scanner/testing";
 import { teammem } from "../support/cli.js";
-import { setup, status } from "../support/clients.js";
+import { setup, status, sync } from "../support/clients.js";
 import { startNewEpoch } from "@teammem/server";
 import { dumpAllRows } from "../support/server.js";
 import { poller } from "../support/until.js";
@@ -36,6 +36,14 @@ async function bothWatching() {
   await wa.live();
   await wb.live();
   return { ...team, wa, wb };
+}
+
+/** A server with A (not watched) and B watched and subscribed. */
+async function bothWatchingOnlyB() {
+  const team = await setup("postgres");
+  const wb = { dir: team.b, ...(await watch(team.b, await team.server.token("bob"))) };
+  await wb.live();
+  return { ...team, wb };
 }
 
 const fileIs = (path: string, content: string) =>
@@ -124,7 +132,7 @@ describe("teammem watch", () => {
     const second = await teammem(["watch", "--dir", a], envA);
     expect(second.code).toBe(1);
     expect(second.stderr).toBe(
-      `teammem: teammem watch is already running on ${a} (pid ${process.pid}); stop it first (a watch that was killed frees the folder within 30 s) [watch_running]\n`,
+      `teammem: teammem watch is already running on ${a} (pid ${process.pid}); stop it first (a watch that was killed frees the folder at once, or within 30 s if it ran on another machine) [watch_running]\n`,
     );
 
     // The held-back file is logged once, not at every later run.
@@ -134,6 +142,35 @@ describe("teammem watch", () => {
     const end = await w.watch.stop();
     expect(end).toEqual({ exitCode: 0, pending: 0 });
     expect(existsSync(join(a, ".teammem", "watch.pid"))).toBe(false);
+  });
+
+  it("sends a held-back file once an admin approves its bypass, without another save, and logs the approval as the engine's bypass-decided event, not a warning (try18 F7)", async () => {
+    const { server, a, envA } = await setup("postgres");
+    const admin = await server.token("ada", "default", "admin");
+    const w = await watch(a, envA.TEAMMEM_TOKEN!, { bypassCheckMs: 200 });
+    await w.live();
+    const secret = fakeGithubPat(77);
+    await writeFile(join(a, "team", "fixture.md"), `# Fixture\ntoken ${secret}\n`);
+    await until("the held-back line", () => w.events.find((e) => e.type === "held-back"));
+    const fingerprint = (await status(a)).heldBack[0].findings[0].fingerprint as string;
+    expect((await teammem(["sync", "--dir", a, "--allow", fingerprint, "--reason", "test_value", "a fixture"], envA)).code).toBe(0);
+    const [request] = (await status(a)).bypasses;
+    expect(request.status).toBe("pending");
+    await new Promise((r) => setTimeout(r, 600)); // a few checks while pending: nothing sent, nothing logged
+    expect(w.events.some((e) => e.type === "synced" && e.path === "team/fixture.md")).toBe(false);
+    const res = await fetch(`${server.url}/v1/admin/bypasses/${request.id}/approve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+      body: JSON.stringify({ note: "fixture" }),
+    });
+    expect(res.status).toBe(200);
+    await w.synced("team/fixture.md");
+    // The engine's structured event (no reading of a message's text), logged once, never as a warning.
+    const decided = { type: "bypass-decided", path: "team/fixture.md", line: 2, ruleId: "github-pat", status: "approved", by: "ada", note: "fixture" } as const;
+    expect(w.events.filter((e) => e.type === "sync-event" && e.event.type === "bypass-decided")).toEqual([{ type: "sync-event", event: decided }]);
+    expect(formatLiveEvent({ type: "sync-event", event: decided }, new Date(0), false)).toBe("00:00:00 bypass for team/fixture.md:2 github-pat was approved by ada: fixture\n");
+    expect(w.events.filter((e) => e.type === "warning")).toEqual([]);
+    expect((await status(a)).bypasses[0].status).toBe("approved");
   });
 
   it("stops with exit code 1 and says why when the token is revoked", async () => {
@@ -180,5 +217,55 @@ describe("teammem watch", () => {
     }
     expect(w.events.filter((e) => e.type === "sync-event" || (e.type === "synced" && e.result !== "applied"))).toEqual([]);
     expect((await status(a)).pending).toEqual([]);
+  });
+
+  it("writes a teammate's push of 300 files as pulls only: no upload attempt and no sync per written file, each file logged once (try18 F16)", async () => {
+    const { a, envA, server, wb } = await bothWatchingOnlyB();
+    await mkdir(join(a, "team", "many"), { recursive: true });
+    for (let i = 0; i < 300; i++) await writeFile(join(a, "team", "many", `f${i}.md`), `# Note ${i}\n\nwhat we learned, part ${i}\n`);
+    expect((await sync(a, envA)).code).toBe(0);
+    const pushedByA = server.requests.length;
+    for (let i = 0; i < 300; i++) await fileIs(join(wb.dir, "team", "many", `f${i}.md`), `# Note ${i}\n\nwhat we learned, part ${i}\n`);
+    // A file saved on B afterwards: once it is synced, every file event of the pull was handled.
+    await writeFile(join(wb.dir, "team", "after.md"), "after\n");
+    await wb.synced("team/after.md");
+    const byB = server.requests.slice(pushedByA);
+    const applied = wb.events.flatMap((e) => (e.type === "sync-event" ? [`${e.event.type} ${"path" in e.event ? e.event.path : ""}`] : []));
+    expect(applied.sort()).toEqual(Array.from({ length: 300 }, (_, i) => `created team/many/f${i}.md`).sort());
+    // Its own writes are not uploads: the one upload is after.md's.
+    expect(wb.events.filter((e) => e.type === "synced" || e.type === "warning" || e.type === "disconnected")).toEqual([{ type: "synced", path: "team/after.md", result: "applied" }]);
+    expect(byB.filter((r) => r.startsWith("POST "))).toEqual(["POST /v1/namespaces/acme-web/batch"]);
+    // The changes came with the stream: no change feed page, entry or version read per file, and a few runs' probes in all.
+    expect(byB.filter((r) => !r.startsWith("GET /v1/server") && !r.startsWith("GET /v1/team/scan-policy") && !r.startsWith("POST "))).toEqual([]);
+    expect(byB.length).toBeLessThanOrEqual(12);
+  });
+
+  it("sends only the final content of a file saved by truncating then writing, even with a pause between, and still sends a file emptied on purpose (try17 L10)", async () => {
+    const { a, envA, server } = await setup("postgres");
+    const w = await watch(a, envA.TEAMMEM_TOKEN!, { emptySettleMs: 1500 });
+    await w.live();
+    const file = join(a, "team", "notes.md");
+    const versions = async () => {
+      const history = await (await fetch(`${server.url}/v1/namespaces/acme-web/history?path=notes.md`, { headers: { authorization: `Bearer ${envA.TEAMMEM_TOKEN}` } })).json();
+      return ((history as { versions?: { size: number }[] }).versions ?? []).map((v) => v.size).reverse(); // none yet: 404
+    };
+    await writeFile(file, "first\n");
+    await until("the first version", async () => (await versions()).length === 1);
+    // `: > f; sleep; cat x > f`: the empty file lies there longer than the quiet time (100 ms).
+    for (const [i, pauseMs] of [0, 300, 800].entries()) {
+      await writeFile(file, "");
+      await new Promise((r) => setTimeout(r, pauseMs));
+      await writeFile(file, `rewritten ${i}\n`);
+      await until(`rewrite ${i} sent`, async () => (await versions()).length === i + 2);
+    }
+    // A later file's sync means every event of notes.md was handled: nothing empty was sent.
+    await writeFile(join(a, "team", "after.md"), "after\n");
+    await w.synced("team/after.md");
+    await new Promise((r) => setTimeout(r, 1600)); // past the settle time
+    expect(await versions()).toEqual([6, 12, 12, 12]);
+    // Emptied on purpose: sent once it stayed empty for the settle time.
+    await writeFile(file, "");
+    await until("the empty version", async () => (await versions()).length === 5);
+    expect(await versions()).toEqual([6, 12, 12, 12, 0]);
   });
 });

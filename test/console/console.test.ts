@@ -11,7 +11,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page, type Response } from "playwright-core";
-import { seedConsole, type ConsoleSeed } from "../support/console-seed.js";
+import { fakeGithubPat } from "@teammem/scanner/testing";
+import { requestBypass, seedConsole, type ConsoleSeed } from "../support/console-seed.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -185,6 +186,8 @@ describe.skipIf(!haveChromium && !inCi)("admin console in Chromium", () => {
 
   it("is usable at 390 px: no page scrolls the body sideways", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    // A pending request too (the seed's was approved above): its row carries the note field and both buttons.
+    await requestBypass(server.url, memberToken, seed, fakeGithubPat(4243), "another sandbox token, for the staging deploy example");
     for (const name of ["audit", "bypasses", "namespaces", "members"]) {
       await page.click(`a[data-page=${name}]`);
       await page.waitForSelector(`#${name}-title`);

@@ -1,6 +1,7 @@
 /**
  * `teammem watch` as a real process (the built binary, `npx tsc -b` first) against a real server in
- * this process (issue 9): signals, the pid of a running watch, nothing lost on SIGKILL.
+ * this process (issue 9): signals, the pid of a running watch, nothing lost on SIGKILL, a killed
+ * watch's lock taken over at once.
  * Waits poll for outcomes with generous limits; nothing asserts how long anything took.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -77,8 +78,41 @@ describe("teammem watch as a process", () => {
     third.child.kill("SIGKILL");
     await third.exited;
     await server.start();
-    // A lock left by the killed watch (if it died mid-sync) frees itself within 30 s.
+    // A command lock left by the killed watch (if it died mid-sync) is taken over at once.
     await until("a sync after the kill", async () => (await teammem(["sync", "--dir", a], env)).code === 0, 60_000);
     expect(await dumpAllRows(server.database)).toContain("written while the server was away");
+  });
+
+  it("takes over at once the watch lock of a watch killed outright (SIGKILL), saying so with its pid; a running watch's lock is never taken", async () => {
+    expect(existsSync(CLI), `${CLI} is missing: run \`npx tsc -b\` first`).toBe(true);
+    const server = await startTestServer("postgres");
+    onTestFinished(() => server.dispose());
+    const root = await tempDir();
+    onTestFinished(() => root.remove());
+    const a = join(root.path, "a");
+    const env = { TEAMMEM_TOKEN: await server.token("alice") };
+    expect((await teammem(["init", "--dir", a, "--server", server.url, "--namespace", "acme-web"], env)).code).toBe(0);
+
+    const killed = watchProcess(a, env);
+    await until("the first watch to start", () => killed.has("started"));
+    const refused = watchProcess(a, env);
+    expect(await refused.exited).toBe(1); // its holder is alive: never taken
+    killed.child.kill("SIGKILL");
+    await killed.exited;
+    expect(existsSync(join(a, ".teammem", "watch.lock"))).toBe(true); // left behind
+
+    const next = watchProcess(a, env);
+    await until("the next watch to start or end", () => next.child.exitCode !== null || next.has("started"));
+    expect([next.child.exitCode, next.stderr()]).toEqual([null, ""]);
+    expect(next.events().filter((e) => e.type === "warning" && String(e.message).startsWith("took over"))).toEqual([
+      { at: expect.any(String), type: "warning", message: `took over the lock of a watch that ended (pid ${killed.child.pid})` },
+    ]);
+    const third = watchProcess(a, env); // the lock taken over is held as any other
+    expect(await third.exited).toBe(1);
+    expect(third.stderr()).toContain(`teammem watch is already running on ${a} (pid ${next.child.pid})`);
+
+    next.child.kill("SIGTERM");
+    expect(await next.exited).toBe(0);
+    expect(["watch.lock", "watch.lock.holder", "watch.pid"].filter((f) => existsSync(join(a, ".teammem", f)))).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ export interface TestServer {
   readonly database: Database;
   /** Every request the server received, as "METHOD /path?query", in order (tests count them). */
   readonly requests: string[];
+  /** The parsed JSON body of every request that had one, with its "METHOD /path?query", in order. */
+  readonly bodies: { readonly request: string; readonly body: unknown }[];
   /** A token of team `team` for `user`, with `role` (default member), expiring after `expiresInSeconds` (default never). */
   token(user: string, team?: string, role?: "admin" | "member" | "reader", expiresInSeconds?: number): Promise<string>;
   start(): Promise<void>;
@@ -67,9 +69,11 @@ afterAll(() => databases.close());
 export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["limits"]): Promise<TestServer> {
   const tdb: TestDatabase = await databases.take(kind);
   const requests: string[] = [];
+  const bodies: { request: string; body: unknown }[] = [];
   const { start, stop, url } = reopenableListener(async () => {
     const app = await buildApp({ db: tdb.database.db, jwtSecret: JWT_SECRET, limits: { rateLimitMax: 0, ...limits } });
     app.addHook("onRequest", async (request) => void requests.push(`${request.method} ${request.url}`));
+    app.addHook("preHandler", async (request) => void (request.body === undefined || bodies.push({ request: `${request.method} ${request.url}`, body: request.body })));
     return app;
   });
   await start();
@@ -77,6 +81,7 @@ export async function startTestServer(kind: DatabaseKind, limits?: AppOptions["l
     url: url(),
     database: tdb.database,
     requests,
+    bodies,
     token: async (user, team = "default", role = "member", expiresInSeconds) =>
       (await issueToken(tdb.database.db, JWT_SECRET, { teamName: team, userName: user, role, ...(expiresInSeconds ? { expiresInSeconds } : {}) })).token,
     start,

@@ -2,14 +2,14 @@
 // B's disk, both running `teammem watch` (the built binary, as child processes) against one
 // `teammem-server` (a child process too). See README.md here for the method and the results.
 //
-//   node apps/client/bench/live.mjs [--edits 100] [--files 10] [--gap-ms 50] [--extra-files 5000]
+//   node apps/client/bench/live.mjs [--edits 100] [--files 10] [--gap-ms 50] [--extra-files 5000] [--pull-files 300]
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node apps/client/bench/live.mjs
 //
 // Without BENCH_DATABASE_URL the server uses its embedded database in a temporary folder. With
 // it, a fresh database teammem_bench_live_<random> is created there and dropped at the end.
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     "gap-ms": { type: "string", default: "50" },
     "timeout-ms": { type: "string", default: "15000" },
     "extra-files": { type: "string", default: "0" },
+    "pull-files": { type: "string", default: "300" },
   },
 });
 const EDITS = Number(args.edits);
@@ -31,6 +32,8 @@ const GAP_MS = Number(args["gap-ms"]);
 const TIMEOUT_MS = Number(args["timeout-ms"]);
 /** Files already in team/ (synced to both before the watches start), in folders of 100: a big memory folder. */
 const EXTRA_FILES = Number(args["extra-files"]);
+/** A teammate's one push of this many new files (one folder), after the edits: how long B's watch takes to write them, against `teammem sync` (try18 F16). */
+const PULL_FILES = Number(args["pull-files"]);
 const NAMESPACE = "bench-live";
 const BASELINE_NAMESPACE = "bench-live-baseline";
 
@@ -135,7 +138,7 @@ async function main() {
   // Team and tokens first: the embedded database admits one process at a time.
   runCli(SERVER_CLI, ["team", "create", "bench", ...serverArgs], { env: serverEnv });
   const token = (user) => /(eyJ[\w.-]+)/.exec(runCli(SERVER_CLI, ["token", "create", ...serverArgs, "--team", "bench", "--user", user, "--role", "member"], { env: serverEnv }).stdout)[1];
-  const [tokenA, tokenB, tokenBase] = [token("alice"), token("bob"), token("carol")];
+  const [tokenA, tokenB, tokenBase, tokenC, tokenD] = [token("alice"), token("bob"), token("carol"), token("dave"), token("erin")];
   const server = await startServer(databaseUrl ? { databaseUrl } : { dataDir });
   cleanups.push(() => server.stop());
   const [a, b] = [join(root, "a"), join(root, "b")];
@@ -191,6 +194,41 @@ async function main() {
   console.log("");
   console.log(`ratio watch/bare: p50 ${(w.p50 / r.p50).toFixed(1)}x, p99 ${(w.p99 / r.p99).toFixed(1)}x`);
   console.log(`goal p99 < 1000 ms: ${w.p99 < 1000 ? "met" : "NOT met"} (p99 ${w.p99.toFixed(0)} ms)`);
+  if (PULL_FILES > 0) {
+    // A teammate (C, no watch) pushes PULL_FILES new files with one `teammem sync`; B's watch writes
+    // them as the stream delivers them. Then D pulls the same files with `teammem sync` (a process).
+    const [c, d] = [join(root, "c"), join(root, "d")];
+    runCli(CLIENT_CLI, ["init", "--dir", c, "--server", server.url, "--namespace", NAMESPACE, "--token", tokenC]);
+    runCli(CLIENT_CLI, ["init", "--dir", d, "--server", server.url, "--namespace", NAMESPACE, "--token", tokenD]);
+    runCli(CLIENT_CLI, ["sync", "--dir", d]); // D holds the edits' files already: its next sync pulls only the push
+    const bulk = (root_) => join(root_, "team", "bulk");
+    mkdirSync(bulk(c), { recursive: true });
+    const body = (i) => `# Bulk ${i}\n\n- what the team learned, part ${i}\n`;
+    for (let i = 0; i < PULL_FILES; i++) writeFileSync(join(bulk(c), `note-${i}.md`), body(i));
+    const t0 = performance.now();
+    runCli(CLIENT_CLI, ["sync", "--dir", c]);
+    const pushed = performance.now();
+    const all = () => {
+      try {
+        return readdirSync(bulk(b)).filter((n) => n.endsWith(".md")).length === PULL_FILES && Array.from({ length: PULL_FILES }, (_, i) => readFileSync(join(bulk(b), `note-${i}.md`), "utf8") === body(i)).every(Boolean);
+      } catch {
+        return false;
+      }
+    };
+    const deadline = pushed + 120_000;
+    while (!all()) {
+      if (performance.now() > deadline) throw new Error(`B's watch did not write the ${PULL_FILES} files within 120 s\n--- B's watch:\n${watchB.output().slice(-3000)}`);
+      await sleep(20);
+    }
+    const onB = performance.now();
+    const t2 = performance.now();
+    runCli(CLIENT_CLI, ["sync", "--dir", d]);
+    const bySync = performance.now() - t2;
+    console.log("");
+    console.log(`a teammate's push of ${PULL_FILES} new files (one teammem sync, ${(pushed - t0).toFixed(0)} ms):`);
+    console.log(`  all on B's disk (watching), from the push's end: ${(onB - pushed).toFixed(0).padStart(6)} ms (from its start: ${(onB - t0).toFixed(0)} ms)`);
+    console.log(`  teammem sync on D pulling the same files:       ${bySync.toFixed(0).padStart(6)} ms (a process: start included)`);
+  }
   const errors = [watchA, watchB].map((x) => x.output()).join("").split("\n").filter((l) => /"type":"(disconnected|warning|stopped)"/.test(l));
   if (errors.length) console.log(`\nwatch log lines of note:\n${errors.slice(0, 10).join("\n")}`);
 }

@@ -218,3 +218,23 @@ export function localFailure(err: unknown): ClientError | undefined {
     known.code,
   );
 }
+
+/** Whether `err` is the server's 404 for a path it has no route for (not a teammem API path: the server URL has a wrong path). */
+export function isNoRoute(err: unknown): boolean {
+  return err instanceof ServerError && err.code === "not_found" && err.serverMessage.startsWith("no route ");
+}
+
+/**
+ * The one wording of a 404 on a namespace's requests, whichever command met it (init, sync, push,
+ * status; try18 F13): the server URL's path is not a teammem server's (no route there), or the
+ * namespace does not exist and this token may not create it (`readOnly`: a reader's, or a create
+ * refused). Same code (`not_found`), status and server message as `err`; only the message differs.
+ */
+export function namespaceNotFound(err: ServerError, namespace: string, readOnly: boolean): ServerError {
+  const described = new ServerError(err.server, err.status, err.code, err.serverMessage, err.retry, err.details);
+  described.message = isNoRoute(err)
+    ? `server ${err.server} has no teammem API at this URL (404 not_found: no route at this path); the server URL is its base URL, e.g. http://127.0.0.1:8080`
+    : `namespace ${namespace} does not exist on ${err.server}` +
+      (readOnly ? " and this token may not create it (read-only); ask a member to create it (teammem init or sync with a member token)" : "");
+  return described;
+}

@@ -192,16 +192,55 @@ describe("walkTeamScope", () => {
     await writeFile(join(root, "team", "ok.md"), "ok\n");
     const scope = await walkTeamScope(layout);
     expect([...scope.files.keys()]).toEqual(["ok.md"]);
+    // Shown escaped (5c22844, try18 F12): a bidi control would reverse the rest of the line, an
+    // invisible character would not show at all; listed in the order of the shown names.
     expect(scope.skipped).toEqual([
+      { path: "team/\\u200b", reason: expect.stringMatching(/U\+200B ZERO WIDTH SPACE.*rename the file without it to sync it$/), symlink: false }, // no valid name without it
       {
-        path: "team/a/team/\\u202eevil.md", // escaped when shown: it would reverse the rest of the line
+        path: "team/a/team/\\u202eevil.md",
         reason: expect.stringMatching(/^invalid path: path holds U\+202E RIGHT-TO-LEFT OVERRIDE, a bidi control: .*, e\.g\. to team\/a\/team\/evil\.md, to sync it$/),
         symlink: false,
       },
-      { path: `team/dir${zwsp}`, reason: expect.stringMatching(/^invalid path: path holds U\+200B ZERO WIDTH SPACE, an invisible character: .*, e\.g\. to team\/dir, to sync it$/), symlink: false },
-      { path: `team/${zwsp}`, reason: expect.stringMatching(/U\+200B ZERO WIDTH SPACE.*rename the file without it to sync it$/), symlink: false }, // no valid name without it
+      { path: "team/dir\\u200b", reason: expect.stringMatching(/^invalid path: path holds U\+200B ZERO WIDTH SPACE, an invisible character: .*, e\.g\. to team\/dir, to sync it$/), symlink: false },
     ]);
     expect(isSkipped(scope, `dir${zwsp}/inner.md`)).toBe(true);
+  });
+
+  it("skips and reports names Windows cannot create (device names, a trailing space or dot), with a name to rename to (try17 L3)", async () => {
+    const { root, layout } = await memoryFolder();
+    await writeFile(join(root, "team", "CON.md"), "hi\n");
+    await writeFile(join(root, "team", "trail."), "hi\n");
+    await mkdir(join(root, "team", "aux"));
+    await writeFile(join(root, "team", "aux", "inner.md"), "inner\n");
+    await writeFile(join(root, "team", "ok.md"), "ok\n");
+    await writeFile(join(root, "team", "trail .md"), "a space before the extension is fine\n");
+    const scope = await walkTeamScope(layout);
+    expect([...scope.files.keys()].sort()).toEqual(["ok.md", "trail .md"]);
+    expect(scope.skipped).toEqual([
+      { path: "team/CON.md", reason: expect.stringMatching(/^invalid path: path holds a name Windows reads as the device CON .*a teammate on Windows could not write it; rename it, e\.g\. to team\/CON_\.md, to sync it$/), symlink: false },
+      { path: "team/aux", reason: expect.stringMatching(/the device AUX .*, e\.g\. to team\/aux_, to sync it$/), symlink: false },
+      { path: "team/trail.", reason: expect.stringMatching(/^invalid path: path holds a name ending in a dot, .*, e\.g\. to team\/trail, to sync it$/), symlink: false },
+    ]);
+    expect(isSkipped(scope, "aux/inner.md")).toBe(true);
+  });
+
+  it("skips and reports names holding a character Windows does not allow (: * ? < > | \"), each with a name to rename to (try18 F11)", async () => {
+    const { root, layout } = await memoryFolder();
+    const reserved = [":", "*", "?", "<", ">", "|", '"'];
+    for (const [i, ch] of reserved.entries()) await writeFile(join(root, "team", `n${i}${ch}x.md`), "hi\n");
+    await mkdir(join(root, "team", "what?"));
+    await writeFile(join(root, "team", "what?", "inner.md"), "inner\n");
+    await writeFile(join(root, "team", "ok.md"), "ok\n");
+    const scope = await walkTeamScope(layout);
+    expect([...scope.files.keys()]).toEqual(["ok.md"]);
+    const message = (ch: string) => `path holds '${ch}', a character Windows does not allow in file names (: * ? < > | "): a teammate on Windows could not write it; rename it`;
+    expect(scope.skipped).toEqual(
+      [
+        ...reserved.map((ch, i) => ({ path: `team/n${i}${ch}x.md`, reason: `invalid path: ${message(ch)}, e.g. to team/n${i}_x.md, to sync it`, symlink: false })),
+        { path: "team/what?", reason: `invalid path: ${message("?")}, e.g. to team/what_, to sync it`, symlink: false },
+      ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
+    expect(isSkipped(scope, "what?/inner.md")).toBe(true);
   });
 
   it("skips and reports file and folder names that are not UTF-8 (never read, nothing under them counts as deleted), and still lists the rest", async () => {

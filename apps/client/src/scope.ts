@@ -6,7 +6,7 @@
 import type { BigIntStats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { checkEntryPath, isInvisibleCodePoint, type PathCheck } from "@teammem/protocol";
+import { checkEntryPath, isInvisibleCodePoint, windowsDeviceName, WINDOWS_RESERVED_CHARACTERS, type PathCheck } from "@teammem/protocol";
 import { isSettled, nowNs, sameFileStat, type FileStat } from "./local/file-stat.js";
 import { parentChecks, readTeamFile, type ParentChecks, type Unsafe } from "./local/team-files.js";
 import { TEMP_PREFIX } from "./state/atomic.js";
@@ -180,6 +180,7 @@ function invalidReason(rel: string, check: PathCheck): string {
   const name = rel.slice(rel.lastIndexOf("/") + 1);
   if (name.toLowerCase().startsWith(TEMP_PREFIX)) return "invalid path: a teammem temporary file (left by an interrupted write; safe to delete)";
   if (!check.ok && (check.rule === "bidi_control" || check.rule === "invisible_character")) return invisibleReason(rel, check.message);
+  if (!check.ok && (check.rule === "windows_device_name" || check.rule === "trailing_dot_or_space" || check.rule === "windows_reserved_character")) return windowsReason(rel, check.message);
   return check.ok ? notNfcReason(rel) : `invalid path: ${check.message}`;
 }
 
@@ -191,6 +192,25 @@ function invalidReason(rel: string, check: PathCheck): string {
 function invisibleReason(rel: string, message: string): string {
   const visible = [...rel].filter((c) => !isInvisibleCodePoint(c.codePointAt(0)!)).join("");
   const hint = checkEntryPath(visible).ok ? `, e.g. to ${displayPath(visible)},` : "";
+  return `invalid path: ${message}${hint} to sync it`;
+}
+
+/**
+ * Why a team name Windows cannot create is skipped (try17 L3, try18 F11): the protocol's message,
+ * and a name to rename it to, when that one is valid: a device name gets a `_` after the device
+ * (`CON.md` to `CON_.md`), each character Windows does not allow becomes `_` (`what?.md` to
+ * `what_.md`), a trailing space or dot is dropped (`notes.` to `notes`).
+ */
+function windowsReason(rel: string, message: string): string {
+  const portable = rel
+    .split("/")
+    .map((segment) => {
+      const device = windowsDeviceName(segment);
+      const named = device === null ? segment : `${segment.slice(0, device.length)}_${segment.slice(device.length)}`;
+      return [...named].map((c) => (WINDOWS_RESERVED_CHARACTERS.includes(c) ? "_" : c)).join("").replace(/[. ]+$/, "");
+    })
+    .join("/");
+  const hint = checkEntryPath(portable).ok ? `, e.g. to ${displayPath(portable)},` : "";
   return `invalid path: ${message}${hint} to sync it`;
 }
 

@@ -17,7 +17,8 @@ import { displayPath, displayRelative, type Layout } from "../state/layout.js";
  * @throws UsageError private_path (outside team/), outside_folder, invalid_path (not a valid entry path, or `team/` itself).
  */
 export function teamFileArg(layout: Layout, raw: string): string {
-  const where = teamPathOf(layout, raw);
+  // A read of the server's versions: a name stored before a newer path rule is still named (try17 C2); a restore of it is the server's to refuse.
+  const where = teamPathOf(layout, raw, { existing: true });
   if (where.scope === "private")
     throw new UsageError(`${displayRelative(where.relative)} is private (outside team/): it never leaves this machine and has no server history`, "private_path");
   if (where.scope === "outside") throw new UsageError(`${displayRelative(raw)} is outside the memory folder ${layout.root}`, "outside_folder");

@@ -28,13 +28,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { checkNamespaceName, NAMESPACE_RULE } from "@teammem/protocol";
+import { checkNamespaceName, NAMESPACE_RULE, type NamespaceResponse } from "@teammem/protocol";
 import { locateFolder, type LocatedFolder } from "../agents/locate-folder.js";
 import { pickRemote, readRepo, type RepoInfo } from "../agents/git-repo.js";
 import { displayRemoteUrl, namespaceFromRemote } from "../agents/remote-namespace.js";
 import { describeNetworkError, ErrorBody, FETCH_BAD_PORTS } from "@teammem/protocol";
-import { ClientError, NetworkError, RedirectError, ServerError, UsageError } from "../errors.js";
-import { createApi, redirectTarget } from "../http/api.js";
+import { ClientError, namespaceNotFound, NetworkError, RedirectError, ServerError, UsageError } from "../errors.js";
+import { createApi, FIRST_ANSWER_TIMEOUT_MS, noAnswerReason, redirectTarget } from "../http/api.js";
 import { MAX_ERROR_REPLY_BYTES, readReplyText } from "../http/read-reply.js";
 import { fsyncDir } from "../state/atomic.js";
 import { loadConfig, saveConfig, type Config } from "../state/config.js";
@@ -81,8 +81,8 @@ function parseServerUrl(raw: string): string {
   return url.toString().replace(/\/+$/, "");
 }
 
-/** How long init waits for the server's first answer, in ms. */
-const REACH_TIMEOUT_MS = 10_000;
+/** How long init waits for the server's first answer, in ms: as long as any command's first request (http/api.ts). */
+const REACH_TIMEOUT_MS = FIRST_ANSWER_TIMEOUT_MS;
 
 /**
  * Checks that a teammem server answers at `server` before anything is written: an unauthenticated
@@ -99,7 +99,7 @@ async function checkIsTeammemServer(server: string): Promise<void> {
     response = await fetch(`${server}/v1/team/whoami`, { headers: { accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
   } catch (err) {
     const timedOut = err instanceof DOMException && err.name === "TimeoutError";
-    throw new NetworkError(server, timedOut ? `no answer within ${REACH_TIMEOUT_MS} ms` : describeNetworkError(err, server));
+    throw new NetworkError(server, timedOut ? noAnswerReason(REACH_TIMEOUT_MS) : describeNetworkError(err, server));
   }
   if (response.status >= 300 && response.status < 400) {
     void response.body?.cancel().catch(() => undefined);
@@ -132,11 +132,18 @@ async function checkIsTeammemServer(server: string): Promise<void> {
  */
 async function checkRemote(server: string, namespace: string, token: string): Promise<string> {
   const api = createApi({ server, namespace, token });
+  const notSetUp = (err: ServerError) => {
+    err.message += "; nothing was set up";
+    return err;
+  };
   try {
     const ns = await api.ensureNamespace();
-    return `namespace ${ns.name} ready on the server`;
+    return namespaceLine(ns);
   } catch (err) {
     if (!(err instanceof ServerError)) throw err;
+    if (err.code === "namespace_name_conflict") throw nameConflict(err, namespace);
+    // The same words as a sync meeting the same 404 (errors.ts namespaceNotFound).
+    if (err.code === "not_found") throw notSetUp(namespaceNotFound(err, namespace, false));
     if (err.code !== "forbidden") throw new ClientError(`${err.message}; nothing was set up (check the token and --server)`);
   }
   try {
@@ -144,13 +151,36 @@ async function checkRemote(server: string, namespace: string, token: string): Pr
     return `namespace ${namespace} found on the server (read-only token: sync pulls the team's changes, local edits are not sent)`;
   } catch (err) {
     if (!(err instanceof ServerError)) throw err;
-    if (err.code === "not_found")
-      throw new ClientError(
-        `namespace ${namespace} does not exist on ${server} and this token may not create it (read-only); ` +
-          "ask a member to create it (teammem init with a member token); nothing was set up",
-      );
+    if (err.code === "not_found") throw notSetUp(namespaceNotFound(err, namespace, true));
     throw new ClientError(`${err.message}; nothing was set up (check the token and --server)`);
   }
+}
+
+/**
+ * Init's words for the namespace the server answered: created (new and empty, so a mistyped name
+ * is noticed) or found with its live entry count; "ready" for a server that says neither.
+ */
+function namespaceLine(ns: NamespaceResponse): string {
+  if (ns.created === true) return `namespace ${ns.name} created on the server (new, no entries yet)`;
+  if (ns.created === false && ns.entries !== undefined)
+    return `namespace ${ns.name} found on the server (${ns.entries} ${ns.entries === 1 ? "entry" : "entries"})`;
+  return `namespace ${ns.name} ready on the server`;
+}
+
+/**
+ * The server refused to create `namespace` because the team has it under another spelling
+ * (`namespace_name_conflict`, `details.existing`): names the existing one and how to use it.
+ */
+function nameConflict(err: ServerError, namespace: string): ClientError {
+  const raw = err.details?.["existing"];
+  const existing = typeof raw === "string" && checkNamespaceName(raw).ok ? raw : null;
+  if (existing === null) return new ClientError(`${err.message}; nothing was set up`, 1, "namespace_name_conflict");
+  return new ClientError(
+    `namespace ${existing} exists on the server; did you mean it? ${namespace} differs from it only by letter case or a trailing .git, ` +
+      `so it was not created (run: teammem init --namespace ${existing}); nothing was set up`,
+    1,
+    "namespace_name_conflict",
+  );
 }
 
 /** The namespace to use and how it was found: `--namespace`, else the repository's remote. */
@@ -226,8 +256,13 @@ async function run(options: OptionsOf<typeof define>, ctx: CommandContext): Prom
       await checkIsTeammemServer(server);
       remote = token ? await checkRemote(server, namespace, token) : "server reached; namespace will be created on the first sync (no token yet)";
     } catch (err) {
-      if (!(err instanceof NetworkError)) throw err;
-      throw new ClientError(`${err.message}; nothing was set up (check --server and that the server runs, or pass --offline to set up without it)`, 1, err.code);
+      const failure = err instanceof NetworkError
+        ? new ClientError(`${err.message}; nothing was set up (check --server and that the server runs, or pass --offline to set up without it)`, 1, err.code)
+        : err;
+      // A folder set up already (--moved, or init run again) was not "not set up": it is left as it was (try17 L4).
+      if (existing && failure instanceof ClientError)
+        throw new ClientError(failure.message.replace("nothing was set up", `nothing was changed (the folder still points at ${existing.server}, namespace ${existing.namespace})`), failure.exitCode, failure.code);
+      throw failure;
     }
     reached = true;
   }

@@ -6,7 +6,7 @@
  * reported), 1 when the server could not be reached or refused (the change stays queued and the
  * next sync or push sends it), 2 on usage errors (a path outside the team scope included; a path
  * that does not exist, `no_such_file`, unless it is a synced file whose deletion is sent; a FIFO,
- * socket or device, `not_regular_file`; a path under a symlinked folder, `symlink_path`). Reports
+ * socket or device, `not_regular_file`; a symlink or a path under a symlinked folder, `symlink_path`). Reports
  * (and warnings) name only the paths named: another file held back by the same send is not mentioned.
  */
 import { isTokenRefusal, tokenRefusalFix, UsageError } from "../errors.js";
@@ -14,6 +14,7 @@ import { namedPathKind } from "../local/team-files.js";
 import { teamPathOf, underEntry } from "../local/team-path.js";
 import { displayPath, displayRelative, type Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
+import { loadReports } from "../state/reports.js";
 import { loadSyncState } from "../state/sync-state.js";
 import { describeEvent } from "../sync/events.js";
 import { pushOutcome, type PushOutcome } from "../sync/push-outcome.js";
@@ -61,8 +62,8 @@ export function entryPrefixes(layout: Layout, paths: readonly string[]): string[
  * at with lstat only (never opened, never through a symlink).
  * @throws UsageError `no_such_file` for a path with nothing on disk that is neither a synced file
  *   (whose deletion to send) nor queued; `not_regular_file` for a FIFO, socket or device;
- *   `symlink_path` for a path under a symlinked folder (a symlink named itself is reported by the
- *   walk as not synced).
+ *   `symlink_path` for a path that is a symlink or lies under a symlinked folder (try17 C1: the
+ *   same refusal for both; a symlink inside a named folder is reported by the walk as not synced).
  */
 async function checkOnDisk(layout: Layout, prefixes: readonly string[]): Promise<void> {
   const missing: string[] = [];
@@ -70,14 +71,19 @@ async function checkOnDisk(layout: Layout, prefixes: readonly string[]): Promise
   for (const prefix of prefixes) {
     const kind = await namedPathKind(layout, prefix);
     if (kind === "special") notRegular.push(displayPath(prefix));
-    else if (typeof kind === "object" && kind.under)
-      throw new UsageError(`${skippedLine({ path: displayPath(prefix), reason: "a parent folder is a symlink (not followed)", symlink: true })}; nothing sent`, "symlink_path");
+    else if (typeof kind === "object")
+      throw new UsageError(`${symlinkLine(prefix, kind.under)}; nothing sent`, "symlink_path");
     else if (kind === "absent" && !(await knownUnder(layout, prefix))) missing.push(displayPath(prefix));
   }
   if (missing.length > 0)
     throw new UsageError(`${missing.join(", ")}: no such file (nor a synced file whose deletion to send); nothing sent`, "no_such_file");
   if (notRegular.length > 0)
     throw new UsageError(`${notRegular.join(", ")}: not a regular file (a FIFO, socket or device): only regular files are synced; nothing sent`, "not_regular_file");
+}
+
+/** Why a named path that is a symlink (`under`: lies under a symlinked folder) is not synced: `team/x.md: not synced: symlink (not followed); ...`. */
+export function symlinkLine(entryPath: string, under: boolean): string {
+  return skippedLine({ path: displayPath(entryPath), reason: under ? "a parent folder is a symlink (not followed)" : "symlink (not followed)", symlink: true });
 }
 
 /** Whether the sync state has a live base under `prefix`, or the outbox an operation there (a deleted file's delete is then sent). */
@@ -113,6 +119,20 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     pull: false,
   });
   const outcome = pushOutcome(summary, prefixes);
+  // A named file whose edit the server refuses to this read-only token (now, or by an earlier
+  // sync: the unchanged edit is not sent again) is not "nothing to push": it is said, and exits 1 (try18 F4).
+  const readOnly = summary.error ? [] : await readOnlyRefused(layout, prefixes);
+  for (const p of readOnly) if (!outcome.rejected.includes(p)) outcome.rejected.push(p);
+  if (readOnly.length > 0 && !options.json) {
+    ctx.io.stdout(describe(outcome, paths, new Set(readOnly)));
+    ctx.io.stderr(`teammem: your token is read-only (reader): ${readOnly.join(", ")} not sent; ask an admin for the member role, or revert the file [forbidden]\n`);
+    return 1;
+  }
+  if (readOnly.length > 0) {
+    const message = `your token is read-only (reader): ${readOnly.join(", ")} not sent`;
+    ctx.io.stdout(JSON.stringify({ ...outcome, ok: false, error: { code: "forbidden", message }, warnings }, null, 2) + "\n");
+    return 1;
+  }
   if (isTokenRefusal(summary.error)) {
     // Refused as a whole (bad, expired, revoked or foreign token): no summary of work that never happened.
     if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: { code: summary.error.code, message: summary.error.message }, pending: summary.pending }, null, 2) + "\n");
@@ -130,14 +150,21 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   return 0;
 }
 
-function describe(o: PushOutcome, paths: readonly string[]): string {
+/** Display paths under `prefixes` whose local edit stands rejected as `forbidden` (a read-only token). */
+async function readOnlyRefused(layout: Layout, prefixes: readonly string[]): Promise<string[]> {
+  const { rejected } = await loadReports(layout);
+  return rejected.filter((r) => r.code === "forbidden" && prefixes.some((p) => underEntry(p, r.path))).map((r) => displayPath(r.path));
+}
+
+function describe(o: PushOutcome, paths: readonly string[], readOnly: ReadonlySet<string> = new Set()): string {
   const lines: string[] = [];
   for (const p of o.applied) lines.push(`pushed ${p}: applied`);
   for (const p of o.merged) lines.push(`pushed ${p}: merged with a teammate's edit (the merged file is written here)`);
   for (const p of o.conflicts) lines.push(`pushed ${p}: conflict (the server kept its version; see teammem status)`);
   for (const e of o.events) lines.push(describeEvent(e));
   for (const u of o.unresolved) lines.push(`${u.path}: not sent, conflict markers still in it (line ${u.line}); remove them (or teammem resolve)`);
-  for (const p of o.rejected) lines.push(`${p}: rejected by the server (see teammem status)`);
+  for (const p of o.rejected)
+    lines.push(readOnly.has(p) ? `${p}: rejected: forbidden (your token is read-only: reader), not sent` : `${p}: rejected by the server (see teammem status)`);
   for (const h of o.heldBack) lines.push(`${h.path}: held back (secret found, not sent)`);
   for (const s of o.skipped) lines.push(skippedLine(s));
   if (lines.length === 0 && o.ok) lines.push(`nothing to push for ${paths.map(displayRelative).join(", ")} (unchanged since the last sync, or already sent)`);

@@ -98,7 +98,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const api = createApi({ server: config.server, namespace: config.namespace, token });
 
   // A running `teammem watch` holds the lock only while it syncs: wait for that.
-  const release = await acquireLock(layout, { waitMs: COMMAND_LOCK_WAIT_MS });
+  const release = await acquireLock(layout, { waitMs: COMMAND_LOCK_WAIT_MS, warn: (line) => ctx.io.stderr(`teammem: ${line}\n`) });
   try {
     const state = await loadSyncState(layout);
     const reports = await loadReports(layout);

@@ -51,7 +51,7 @@ async function run(rawPath: string, options: OptionsOf<typeof define>, ctx: Comm
   const shown = displayPath(path);
 
   // A running `teammem watch` holds the lock only while it syncs: wait for that.
-  const release = await acquireLock(layout, { waitMs: COMMAND_LOCK_WAIT_MS });
+  const release = await acquireLock(layout, { waitMs: COMMAND_LOCK_WAIT_MS, warn: (line) => ctx.io.stderr(`teammem: ${line}\n`) });
   try {
     const state = await loadSyncState(layout);
     const base = state.bases[path];

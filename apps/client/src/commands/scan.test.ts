@@ -160,7 +160,21 @@ describe("teammem scan PATH", () => {
     }
   });
 
-  it("exits 2 not_regular_file for a FIFO, a socket or a folder named, never opening it (try17 M3: a FIFO hung the scan)", async () => {
+  it("scans every file a sync would read under a named folder, team/ itself too, as push takes the same paths (try17 L6)", async () => {
+    const dir = await memoryFolder();
+    await mkdir(join(dir, "team", "sub"));
+    await writeFile(join(dir, "team", "ok.md"), "fine\n");
+    await writeFile(join(dir, "team", "sub", "leak.md"), `t=${fakeGithubPat()}\n`);
+    await writeFile(join(dir, "private.md"), `t=${fakeGithubPat()}\n`);
+    for (const path of ["team/", "team", join(dir, "team")]) {
+      const r = await teammem(["scan", "--dir", dir, path]);
+      expect({ path, code: r.code, stdout: r.stdout }).toEqual({ path, code: 1, stdout: "team/ok.md: no credentials found\nteam/sub/leak.md:1:github-pat (GitHub personal access token (classic))\n" });
+    }
+    const sub = await teammem(["scan", "--dir", dir, "team/sub/", "--json"]);
+    expect([sub.code, JSON.parse(sub.stdout).results.map((r: { path: string }) => r.path)]).toEqual([1, ["team/sub/leak.md"]]);
+  });
+
+  it("exits 2 not_regular_file for a FIFO or a socket named, never opening it (try17 M3: a FIFO hung the scan)", async () => {
     const dir = await memoryFolder();
     await writeFile(join(dir, "team", "ok.md"), "fine\n");
     execFileSync("mkfifo", [join(dir, "team", "fifo.md")]);
@@ -173,7 +187,6 @@ describe("teammem scan PATH", () => {
       ["team/fifo.md", "team/fifo.md"],
       [join(dir, "team", "fifo.md"), "team/fifo.md"],
       ["team/sock.md", "team/sock.md"],
-      ["team/sub", "team/sub"],
       ["private-fifo", "private-fifo"],
     ]) {
       const r = await teammem(["scan", "--dir", dir, "team/ok.md", path!]);

@@ -9,10 +9,13 @@
  * regular file (a FIFO, socket or device; a folder in `team/`): `not_regular_file`, never opened;
  * standard input over 8 MiB or not UTF-8). A file that cannot be scanned (not UTF-8, over 8 MiB, unreadable) is
  * reported on stderr and the other files are scanned; the exit is then 2 ("not everything was
- * scanned") unless a finding made it 1. A symlink in `team/` (or a file reached through a symlinked
- * folder; dangling too) is never followed, as a sync never follows it: it is not scanned, and a
- * warning on stderr (and `skipped` in --json) names it as not synced (try15 F7: scanning it reported a private file's
- * findings as a team file's); it does not change the exit code.
+ * scanned") unless a finding made it 1. A named symlink in `team/` (or a file reached through a
+ * symlinked folder; dangling too) is never followed, as a sync never follows it (try15 F7: scanning
+ * it reported a private file's findings as a team file's): it is refused like push refuses it, exit
+ * 2 `symlink_path`, nothing scanned (try17 L7, C1). A named folder in `team/` (`team/` itself too)
+ * means what it means to push (try17 L6): every file a sync would read under it is scanned; what a
+ * sync skips there (a symlink, a name the protocol refuses) is named on stderr as not scanned (and
+ * `skipped` in --json) without changing the exit code, since a sync never sends it.
  * Without `--dir`/`--agent`/`--repo` the memory folder is the nearest folder holding `.teammem` at or
  * above the current folder, else at or above the first absolute path given, else the current folder.
  * A relative path is relative to the current folder (as shell globbing gives them: `teammem scan
@@ -23,9 +26,10 @@ import { existsSync, lstatSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { decodeUtf16WithBom } from "@teammem/scanner";
 import { UsageError } from "../errors.js";
-import { MAX_LOCAL_FILE_BYTES, readTeamFile } from "../local/team-files.js";
+import { MAX_LOCAL_FILE_BYTES, namedPathKind, readTeamFile } from "../local/team-files.js";
 import { NotRegularFile, readRegularFile } from "../local/read-regular.js";
-import { skippedLine, type SkippedPath } from "../scope.js";
+import { skippedLine, walkTeamScope, type SkippedPath } from "../scope.js";
+import { symlinkLine } from "./push.js";
 import { teamPathOf } from "../local/team-path.js";
 import { loadConfig } from "../state/config.js";
 import { loadScanPolicy, scanKeyOf } from "../state/scan-policy.js";
@@ -203,23 +207,37 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     const missing = paths.filter((raw) => !present(onDisk(layout, raw)));
     if (missing.length > 0)
       throw new UsageError(`${missing.map((m) => displayRelative(m)).join(", ")}: no such file (a relative path is read from the current folder, else from the memory folder ${layout.root})`, "no_such_file");
-    /** Named paths that are not regular files (FIFO, socket, device; a folder in team/): refused, never opened (try17 M3). */
+    /** Named paths that are not regular files (FIFO, socket, device): refused, never opened (try17 M3). */
     const notRegular: string[] = [];
+    /** Named paths that are symlinks or lie under a symlinked folder: refused, never followed (try17 L7, C1: as push refuses them). */
+    const symlinks: string[] = [];
+    /** Files to scan: [path as given or found, entry path]. A named folder in team/ (team/ itself too) gives the files a sync would read under it (try17 L6: as push takes it). */
+    const files: [string, string][] = [];
     for (const raw of paths) {
       const where = teamPathOf(layout, raw);
-      if (where.scope !== "team" || where.entryPath === "") {
+      if (where.scope !== "team") {
         if (where.scope === "private" && special(onDisk(layout, raw))) notRegular.push(displayRelative(where.relative));
         else results.push(scanAt(layout, raw, "", fingerprintKey, allowed)); // refuses or reports private, as with --stdin
         continue;
       }
+      const kind = await namedPathKind(layout, where.entryPath);
+      if (typeof kind === "object") symlinks.push(symlinkLine(where.entryPath, kind.under));
+      else if (kind === "special") notRegular.push(displayPath(where.entryPath));
+      else if (kind === "folder") {
+        // As a sync reads the folder: its symlinks and names a sync skips are named as not scanned (a sync never sends them).
+        const scope = await walkTeamScope(layout, [where.entryPath]);
+        for (const entry of [...scope.files.keys()].sort()) files.push([join(layout.team, entry), entry]);
+        skipped.push(...scope.skipped);
+      } else files.push([raw, where.entryPath]);
+    }
+    if (symlinks.length > 0) throw new UsageError(`${symlinks.join("; ")}; not scanned`, "symlink_path");
+    if (notRegular.length > 0)
+      throw new UsageError(`${notRegular.join(", ")}: not a regular file (a FIFO, socket or device): only regular files are scanned or synced`, "not_regular_file");
+    for (const [raw, entryPath] of files) {
       // Read as a sync reads it: never through a symlink (the file, or a folder on the way), never a blocking open.
-      const local = await readTeamFile(layout, where.entryPath);
-      if (local.kind === "unsafe" && local.symlink) {
-        skipped.push({ path: displayPath(where.entryPath), reason: local.reason, symlink: true });
-        continue;
-      }
-      if (local.kind === "unsafe" && local.notRegular) {
-        notRegular.push(displayPath(where.entryPath));
+      const local = await readTeamFile(layout, entryPath);
+      if (local.kind === "unsafe" && (local.symlink || local.notRegular)) {
+        notScanned.push(`${displayPath(entryPath)}: ${local.reason} (changed while scanning)`);
         continue;
       }
       try {
@@ -227,7 +245,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
         const content =
           local.kind === "file"
             ? local.content
-            : decodeTeamContent(await readRegular(join(layout.team, where.entryPath), displayPath(where.entryPath)), displayPath(where.entryPath));
+            : decodeTeamContent(await readRegular(join(layout.team, entryPath), displayPath(entryPath)), displayPath(entryPath));
         results.push(scanAt(layout, raw, content, fingerprintKey, allowed));
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
@@ -235,8 +253,6 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
         notScanned.push(err.message);
       }
     }
-    if (notRegular.length > 0)
-      throw new UsageError(`${notRegular.join(", ")}: not a regular file (a FIFO, socket, device or folder): only regular files are scanned or synced`, "not_regular_file");
   }
   const dirty = results.filter((r) => r.findings.length + r.pathFindings.length > 0);
   if (options.json)

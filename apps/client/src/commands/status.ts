@@ -23,7 +23,7 @@ import { stat } from "node:fs/promises";
 import { ClientError, isTokenRefusalCode } from "../errors.js";
 import { createApi } from "../http/api.js";
 import type { Layout } from "../state/layout.js";
-import { notChecked, PROBE_TIMEOUT_MS, probeServer, type ServerCheck } from "../sync/server-probe.js";
+import { notChecked, PROBE_REPLY_DEADLINE_MS, PROBE_TIMEOUT_MS, probeServer, WAITING_PAGE, type ServerCheck } from "../sync/server-probe.js";
 import { openFolder, findToken, layoutFor, redactingIo, type CommandContext, type CommonCommand, type CommonOptions } from "./common.js";
 
 export const name = "status";
@@ -148,7 +148,8 @@ export interface StatusReport {
 
 /**
  * What `teammem status` reports for the folder of `options`: local state, and with `probe` one
- * request to the server (timeout {@link PROBE_TIMEOUT_MS}; without `probe`, no network).
+ * request to the server (its answer starting within {@link PROBE_TIMEOUT_MS}, whole within
+ * {@link PROBE_REPLY_DEADLINE_MS}; without `probe`, no network).
  * @throws UsageError when the folder was never set up with `teammem init`; StateError when a state file is damaged.
  */
 export async function collectStatus(options: CommonOptions & { probe?: boolean }, ctx: CommandContext): Promise<StatusReport> {
@@ -162,7 +163,10 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
     loadBypasses(layout),
   ]);
   const serverCheck = options.probe ? await askServer(options, ctx, config, state) : notChecked();
-  const lastSyncAt = (await loadLastSync(layout)) ?? (await lastSaved(layout));
+  // state.json's mtime stands in only for a folder that synced before last-sync.json existed: one
+  // that `init --offline` made (or whose syncs all failed) holds no cursor and no base, never synced.
+  const everSynced = state.cursor > 0 || Object.keys(state.bases).length > 0;
+  const lastSyncAt = (await loadLastSync(layout)) ?? (everSynced ? await lastSaved(layout) : null);
   const markersAt = new Map<string, number | null>();
   for (const c of reports.conflicts) markersAt.set(c.path, markersAt.get(c.path) ?? (await markersLeftIn(layout, c)));
   const known = new Set([
@@ -250,8 +254,15 @@ async function askServer(options: CommonOptions, ctx: CommandContext, config: Co
     return notChecked(err.message);
   }
   if (!token) return notChecked("no token (--token, TEAMMEM_TOKEN or teammem init --token)");
-  const api = createApi({ server: config.server, namespace: config.namespace, token, timeoutMs: PROBE_TIMEOUT_MS, retry: { limit: 0 } });
-  return probeServer(api, state);
+  const api = createApi({
+    server: config.server,
+    namespace: config.namespace,
+    token,
+    timeoutMs: PROBE_TIMEOUT_MS,
+    replyDeadlineMs: PROBE_REPLY_DEADLINE_MS,
+    retry: { limit: 0 },
+  });
+  return probeServer(api, state, config.namespace);
 }
 
 /** When state.json was last written, or null when it was never: the last sync of a folder synced before last-sync.json was kept. */
@@ -278,10 +289,15 @@ function whyNotApplied(path: string, reports: Reports, outbox: QueuedOperation[]
   return "changed locally; the next sync sends it and the server merges it";
 }
 
-/** "1 change", "3 changes", "more than 20 changes" (a full page), "changes" (a full page of this folder's own). */
+/**
+ * "1 change", "3 changes"; a full page: "more than 20 changes" (the page's count of changes not held
+ * here is no total: a pull cut short holds some of the page, try20 F2), or "changes" when this folder
+ * holds every change of the page (its own pushes).
+ */
 function waitingChanges({ changes, more }: { changes: number; more: boolean }): string {
   if (more && changes === 0) return "changes";
-  return `${more ? "more than " : ""}${changes} change${changes === 1 && !more ? "" : "s"}`;
+  if (more) return `more than ${WAITING_PAGE} changes`;
+  return `${changes} change${changes === 1 ? "" : "s"}`;
 }
 
 function formatStatus(s: StatusReport): string {
@@ -298,7 +314,7 @@ function formatStatus(s: StatusReport): string {
     out.push(`reconciliation pending: run teammem sync (${s.serverCheck.reason}); it compares every entry by content`);
   const waiting = s.serverCheck.waiting;
   if (waiting && (waiting.changes > 0 || waiting.more)) out.push(`${waitingChanges(waiting)} waiting on the server (run teammem sync)`);
-  const asOf = `as of the last sync${s.lastSyncAt ? ` at ${s.lastSyncAt}` : " (never synced)"}`;
+  const asOf = s.lastSyncAt ? `as of the last sync at ${s.lastSyncAt}` : "never synced";
   const unknown = s.serverCheck.checked && s.serverCheck.reconcilePending === null;
   const refused = isTokenRefusalCode(s.serverCheck.code);
   if (unknown)
@@ -347,9 +363,10 @@ function formatStatus(s: StatusReport): string {
     s.newerOnServer.map((n) => `${n.path} (server version ${n.version}): ${n.reason}`),
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
-  if (out.length === header && unknown && !refused) out[header - 1] += " everything synced";
+  // "never synced: everything synced" would claim a sync that never happened.
+  if (out.length === header && unknown && !refused) out[header - 1] += s.lastSyncAt ? " everything synced" : " nothing pending here";
   else if (out.length === header && refused) out[header - 1] += " nothing pending here";
-  else if (out.length === 1) out.push(s.serverCheck.checked ? "everything synced" : `everything synced ${asOf} (not checked with the server${s.serverCheck.error ? `: ${s.serverCheck.error}` : ": --offline"})`);
+  else if (out.length === 1) out.push(s.serverCheck.checked ? "everything synced" : `${s.lastSyncAt ? `everything synced ${asOf}` : asOf} (not checked with the server${s.serverCheck.error ? `: ${s.serverCheck.error}` : ": --offline"})`);
   section(
     "bypass requests (as of the last sync)",
     s.bypasses.map(

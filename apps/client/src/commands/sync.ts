@@ -171,6 +171,7 @@ function toJson(s: SyncSummary, warnings: readonly string[]) {
   return {
     ok: !s.error,
     ...(s.error ? { error: errorJson(s.error) } : {}),
+    reached: s.reached,
     ...(s.bypass ? { bypass: s.bypass } : {}),
     pulled: s.pulled,
     pushed: s.pushed,
@@ -208,8 +209,11 @@ export function describeEvents(events: readonly SyncEvent[], maxRoutine = MAX_RO
   return lines;
 }
 
-function describe(s: SyncSummary): string {
-  const lines = [
+/** The summary's first lines: what was pulled and pushed, or, when the server was never reached, that nothing was (try18 F13). */
+function describeTransfer(s: SyncSummary): string[] {
+  if (s.error && !s.reached)
+    return [`not synced: the server was not reached; nothing was pulled or pushed${s.pending ? `, ${s.pending} change(s) stay queued in the outbox` : ""}`];
+  return [
     `pulled ${s.pulled.changes} change(s): ${s.pulled.written.length} written, ${s.pulled.deleted.length} deleted` +
       (s.pulled.merged.length ? `, ${s.pulled.merged.length} merged with your edits` : "") +
       (s.pulled.conflicts.length ? `, ${s.pulled.conflicts.length} with conflict markers` : "") +
@@ -218,6 +222,10 @@ function describe(s: SyncSummary): string {
     `pushed: ${s.pushed.applied.length} applied, ${s.pushed.merged.length} merged, ` +
       `${s.pushed.conflicts.length} conflict(s), ${s.pushed.rejected.length} rejected`,
   ];
+}
+
+function describe(s: SyncSummary): string {
+  const lines = [...describeTransfer(s)];
   if (s.bypass) lines.unshift(describeBypass(s.bypass));
   lines.push(...describeEvents(s.events));
   if (s.unresolved.length)
@@ -227,6 +235,6 @@ function describe(s: SyncSummary): string {
     lines.push(`newer on the server, not applied here (your local edit was not merged; see teammem status): ${s.newerOnServer.join(", ")}`);
   if (s.skipped.length) lines.push(`skipped: ${s.skipped.map((k) => `${k.path} (${k.reason})`).join(", ")}`);
   lines.push(`pending in outbox: ${s.pending}; cursor ${s.cursor}`);
-  if (s.error) lines.push("stopped early by the error below; the counts above are what the server acknowledged before it");
+  if (s.error && s.reached) lines.push("stopped early by the error below; the counts above are what the server acknowledged before it");
   return lines.join("\n") + "\n";
 }

@@ -11,8 +11,12 @@
  * server (timed out, refused, reset, DNS failure, a reply that stalled; not an error reply with a
  * code), every later request fails at once with the same {@link NetworkError}, so a run that cannot
  * succeed waits one deadline, not one per request. Until the server has answered once, requests go
- * one at a time (a second waits for the first's outcome), so a server that never answers gets one
- * request per run.
+ * one at a time (a second waits for the first's outcome) and wait at most
+ * {@link FIRST_ANSWER_TIMEOUT_MS} for their headers, so a server that never answers gets one request
+ * on one connection per run, and a sync against it gives up within that (try18 F6). Each client has
+ * its own connection pool, closed when a request is cut off (timed out, budget spent, reply
+ * stalled) or reached no server: Node's fetch (undici) would otherwise open one more connection for
+ * the aborted request (nodejs/undici#5845), a second connection to a server that does not answer.
  *
  * Every request's URL after the server (namespace, entry path, ids) and its body's identity fields
  * (`clientId`, `opId`) are scanned before it leaves: a request holding a credential there is not
@@ -21,6 +25,7 @@
  * the team's approved bypasses.
  */
 import ky, { HTTPError, TimeoutError } from "ky";
+import { Agent } from "undici";
 import { z } from "zod";
 import {
   describeNetworkError,
@@ -57,12 +62,27 @@ import { codeOf, kyRetry, type RetryOptions } from "./retry.js";
 
 export { MAX_REPLY_BYTES };
 
+/**
+ * Longest wait for the headers of a request sent before the server has answered this client once,
+ * in ms (when `timeoutMs` is not shorter): what a server that accepts connections and never answers
+ * costs a run. The same as `teammem init`'s reachability check.
+ */
+export const FIRST_ANSWER_TIMEOUT_MS = 10_000;
+
+/** Why a request got no reply headers within `ms`: the words every command prints for a server that does not answer. */
+export function noAnswerReason(ms: number): string {
+  return `not answering (no answer within ${ms} ms)`;
+}
+
 export interface ApiOptions {
   /** Base URL, e.g. `http://127.0.0.1:8080` or `https://host/teammem`. */
   readonly server: string;
   readonly namespace: string;
   readonly token: string;
-  /** Time one attempt waits for the reply's headers, in ms (default 30 000); a timed-out attempt is not retried. */
+  /**
+   * Time one attempt waits for the reply's headers, in ms (default 30 000); a timed-out attempt is
+   * not retried. Until the server has answered this client once, at most {@link FIRST_ANSWER_TIMEOUT_MS}.
+   */
   readonly timeoutMs?: number;
   /**
    * Deadline of one attempt's whole reply, headers and body, in ms from the request (default
@@ -85,6 +105,13 @@ export interface ApiOptions {
    */
   readonly budgetMs?: number;
   /**
+   * Stops this client for good when aborted (`teammem watch` stopping, try20 F3): the requests in
+   * flight are cut off at once, whatever they wait for (headers, a body trickling in, a retry's
+   * wait; their connections closed), and fail with {@link StoppedError}, as does every later call,
+   * without sending anything.
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Retries (default: 3, waits up to 30 s each). One call takes at most
    * `(limit + 1) * replyDeadlineMs + limit * maxDelayMs`.
    */
@@ -99,6 +126,8 @@ export interface ApiOptions {
 
 export interface Api {
   readonly server: string;
+  /** Whether the server has answered a request of this client (any reply, an error reply too): false means nothing reached it. */
+  answered(): boolean;
   /** The bound of this client's replies; a sync raises it to the server's entry limit (GET /v1/server). */
   readonly replies: ReplyCap;
   /** Creates the namespace if absent (PUT, idempotent). */
@@ -141,8 +170,18 @@ export interface Api {
   whoami(): Promise<WhoamiResponse>;
 }
 
+/**
+ * A request cut off, or not sent, because its client's `signal` was aborted (the command is
+ * stopping): a {@link NetworkError} (code `network_error`), so callers keep what was queued.
+ */
+export class StoppedError extends NetworkError {
+  constructor(server: string, what: string) {
+    super(server, "stopped", { code: "network_error", message: `${what} to ${server} cut off: the command is stopping` });
+  }
+}
+
 function networkReason(err: unknown, server: string, timeoutMs: number): string {
-  if (err instanceof TimeoutError) return `no answer within ${timeoutMs} ms`;
+  if (err instanceof TimeoutError) return noAnswerReason(timeoutMs);
   return describeNetworkError(err, server);
 }
 
@@ -206,12 +245,27 @@ export function createApi(options: ApiOptions): Api {
   const server = options.server.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 30_000;
   const replies = new ReplyCap(options.maxReplyBytes ?? MAX_REPLY_BYTES);
-  const deadlineMs = () => Math.max(timeoutMs, options.replyDeadlineMs ?? Math.ceil((120_000 * Math.max(replies.maxBytes, MAX_REPLY_BYTES)) / MAX_REPLY_BYTES));
+  const deadlineMs = () => Math.max(timeoutMs, options.replyDeadlineMs ?? replies.deadlineMs);
   const budgetEndsAt = options.budgetMs === undefined ? undefined : performance.now() + options.budgetMs;
+  const firstAnswerTimeoutMs = Math.min(timeoutMs, FIRST_ANSWER_TIMEOUT_MS);
   const base = `${server}/v1/namespaces/${encodeURIComponent(options.namespace)}`;
+  /** This client's connections; closed for good once a request is cut off or reaches no server (see the module's docstring). */
+  const pool = new Agent();
+  let poolClosed = false;
+  const closePool = () => {
+    if (poolClosed) return;
+    poolClosed = true;
+    void pool.destroy().catch(() => undefined);
+  };
   const http = ky.create({
     headers: { authorization: `Bearer ${options.token}`, accept: "application/json" },
     timeout: timeoutMs,
+    // Closed in the abort's own dispatch, before undici re-queues the aborted request on a new connection.
+    fetch: (input, init) => {
+      if (input instanceof Request) input.signal.addEventListener("abort", closePool, { once: true });
+      // Node's fetch takes an undici dispatcher; its types name the bundled undici's, of another version.
+      return fetch(input, { ...init, dispatcher: pool } as unknown as RequestInit);
+    },
     retry: kyRetry(options.retry),
     // fetch would re-send a POST's body (team files) wherever a 307/308 points, another origin too.
     redirect: "manual",
@@ -227,6 +281,7 @@ export function createApi(options: ApiOptions): Api {
   async function call<S extends z.ZodType>(method: string, url: string, what: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
     refuseCredentialInRequest(server, url, body);
     for (;;) {
+      if (options.signal?.aborted) throw new StoppedError(server, what);
       if (unreachable) throw new NetworkError(server, unreachable.reason);
       if (answered || firstContact === undefined) break;
       await firstContact;
@@ -247,6 +302,7 @@ export function createApi(options: ApiOptions): Api {
   /** Marks the server unreachable for the rest of this client's life; returns `err`. */
   function unreachableBy(err: NetworkError): NetworkError {
     unreachable ??= err;
+    closePool();
     return err;
   }
 
@@ -258,20 +314,38 @@ export function createApi(options: ApiOptions): Api {
     const startAttempt = () => void (attemptStart = performance.now());
     const budgetLeftMs = budgetEndsAt === undefined ? undefined : Math.floor(budgetEndsAt - performance.now());
     if (budgetLeftMs !== undefined && budgetLeftMs <= 0) throw new NetworkError(server, `this run's time budget of ${options.budgetMs} ms is spent; ${what} not sent`);
-    // Aborting the request also breaks off its body and a retry's wait.
-    const budget = budgetLeftMs === undefined ? undefined : AbortSignal.timeout(budgetLeftMs);
+    // Aborting the request also breaks off its body and a retry's wait. Our own timer, held until the
+    // request settles, not AbortSignal.timeout: ky hands fetch a clone of its Request, whose signal
+    // stops following ours once garbage collected (nodejs/undici#4068; a hook's sync ran past its
+    // 2 s budget into the 120 s reply deadline). Closing the pool ends the request and its body whatever
+    // the signal does. The caller's stop (options.signal) cuts it off the same way.
+    const stop = options.signal;
+    const cut = budgetLeftMs === undefined && stop === undefined ? undefined : new AbortController();
+    let budgetSpent = false;
+    const budgetTimer = budgetLeftMs === undefined ? undefined : setTimeout(() => ((budgetSpent = true), cut?.abort(), closePool()), budgetLeftMs);
+    const onStop = () => (cut?.abort(), closePool());
+    stop?.addEventListener("abort", onStop, { once: true });
+    const headersTimeoutMs = answered ? timeoutMs : firstAnswerTimeoutMs;
     try {
       const response = await http(url, {
         method,
+        timeout: headersTimeoutMs,
         hooks: { beforeRequest: [startAttempt, ...(options.onAttempt ? [() => options.onAttempt?.(what)] : [])] },
-        ...(budget ? { signal: budget } : {}),
+        ...(cut ? { signal: cut.signal } : {}),
         ...(body === undefined ? {} : { json: body }),
       });
       answered = true;
       text = await readReplyText(response, maxReplyBytes, attemptStart + replyDeadlineMs, replyDeadlineMs);
     } catch (err) {
-      // The budget's end is this run's, not the server's: later requests are refused by the budget check.
-      if (budget?.aborted) throw new NetworkError(server, `this run's time budget of ${options.budgetMs} ms ran out waiting for the reply to ${what}; stopped waiting`);
+      // Stopped, or the budget's end: this run's, not the server's; later requests are refused by their checks.
+      if (stop?.aborted) {
+        closePool();
+        throw new StoppedError(server, what);
+      }
+      if (budgetSpent) {
+        closePool();
+        throw new NetworkError(server, `this run's time budget of ${options.budgetMs} ms ran out waiting for the reply to ${what}; stopped waiting`);
+      }
       if (err instanceof ReplyLimitError && err.kind === "too_large")
         throw new ProtocolError(server, `${what}: over ${maxReplyBytes} bytes, more than any teammem reply; stopped reading`);
       if (err instanceof ReplyLimitError) throw unreachableBy(new NetworkError(server, `the reply to ${what} was not complete within ${replyDeadlineMs} ms; stopped reading`));
@@ -284,7 +358,12 @@ export function createApi(options: ApiOptions): Api {
         const { code, message, details } = await codeOf(err.response);
         throw new ServerError(server, err.response.status, code, message, ERRORS[code].retry, details);
       }
-      throw unreachableBy(new NetworkError(server, networkReason(err, server, timeoutMs)));
+      // Another request of this run reached no server and closed the pool under this one: the same cause.
+      if (unreachable && !(err instanceof TimeoutError)) throw new NetworkError(server, unreachable.reason);
+      throw unreachableBy(new NetworkError(server, networkReason(err, server, headersTimeoutMs)));
+    } finally {
+      clearTimeout(budgetTimer);
+      stop?.removeEventListener("abort", onStop);
     }
     if (schema === null) return undefined as z.infer<S>;
     let json: unknown;
@@ -300,6 +379,7 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     server,
+    answered: () => answered,
     replies,
     ensureNamespace: () => call("PUT", base, "PUT namespace", NamespaceResponse),
     changes: (since, limit) => call("GET", `${base}/changes?since=${since}&limit=${limit}`, "GET changes", ChangesResponse),

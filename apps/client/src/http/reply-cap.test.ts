@@ -25,4 +25,13 @@ describe("ReplyCap", () => {
     cap.useEntryLimit(2 ** 31); // the server's largest TEAMMEM_MAX_ENTRY_BYTES
     expect([cap.maxBytes, cap.entriesPerReply]).toEqual([MAX_REPLY_BYTES_CEILING, 1]);
   });
+
+  it("gives a reply 120 s at 160 MiB and longer in proportion to a larger bound", () => {
+    const cap = new ReplyCap();
+    expect(cap.deadlineMs).toBe(120_000);
+    cap.useEntryLimit(256 * 1024);
+    expect(cap.deadlineMs).toBe(120_000);
+    cap.useEntryLimit(64 * MiB);
+    expect(cap.deadlineMs).toBe(375_000); // 500 MiB: 120 s x 500 / 160
+  });
 });

@@ -58,6 +58,14 @@ export class ReplyCap {
   }
 
   /**
+   * Time a reply of {@link maxBytes} is given to arrive whole, in ms: 120 000 for
+   * {@link MAX_REPLY_BYTES} (about 11 Mbit/s), longer in proportion for a larger bound.
+   */
+  get deadlineMs(): number {
+    return Math.ceil((120_000 * Math.max(this.maxBytes, MAX_REPLY_BYTES)) / MAX_REPLY_BYTES);
+  }
+
+  /**
    * Most entries with content a request should ask for in one reply (pages of changes, entries/read,
    * operations per batch) so that a full reply fits {@link maxBytes}; at least 1. Infinity while
    * the server's limit is unknown (pages keep their sizes).

@@ -5,7 +5,7 @@
  * outside `team/`: entry paths are checked with `checkEntryPath` by the callers.
  */
 import { constants } from "node:fs";
-import { lstat, mkdir, open, rmdir } from "node:fs/promises";
+import { access, lstat, mkdir, open, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { sha256Hex } from "@teammem/protocol";
 import { decodeUtf16WithBom } from "@teammem/scanner";
@@ -174,6 +174,36 @@ async function stillExpected(layout: Layout, entryPath: string, guard: ReplaceGu
  * @throws UnsafeLocalPath when a parent is a symlink or not a folder, or the target is not a regular file.
  */
 export async function writeTeamFile(layout: Layout, entryPath: string, content: string, guard?: ReplaceGuard): Promise<boolean> {
+  try {
+    return await writeTeamFileIn(layout, entryPath, content, guard);
+  } catch (err) {
+    throw await unwritableFolder(layout, entryPath, err);
+  }
+}
+
+/**
+ * `err` as an {@link UnsafeLocalPath} naming the folder below `team/` that refused the write or
+ * delete of `team/<entryPath>` (EACCES, EPERM: its owner or mode), so that one read-only folder
+ * keeps only its own files "not written" instead of stopping the pull; `err` unchanged otherwise
+ * (another error, or `team/` itself refused: nothing could be written, the sync stops).
+ */
+async function unwritableFolder(layout: Layout, entryPath: string, err: unknown): Promise<unknown> {
+  const code = errno(err);
+  if (code !== "EACCES" && code !== "EPERM") return err;
+  for (let dir = dirname(join(layout.team, entryPath)); dir.startsWith(layout.team + "/"); dir = dirname(dir)) {
+    try {
+      await access(dir, constants.W_OK | constants.X_OK);
+      return err; // this folder is writable, and the ones above it are not what refused
+    } catch (e) {
+      if (errno(e) === "ENOENT") continue; // not created yet: its parent refused
+      const shown = displayPath(dir.slice(layout.team.length + 1));
+      return new UnsafeLocalPath(entryPath, `folder ${shown}/ is not writable (permission denied, ${code}): check its owner and mode`);
+    }
+  }
+  return err;
+}
+
+async function writeTeamFileIn(layout: Layout, entryPath: string, content: string, guard?: ReplaceGuard): Promise<boolean> {
   const parents = await checkParents(layout, entryPath, true);
   // Never "absent": missing folders are created.
   if (parents !== "ok") throw new UnsafeLocalPath(entryPath, parents === "absent" ? "a parent folder is missing" : parents.reason);
@@ -206,7 +236,11 @@ export async function removeTeamFile(layout: Layout, entryPath: string, guard?: 
     throw err;
   }
   if (guard && !(await stillExpected(layout, entryPath, guard))) return false;
-  await unlinkDurable(target);
+  try {
+    await unlinkDurable(target);
+  } catch (err) {
+    throw await unwritableFolder(layout, entryPath, err);
+  }
   for (let dir = dirname(target); dir.startsWith(layout.team + "/"); dir = dirname(dir)) {
     try {
       await rmdir(dir);

@@ -4,8 +4,8 @@
  * (`team/x.md`); an absolute one must lie inside it (an agent's hook names files absolutely).
  */
 import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
-import { checkEntryPath } from "@teammem/protocol";
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import { checkEntryPath, checkExistingEntryPath } from "@teammem/protocol";
 import type { Layout } from "../state/layout.js";
 
 export type TeamPath =
@@ -23,8 +23,11 @@ function inside(root: string, abs: string): string | undefined {
   return undefined;
 }
 
-/** `path` with its deepest existing ancestor resolved through symlinks (so /tmp vs /private/tmp still match). */
-function realish(path: string): string {
+/**
+ * `path` with its deepest existing ancestor resolved through symlinks (so /tmp vs /private/tmp still
+ * match): where a write to `path` lands, whether the file or only some of its folders exist yet.
+ */
+export function realish(path: string): string {
   let head = path;
   let tail = "";
   for (;;) {
@@ -33,14 +36,20 @@ function realish(path: string): string {
     } catch {
       const parent = dirname(head);
       if (parent === head) return path;
-      tail = join(head.slice(parent.length + 1), tail);
+      tail = join(basename(head), tail); // not head.slice(parent.length + 1): parent "/" ends in its separator
       head = parent;
     }
   }
 }
 
-/** Classifies `raw` (see the module comment); trailing slashes name a folder. */
-export function teamPathOf(layout: Layout, raw: string): TeamPath {
+/**
+ * Classifies `raw` (see the module comment); trailing slashes name a folder. `existing`: the path
+ * names an entry that may be stored already (history, diff, restore: a read of the server's
+ * versions), checked as the server checks such paths (`checkExistingEntryPath`: a name stored
+ * before the invisible-character or Windows-name rules stays reachable, try17 C2); else as a name
+ * to be written (`checkEntryPath`).
+ */
+export function teamPathOf(layout: Layout, raw: string, { existing = false }: { existing?: boolean } = {}): TeamPath {
   const trimmed = raw.replace(/[/\\]+$/, "");
   const abs = normalize(isAbsolute(trimmed) ? trimmed : join(layout.root, trimmed));
   const rel = inside(layout.root, abs) ?? inside(realish(layout.root), realish(abs));
@@ -48,7 +57,7 @@ export function teamPathOf(layout: Layout, raw: string): TeamPath {
   if (rel !== "team" && !rel.startsWith("team/")) return { scope: "private", relative: rel };
   const entryPath = rel.slice("team/".length);
   if (entryPath === "") return { scope: "team", entryPath: "" };
-  const check = checkEntryPath(entryPath);
+  const check = existing ? checkExistingEntryPath(entryPath) : checkEntryPath(entryPath);
   if (!check.ok) return { scope: "invalid", reason: check.message };
   return { scope: "team", entryPath: check.path };
 }

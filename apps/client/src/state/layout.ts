@@ -19,11 +19,12 @@
  *   bypasses.json                 bypass requests sent (sync --allow) and their last known state
  *   conflicts/<conflictId>/<path> our side of each conflict
  *   bases/<sha256>                content of the versions the bases point at (a cache for merges and renames)
- *   command.lock/                 lock of the running command (proper-lockfile)
- *   watch.lock/, watch.pid        lock of the running `teammem watch` and its process id
+ *   command.lock/, command.lock.holder  lock of the running command (proper-lockfile) and its holder
+ *   watch.lock/, watch.lock.holder, watch.pid  lock of the running `teammem watch`, its holder, its process id
  * ```
  */
 import { join, resolve } from "node:path";
+import { isInvisibleCodePoint } from "@teammem/protocol";
 import { escapeControls, redact } from "@teammem/scanner";
 
 export { escapeControls };
@@ -40,6 +41,8 @@ export interface Layout {
   readonly config: string;
   readonly scanPolicy: string;
   readonly syncState: string;
+  /** `pulled.jsonl`: the bases a pull is about to write, kept until state.json holds them (`state/pull-journal.ts`). */
+  readonly pullJournal: string;
   readonly lastSync: string;
   readonly outbox: string;
   readonly outboxSeq: string;
@@ -67,6 +70,7 @@ export function layoutOf(root: string): Layout {
     config: join(state, "config.json"),
     scanPolicy: join(state, "scan-policy.json"),
     syncState: join(state, "state.json"),
+    pullJournal: join(state, "pulled.jsonl"),
     lastSync: join(state, "last-sync.json"),
     outbox: join(state, "outbox"),
     outboxSeq: join(state, "outbox-seq.json"),
@@ -90,10 +94,24 @@ export function layoutOf(root: string): Layout {
  * a token must not print the token) and control characters escaped (see escapeControls).
  */
 export function displayPath(entryPath: string): string {
-  return `${TEAM_DIR}/${escapeControls(redact(entryPath))}`;
+  return `${TEAM_DIR}/${escapeShown(redact(entryPath))}`;
 }
 
 /** A path relative to the memory folder (e.g. a conflict copy), or the folder itself, shown redacted and escaped like displayPath. */
 export function displayRelative(path: string): string {
-  return escapeControls(redact(path));
+  return escapeShown(redact(path));
+}
+
+/**
+ * Controls escaped (escapeControls), and every other character the entry-path rule refuses as
+ * invisible (zero-width space, Hangul filler, combining grapheme joiner, BOM...) written as
+ * `\u200b` too, as bidi controls are: a refused name is shown with what makes it refused (try18 F12).
+ */
+function escapeShown(text: string): string {
+  let out = "";
+  for (const c of escapeControls(text)) {
+    const cp = c.codePointAt(0)!;
+    out += !isInvisibleCodePoint(cp) ? c : cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+  }
+  return out;
 }

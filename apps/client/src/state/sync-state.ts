@@ -5,8 +5,10 @@
 import { z } from "zod";
 import { Cursor, ServerRef, Sha256, Version } from "@teammem/protocol";
 import { equalFileStats, FileStat } from "../local/file-stat.js";
+import { readTeamFile } from "../local/team-files.js";
 import { readJson, saveJsonIfChanged } from "./atomic.js";
 import type { Layout } from "./layout.js";
+import { clearPullJournal, readPullJournal } from "./pull-journal.js";
 
 /** Earlier contents a path's base held, kept for a reconciliation (see {@link advanceBase}). */
 export const MAX_EARLIER = 4;
@@ -57,12 +59,45 @@ function emptySyncState(): SyncState {
   return { version: 1, cursor: 0, bases: {} };
 }
 
+/**
+ * state.json with the pull journal applied (`state/pull-journal.ts`): the files a pull wrote
+ * before it stopped (a full disk, a crash) have their bases, in memory, so every command that
+ * loads the state classifies them alike (at base, not local creates).
+ * @throws StateError when state.json is damaged.
+ */
 export async function loadSyncState(layout: Layout): Promise<SyncState> {
-  return (await readJson(layout.syncState, SyncState)) ?? emptySyncState();
+  const state = (await readJson(layout.syncState, SyncState)) ?? emptySyncState();
+  await applyPullJournal(layout, state);
+  return state;
 }
 
+/** Saves state.json (when it changed), then drops the pull journal, which it now covers. */
 export async function saveSyncState(layout: Layout, state: SyncState): Promise<void> {
   await saveJsonIfChanged(layout.syncState, state);
+  await clearPullJournal(layout);
+}
+
+/**
+ * Gives each path of the pull journal whose local file holds a journaled content (absent, for a
+ * tombstone) that version as its base, the newest such one, unless its base is as new (bases never
+ * move backwards), as the pull does for a file already equal to the server's version. A file
+ * holding none of them (not written, or edited since) keeps its base. Changes `state` in memory.
+ * @returns how many bases moved.
+ */
+export async function applyPullJournal(layout: Layout, state: SyncState): Promise<number> {
+  const byPath = new Map<string, { version: number; sha256: string | null }[]>();
+  for (const b of await readPullJournal(layout)) byPath.set(b.path, [...(byPath.get(b.path) ?? []), b]);
+  let moved = 0;
+  for (const [path, versions] of byPath) {
+    const current = state.bases[path]?.version ?? -1;
+    if (versions.every((v) => v.version <= current)) continue;
+    const local = await readTeamFile(layout, path);
+    if (local.kind === "unsafe") continue;
+    const localSha = local.kind === "file" ? local.sha256 : null;
+    const match = versions.filter((v) => v.sha256 === localSha && v.version > current).sort((a, b) => b.version - a.version)[0];
+    if (match && advanceBase(state, path, match)) moved++;
+  }
+  return moved;
 }
 
 /**

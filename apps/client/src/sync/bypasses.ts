@@ -60,8 +60,9 @@ export async function sendBypassRequest(ctx: SyncContext, allow: AllowRequest): 
     if (!finding) continue;
     const { bypass } = await ctx.api.requestBypass({
       namespace: ctx.config.namespace,
-      // The path goes out redacted like a block report's; the server redacts it again.
-      path: redact(`team/${held.path}`),
+      // The entry path (`ci.md`), as the server stores and audits it; redacted like a block report's
+      // (the server redacts it again). Older clients sent `team/ci.md`, which the server still takes.
+      path: redact(held.path),
       ruleId: finding.ruleId,
       line: finding.line,
       column: finding.column,
@@ -108,8 +109,8 @@ async function readBypasses(ctx: SyncContext, ids: ReadonlySet<string>): Promise
 
 /**
  * Asks the server for the state of each pending or approved request of this folder and records
- * changes: an approval or denial is a warning line (an approval also refreshes the scan policy, so
- * this run sends the file); a revocation is a `bypass-revoked` event, once (files holding that
+ * changes: an approval or denial is a `bypass-decided` event (an approval also refreshes the scan
+ * policy, so this run sends the file); a revocation is a `bypass-revoked` event, once (files holding that
  * secret are held back again: the scan policy fetched before this already lacks it); an approval
  * whose fingerprint key was rotated away is a warning line, once. A request the server no longer
  * lists for this caller is left as it was; so is every request not read when a failure stopped
@@ -132,9 +133,9 @@ export async function refreshBypasses(ctx: SyncContext): Promise<void> {
     const where = `${displayPath(b.path)}:${b.line} ${b.ruleId}`;
     if (next.status === "revoked") {
       ctx.events.push({ type: "bypass-revoked", path: displayPath(b.path), line: b.line, ruleId: b.ruleId, by: next.revokedBy ?? "", note: next.revokeNote });
-    } else if (next.status !== b.status) {
+    } else if (next.status !== b.status && (next.status === "approved" || next.status === "denied")) {
       if (next.status === "approved") approved = true;
-      ctx.warn(`bypass for ${where} was ${next.status}${next.decidedBy ? ` by ${next.decidedBy}` : ""}${next.note ? `: ${next.note}` : ""}`);
+      ctx.events.push({ type: "bypass-decided", path: displayPath(b.path), line: b.line, ruleId: b.ruleId, status: next.status, by: next.decidedBy ?? "", note: next.note });
     }
     if (next.status === "approved" && !next.currentKey && b.currentKey) {
       ctx.warn(`bypass for ${where} no longer applies: the team's fingerprint key was rotated; files holding that secret are held back again (ask again with teammem sync --allow)`);

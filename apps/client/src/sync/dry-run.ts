@@ -17,7 +17,7 @@ import { displayPath, type Layout } from "../state/layout.js";
 import { listOutbox } from "../state/outbox.js";
 import { loadReports } from "../state/reports.js";
 import { loadScanPolicy, scanKeyOf, type ScanKey } from "../state/scan-policy.js";
-import { loadSyncState, type SyncState } from "../state/sync-state.js";
+import { advanceBase, loadSyncState, type SyncState } from "../state/sync-state.js";
 import { checkMassDelete, checkTeamRoot, MassDeleteRefused } from "./mass-delete.js";
 import { localChanges } from "./queue-changes.js";
 import { pairRenames, type RenameCandidate } from "../merge/similarity.js";
@@ -161,6 +161,9 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
         const localSha = local.kind === "file" ? local.sha256 : local.kind === "absent" ? null : "unsafe";
         const action: PlannedPull["action"] =
           localSha === change.sha256 ? "unchanged" : localSha !== (base?.sha256 ?? null) ? "merge" : change.deleted ? "delete" : "write";
+        // The pull gives a file already equal to the server's version that base (in memory here):
+        // the push forecast below then no more takes it for a local change than the sync does.
+        if (action === "unchanged") advanceBase(state, change.path, { version: change.version, sha256: change.sha256 });
         pull.push({
           path: displayPath(change.path),
           version: change.version,

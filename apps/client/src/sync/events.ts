@@ -91,12 +91,24 @@ interface ConflictClosed {
 }
 
 /**
+ * What a reconciliation sends for one local file: `missing`, a file the server lacks (never had, or
+ * deleted there); `edited`, a file the server has, edited here (a new version of it); `deleted`, a
+ * file the server has, deleted here (its delete). (try18 F9: an edited file is not one the server lacks.)
+ */
+export type ReconcileSendKind = "missing" | "edited" | "deleted";
+
+/** Files per {@link ReconcileSendKind}. */
+export type ReconcileSendCounts = Record<ReconcileSendKind, number>;
+
+/**
  * A full reconciliation with the server ran (`sync/reconcile.ts`): every entry compared by content
  * hash. `entries`: paths compared; `fromServer`: server heads applied here (written, merged or
- * deleted); `toSend`: local files the server lacks, to be sent as new versions by this sync's push;
- * after the push, `sent`: how many of them the server took, `notSent`: the others (display path,
- * and why: refused here over the server's limits, rejected by the server, held back, still queued).
- * `sending` (display paths of `toSend`) is internal to a sync run: removed once its push ran.
+ * deleted); `toSend`: local files differing from the server's, to be sent as new versions by this
+ * sync's push, `toSendKinds` the same per kind (the server lacks it, edited here, deleted here);
+ * after the push, `sent` and `sentKinds`: how many of them the server took, `notSent`: the others
+ * (display path, and why: refused here over the server's limits, rejected by the server, held
+ * back, still queued). `sending` (display paths of `toSend`, with their kind) is internal to a sync
+ * run: removed once its push ran.
  */
 export interface Reconciled {
   readonly type: "reconciled";
@@ -104,9 +116,30 @@ export interface Reconciled {
   readonly entries: number;
   readonly fromServer: number;
   readonly toSend: number;
+  readonly toSendKinds: ReconcileSendCounts;
   sent?: number;
+  sentKinds?: ReconcileSendCounts;
   notSent?: { path: string; reason: string }[];
-  sending?: string[];
+  sending?: { path: string; kind: ReconcileSendKind }[];
+}
+
+/** Counts of `kinds`, per kind. */
+export function countSendKinds(kinds: readonly ReconcileSendKind[]): ReconcileSendCounts {
+  const counts: ReconcileSendCounts = { missing: 0, edited: 0, deleted: 0 };
+  for (const k of kinds) counts[k] += 1;
+  return counts;
+}
+
+/** "1 local file(s) the server lacks, 2 file(s) edited here and 1 file(s) deleted here sent as new versions"; "nothing sent" when all are 0. */
+function describeSent(c: ReconcileSendCounts): string {
+  const parts = [
+    ...(c.missing ? [`${c.missing} local file(s) the server lacks`] : []),
+    ...(c.edited ? [`${c.edited} file(s) edited here`] : []),
+    ...(c.deleted ? [`${c.deleted} file(s) deleted here`] : []),
+  ];
+  if (parts.length === 0) return "nothing sent";
+  const listed = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]!}`;
+  return `${listed} sent as new versions`;
 }
 
 /**
@@ -148,12 +181,28 @@ interface BypassRevoked {
   readonly note: string | null;
 }
 
-export type SyncEvent = BypassRevoked | Purged | Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
+/**
+ * An admin (`by`, "" when unknown; or the team's `immediate` policy) decided the bypass this folder
+ * asked for (`sync --allow`) for the secret found at `path`:`line` by `ruleId`: `approved` (the
+ * file is sent by this sync: the scan policy now lets that value through) or `denied`, with their
+ * `note` (null: none given). Reported by the first sync that sees the decision.
+ */
+interface BypassDecided {
+  readonly type: "bypass-decided";
+  readonly path: string;
+  readonly line: number;
+  readonly ruleId: string;
+  readonly status: "approved" | "denied";
+  readonly by: string;
+  readonly note: string | null;
+}
+
+export type SyncEvent = BypassDecided | BypassRevoked | Purged | Reconciled | StaleCopy | TeammateChange | Merged | Conflicted | DeleteOverridden | EditKept | Renamed | RenameSent | ConflictClosed;
 
 /**
  * Whether `e` is routine news the summary may count instead of printing: a teammate's version of a
  * file untouched here (created, updated, deleted), a plain rename by a teammate, your own rename
- * sent. Every other event (revoked bypasses, purges, merges, conflicts, overridden deletes, edits that keep a deleted
+ * sent. Every other event (decided or revoked bypasses, purges, merges, conflicts, overridden deletes, edits that keep a deleted
  * file, reconciliations, stale copies, settled conflicts, renames that met a local edit or delete)
  * is something the user must know or act on: always printed.
  */
@@ -186,7 +235,7 @@ export function describeEvent(e: SyncEvent): string {
     case "reconciled":
       return (
         `reconciled with the server (${e.reason}): compared ${e.entries} entr${e.entries === 1 ? "y" : "ies"} by content; ` +
-        `${e.fromServer} taken from the server, ${e.sent ?? e.toSend} local file(s) the server lacks sent as new versions` +
+        `${e.fromServer} taken from the server, ${describeSent(e.sentKinds ?? e.toSendKinds)}` +
         (e.notSent?.length ? `; not sent: ${e.notSent.map((n) => `${n.path} (${n.reason})`).join(", ")}` : "")
       );
     case "stale-copy":
@@ -232,6 +281,8 @@ export function describeEvent(e: SyncEvent): string {
       );
     case "conflict-closed":
       return `conflict on ${e.path} settled; the server's conflict record is closed (v${e.version})`;
+    case "bypass-decided":
+      return `bypass for ${e.path}:${e.line} ${e.ruleId} was ${e.status}${e.by ? ` by ${e.by}` : ""}${e.note ? `: ${e.note}` : ""}`;
     case "bypass-revoked":
       return (
         `bypass for ${e.path}:${e.line} ${e.ruleId} was revoked by ${e.by || "an admin"}${e.note ? `: ${e.note}` : ""}; ` +

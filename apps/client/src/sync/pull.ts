@@ -5,7 +5,9 @@
  * written and the base moves to the server version, so the push of the result is a fast-forward; an
  * operation still queued for that path is dropped (its content is in the file now). Every outcome
  * is an event of the summary. The cursor and bases are stored only after the files of a page are
- * on disk, so a crash replays the page harmlessly.
+ * on disk, so a crash replays the page harmlessly; before writing a page's files, the bases they
+ * will have are appended to the pull journal (`state/pull-journal.ts`), so a pull stopped before the
+ * state was saved (a full disk, a crash) leaves no file that looks like a local create.
  * A base whose content was purged from the server's history cannot be merged from: the two texts
  * are merged whole (`mergeWithoutBase`: every difference between conflict markers).
  * A teammate's rename moves the file here and, when it was edited here, the edit with it; a
@@ -26,6 +28,7 @@ import type { ReadTeamFile, TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
 import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
+import { journalPulled } from "../state/pull-journal.js";
 import { saveSyncState } from "../state/sync-state.js";
 import { mergeBaseOf, moveBase } from "./bases.js";
 import { replaceGuard, type SyncContext } from "./context.js";
@@ -129,6 +132,7 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
         dirty = true;
       }
       if (page.changes.length > 0) dirty = true;
+      await journal(ctx, page.changes);
       for (const change of page.changes) {
         run.outcome.changes++;
         touched.add(change.path);
@@ -172,6 +176,16 @@ export async function pull(ctx: SyncContext): Promise<PullOutcome> {
   return run.outcome;
 }
 
+/**
+ * Appends the bases `changes` would give their files to the pull journal, before any is written
+ * (see the module comment); a change the folder has already (its base as new) is left out.
+ * @throws the file system's error (a full disk): then none of them is written.
+ */
+function journal(ctx: SyncContext, changes: readonly Incoming[]): Promise<void> {
+  const due = changes.filter((c) => (ctx.state.bases[c.path]?.version ?? -1) < c.version);
+  return journalPulled(ctx.layout, due.map((c) => ({ path: c.path, version: c.version, sha256: c.deleted ? null : c.sha256 })));
+}
+
 /** Paths per POST entries/read (the protocol's maximum). */
 const READ_PAGE = 200;
 
@@ -208,7 +222,9 @@ async function readHeads(ctx: SyncContext, paths: readonly string[]): Promise<In
  */
 export async function applyHeads(ctx: SyncContext, paths: readonly string[]): Promise<PullOutcome> {
   const run = newRun(ctx);
-  for (const head of await readHeads(ctx, paths)) {
+  const heads = await readHeads(ctx, paths);
+  await journal(ctx, heads);
+  for (const head of heads) {
     run.outcome.changes++;
     await applyChange(ctx, head, run);
   }
@@ -247,6 +263,7 @@ async function retryNewerOnServer(ctx: SyncContext, touched: ReadonlySet<string>
   const heads = due.length === 0 ? [] : await readHeads(ctx, due);
   const found = new Set(heads.map((h) => h.path));
   ctx.reports.newerOnServer = ctx.reports.newerOnServer.filter((n) => !due.includes(n.path) || found.has(n.path));
+  await journal(ctx, heads);
   for (const head of heads) {
     await applyChange(ctx, head, run);
     applied++;
@@ -272,6 +289,7 @@ async function retryNotWritten(ctx: SyncContext, touched: ReadonlySet<string>, r
   const heads = await readHeads(ctx, retry.map((n) => n.path));
   const found = new Set(heads.map((h) => h.path));
   for (const entry of retry) if (!found.has(entry.path)) forget(ctx, entry.path);
+  await journal(ctx, heads);
   for (const head of heads) await applyChange(ctx, head, run);
   await saveSyncState(ctx.layout, ctx.state);
   await saveNotWritten(ctx.layout, ctx.reports.notWritten);

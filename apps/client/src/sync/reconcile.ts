@@ -36,7 +36,8 @@ import { dequeueAll, listOutbox } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
 import { saveSyncState, withEarlier, type Base } from "../state/sync-state.js";
 import type { SyncContext } from "./context.js";
-import type { Reconciled } from "./events.js";
+import { createMissingNamespace } from "./ensure-namespace.js";
+import { countSendKinds, type Reconciled, type ReconcileSendKind } from "./events.js";
 import { applyHeads, emptyPullOutcome, type PullOutcome } from "./pull.js";
 import { localChanges } from "./queue-changes.js";
 import { recoverLostBases } from "./recover-bases.js";
@@ -45,6 +46,12 @@ import { renameSource } from "./renames.js";
 /** Heads per GET heads page, and paths per POST versions/find (the protocol's maxima). */
 const HEADS_PAGE = 1000;
 const FIND_PAGE = 200;
+
+/** What sending a local change against its new `base` is: a file the server lacks (no live head), an edit of one it has, or its delete. */
+function sendKind(base: Base | undefined, content: string | null): ReconcileSendKind {
+  if (content === null) return "deleted";
+  return base?.sha256 ? "edited" : "missing";
+}
 
 /** The prefix of a sha256 that versions/find matches on. */
 const prefix = (sha256: string) => sha256.slice(0, 16);
@@ -143,7 +150,7 @@ export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
   await saveConflicts(ctx.layout, ctx.reports.conflicts);
   await saveSyncState(ctx.layout, ctx.state);
 
-  const event: Reconciled = { type: "reconciled", reason, entries: paths.size, fromServer: 0, toSend: 0 };
+  const event: Reconciled = { type: "reconciled", reason, entries: paths.size, fromServer: 0, toSend: 0, toSendKinds: countSendKinds([]) };
   // A folder syncing for the first time says only what is unexpected (stale copies, merges).
   if (reason !== NO_STATE_REASON) ctx.events.push(event);
   for (const path of stale) {
@@ -160,10 +167,11 @@ export async function reconcile(ctx: SyncContext): Promise<PullOutcome> {
     await saveNewerOnServer(ctx.layout, ctx.reports.newerOnServer);
   } else applied = await applyHeads(ctx, behind.map((h) => h.path));
   const after = await walkTeamScope(ctx.layout);
-  const toSend = localChanges(ctx.state.bases, after).map((c) => displayPath(c.path));
+  const toSend = localChanges(ctx.state.bases, after).map((c) => ({ path: displayPath(c.path), kind: sendKind(ctx.state.bases[c.path], c.content) }));
   Object.assign(event, {
     fromServer: applied.written.length + applied.deleted.length + applied.merged.length + applied.conflicts.length,
     toSend: toSend.length,
+    toSendKinds: countSendKinds(toSend.map((t) => t.kind)),
     sending: toSend,
   });
   delete ctx.state.reconcile;
@@ -179,7 +187,7 @@ async function readHeads(ctx: SyncContext) {
     first = await ctx.api.heads(undefined, HEADS_PAGE);
   } catch (err) {
     if (!(err instanceof ServerError && err.code === "not_found")) throw err;
-    await ctx.api.ensureNamespace();
+    await createMissingNamespace(ctx.api, ctx.config.namespace, err);
     first = await ctx.api.heads(undefined, HEADS_PAGE);
   }
   for (let page = first; ; ) {

@@ -72,7 +72,7 @@ function onlyOptions({ only, onlyUnder }: SyncFolderOptions): Pick<SyncContext, 
  */
 export async function syncFolder(layout: Layout, options: SyncFolderOptions): Promise<SyncSummary> {
   const config = options.config ?? (await requireConfig(layout));
-  const release = await acquireLock(layout, { waitMs: options.lockWaitMs ?? 0 });
+  const release = await acquireLock(layout, { waitMs: options.lockWaitMs ?? 0, ...(options.warn && { warn: options.warn }) });
   try {
     return await sync({
       layout,

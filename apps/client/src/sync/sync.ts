@@ -13,7 +13,8 @@ import { listOutbox, outboxSize } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveHeldBack, saveNewerOnServer, type HeldBack } from "../state/reports.js";
 import type { SyncContext } from "./context.js";
-import type { SyncEvent } from "./events.js";
+import { createMissingNamespace } from "./ensure-namespace.js";
+import { countSendKinds, type SyncEvent } from "./events.js";
 import { flushOutbox, type FlushOutcome } from "./flush.js";
 import { checkTeamRoot } from "./mass-delete.js";
 import { dropCaughtUp, emptyPullOutcome, pull, serverChangeReason, ServerChanged, type PullOutcome } from "./pull.js";
@@ -46,6 +47,11 @@ export interface SyncSummary {
   cursor: number;
   /** The bypass request `--allow` sent (its state as the server answered). */
   bypass?: StoredBypass;
+  /**
+   * Whether the server answered any request of this run (an error reply too). False with `error`:
+   * nothing was pulled or sent, whatever the counts above say (they are zero), and the changes stay queued.
+   */
+  reached: boolean;
   /** Set when the server could not be reached or refused: the run stopped there, changes stay queued. */
   error?: NetworkError | ServerError;
 }
@@ -72,6 +78,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     unresolved: [],
     pending: 0,
     cursor: ctx.state.cursor,
+    reached: false,
   };
   checkIdentityFields(ctx);
   await dropSettledConflicts(ctx);
@@ -158,6 +165,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   summary.newerOnServer = ctx.reports.newerOnServer.map((n) => displayPath(n.path));
   summary.pending = await outboxSize(ctx.layout);
   summary.cursor = ctx.state.cursor;
+  summary.reached = ctx.api.answered();
   // A push-only run (hooks, watch) did not look at the server's changes: not a sync "as of" which anything is known.
   if (!summary.error && ctx.pull !== false) await saveLastSync(ctx.layout);
   return summary;
@@ -197,7 +205,7 @@ async function pullEnsuringNamespace(ctx: SyncContext): Promise<PullOutcome> {
     return await pull(ctx);
   } catch (err) {
     if (!(err instanceof ServerError && err.code === "not_found")) throw err;
-    await ctx.api.ensureNamespace();
+    await createMissingNamespace(ctx.api, ctx.config.namespace, err);
     return pull(ctx);
   }
 }
@@ -240,8 +248,9 @@ function settleReconciled(summary: SyncSummary): void {
   const taken = new Set([...summary.pushed.applied, ...summary.pushed.merged, ...summary.pushed.conflicts]);
   for (const e of summary.events) {
     if (e.type !== "reconciled" || e.sending === undefined) continue;
-    const notSent = e.sending.filter((path) => !taken.has(path)).map((path) => ({ path, reason: notSentReason(summary, path) }));
+    const notSent = e.sending.filter(({ path }) => !taken.has(path)).map(({ path }) => ({ path, reason: notSentReason(summary, path) }));
     e.sent = e.sending.length - notSent.length;
+    e.sentKinds = countSendKinds(e.sending.filter(({ path }) => taken.has(path)).map(({ kind }) => kind));
     e.notSent = notSent;
     delete e.sending;
   }

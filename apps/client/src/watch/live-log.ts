@@ -31,7 +31,7 @@ export type LiveEvent =
   | { readonly type: "rejected"; readonly path: string; readonly code: string; readonly here: boolean }
   /** A file not sent because conflict markers remain in it (first marker at `line`). */
   | { readonly type: "unresolved"; readonly path: string; readonly line: number }
-  /** What a sync did to a file (a teammate's change applied, a merge, a conflict, a rename...): the sync summary's events. */
+  /** What a sync did (a teammate's change applied, a merge, a conflict, a rename, a bypass decided or revoked...): the sync summary's events. */
   | ({ readonly type: "sync-event" } & { readonly event: SyncEvent })
   /** A diagnostic (a file not written, a skipped change...). */
   | { readonly type: "warning"; readonly message: string }

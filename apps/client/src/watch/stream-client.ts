@@ -22,6 +22,12 @@ import {
 
 /** Longest wait from connecting to `subscribed`, ms. */
 const OPEN_TIMEOUT_MS = 15_000;
+/**
+ * Longest wait, after {@link StreamConnection.close} sent the close frame, for the server's, ms;
+ * then the socket is destroyed (ws would wait 30 s: a stopping watch stayed alive that long on a
+ * connection gone silent).
+ */
+export const CLOSE_TIMEOUT_MS = 2_000;
 /** Largest frame accepted from the server, bytes: a change carries up to 64 KiB of content inline; JSON escaping can grow it. */
 const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
@@ -77,6 +83,8 @@ export class StreamConnection {
       handshakeTimeout: OPEN_TIMEOUT_MS,
       maxPayload: MAX_FRAME_BYTES,
       perMessageDeflate: false,
+      // ws's option (this package requires ws 8.23); its types (@types/ws 8.18) do not name it yet.
+      ...({ closeTimeout: CLOSE_TIMEOUT_MS } as WebSocket.ClientOptions),
     });
     this.#socket = socket;
     this.#heard();
@@ -128,7 +136,7 @@ export class StreamConnection {
     });
   }
 
-  /** Closes the connection (normal closure); `onEnd` gets `stopped`. */
+  /** Closes the connection (normal closure; the socket is destroyed {@link CLOSE_TIMEOUT_MS} after if the server does not answer); `onEnd` gets `stopped`. */
   close(): void {
     this.#end({ kind: "stopped" });
   }

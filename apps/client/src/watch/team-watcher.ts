@@ -14,7 +14,15 @@
  * When watching fails (e.g. ENOSPC: the user's inotify limit, `fs.inotify.max_user_watches`, is
  * used up), the error is reported and the caller falls back to periodic rescans.
  * Only `team/` is watched: private files of the memory folder are never opened or watched.
+ *
+ * A file found empty after an event is held back for `emptySettleMs` (try17 L10): editors and
+ * shells that save by truncating then writing (`: > f; cat x > f`, `open(O_TRUNC)` then `write`)
+ * leave the file empty in between, sometimes for longer than the quiet time on a loaded machine,
+ * and that empty version would reach every teammate. The path is reported only when it is still
+ * empty once the settle time has passed (a file emptied on purpose is sent, later); the write that
+ * follows a truncation brings its own event, which reports the final content as usual.
  */
+import { lstatSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { checkEntryPath } from "@teammem/protocol";
@@ -26,7 +34,8 @@ export interface TeamWatcherOptions {
   readonly quietMs?: number;
   /** Longest wait from a batch's first change to its report while changes keep coming, ms (default 1000). */
   readonly maxWaitMs?: number;
-  /**
+  /** How long a file found empty after an event must stay empty before it is reported, ms (default 2000). */
+  readonly emptySettleMs?: number;
   /** Receives each batch: entry paths (files or folders; "" is all of `team/`) whose subtree changed. */
   readonly onBatch: (prefixes: Set<string>) => void;
   /** Watching failed (the watcher keeps whatever still works). */
@@ -40,6 +49,8 @@ export class TeamWatcher {
   #pending = new Set<string>();
   #quietTimer: NodeJS.Timeout | undefined;
   #maxTimer: NodeJS.Timeout | undefined;
+  /** Entry paths of files found empty, each with the timer that reports it if it stays empty. */
+  readonly #emptied = new Map<string, NodeJS.Timeout>();
 
   constructor(layout: Layout, options: TeamWatcherOptions) {
     this.#layout = layout;
@@ -64,6 +75,8 @@ export class TeamWatcher {
   /** Stops watching; a batch not reported yet is dropped (the caller rescans at stop). */
   async stop(): Promise<void> {
     this.#clearTimers();
+    for (const timer of this.#emptied.values()) clearTimeout(timer);
+    this.#emptied.clear();
     this.#pending = new Set();
     await this.#watcher?.close();
     this.#watcher = undefined;
@@ -81,7 +94,24 @@ export class TeamWatcher {
     const rel = relative(this.#layout.team, path).split(sep).join("/");
     if (rel.startsWith("..")) return;
     const check = rel === "" ? undefined : checkEntryPath(rel);
-    this.#pending.add(check?.ok ? check.path : rel);
+    const entry = check?.ok ? check.path : rel;
+    const held = this.#emptied.get(entry);
+    if (held) clearTimeout(held);
+    this.#emptied.delete(entry);
+    if (rel !== "" && isEmptyFile(path)) {
+      // Possibly a truncation with its write still to come: report it only if it stays empty.
+      const timer = setTimeout(() => {
+        this.#emptied.delete(entry);
+        this.#add(entry);
+      }, this.#options.emptySettleMs ?? 2000);
+      this.#emptied.set(entry, timer);
+      return;
+    }
+    this.#add(entry);
+  }
+
+  #add(entry: string): void {
+    this.#pending.add(entry);
     if (this.#quietTimer) clearTimeout(this.#quietTimer);
     this.#quietTimer = setTimeout(() => this.#flush(), this.#options.quietMs ?? 100);
     this.#maxTimer ??= setTimeout(() => this.#flush(), this.#options.maxWaitMs ?? 1000);
@@ -92,5 +122,15 @@ export class TeamWatcher {
     if (this.#maxTimer) clearTimeout(this.#maxTimer);
     this.#quietTimer = undefined;
     this.#maxTimer = undefined;
+  }
+}
+
+/** Whether `path` is a regular file of size 0 now (not a folder, a link or gone). */
+function isEmptyFile(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() && st.size === 0;
+  } catch {
+    return false;
   }
 }

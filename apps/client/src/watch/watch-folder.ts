@@ -19,6 +19,7 @@
 import { skippedLine } from "../scope.js";
 import { ClientError, localFailure, NetworkError, ServerError } from "../errors.js";
 import { createApi } from "../http/api.js";
+import { loadBypasses } from "../state/bypasses.js";
 import { requireConfig, type Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
 import { LockBusyError } from "../state/lock.js";
@@ -32,7 +33,7 @@ import type { LiveEvent } from "./live-log.js";
 import { StreamConnection, type StreamEnd } from "./stream-client.js";
 import { StreamFeed } from "./stream-feed.js";
 import { TeamWatcher } from "./team-watcher.js";
-import { acquireWatchLock } from "./watch-lock.js";
+import { acquireWatchLock, tookOverWatchMessage } from "./watch-lock.js";
 
 export interface WatchOptions {
   readonly token: string;
@@ -44,6 +45,8 @@ export interface WatchOptions {
   readonly quietMs?: number;
   /** Debounce: longest wait from a file event to its push while events keep coming, ms (default 1000). */
   readonly maxWaitMs?: number;
+  /** A file found empty after an event is pushed only once it stayed empty this long, ms (default 2000): a truncate-then-write save sends only its final content. */
+  readonly emptySettleMs?: number;
   /** Retry waits (full jitter; default 0.5 s doubling up to 30 s). */
   readonly backoff?: BackoffOptions;
   /** A full rescan of `team/` this often, a safety net for missed file events, ms (default 300 000; 10 000 once watching failed). */
@@ -52,6 +55,8 @@ export interface WatchOptions {
   readonly stopTimeoutMs?: number;
   /** Uniform random numbers in [0, 1) for the jitter (default Math.random). */
   readonly random?: () => number;
+  /** While a bypass request of this folder is pending: how often its file is sent again (the run asks the server for the decision), ms (default 10 000). */
+  readonly bypassCheckMs?: number;
 }
 
 /** How a watch ended. */
@@ -91,6 +96,25 @@ const MAX_STALE_CLOSES = 3;
 const FALLBACK_RESCAN_MS = 10_000;
 /** Pull interval against a server without the change stream, ms. */
 const POLL_MS = 10_000;
+/** While a bypass request is pending, how often the watch asks for the decision, ms. */
+const BYPASS_CHECK_MS = 10_000;
+/**
+ * Once the stop has cut off the requests in flight, longest wait for the run they belonged to (its
+ * local steps, releasing the command lock) before the watch ends anyway, ms.
+ */
+const STOP_SETTLE_MS = 5_000;
+
+/** Whether `promise` settled within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  const result = await Promise.race([settled, new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)))]);
+  clearTimeout(timer);
+  return result;
+}
 
 export class Watch {
   readonly #layout: Layout;
@@ -117,6 +141,7 @@ export class Watch {
   /** `team/` itself was removed or replaced while watched (rescans took over). */
   #rootReplaced = false;
   #polling: NodeJS.Timeout | undefined;
+  #bypassTimer: NodeJS.Timeout | undefined;
 
   /** What was last reported about held-back files and unresolved conflicts (reported again only when they change). */
   #heldSeen = new Map<string, string>();
@@ -125,6 +150,8 @@ export class Watch {
   #skippedSeen = new Set<string>();
 
   #stopping: Promise<WatchEnd> | undefined;
+  /** Aborted when the watch ends: every request of its runs still in flight is cut off (http/api.ts `signal`). */
+  readonly #halt = new AbortController();
   #resolveEnded!: (end: WatchEnd) => void;
   /** Resolves when the watch has ended (after {@link stop} or a permanent error), lock released. */
   readonly ended: Promise<WatchEnd> = new Promise((resolve) => (this.#resolveEnded = resolve));
@@ -140,11 +167,13 @@ export class Watch {
    */
   async start(): Promise<void> {
     this.#config = this.#options.config ?? (await requireConfig(this.#layout));
-    this.#releaseLock = await acquireWatchLock(this.#layout, (err) => void this.#fail(`the watch lock on ${this.#layout.root} was lost (${err.message})`, "failed"));
+    const lock = await acquireWatchLock(this.#layout, (err) => void this.#fail(`the watch lock on ${this.#layout.root} was lost (${err.message})`, "failed"));
+    this.#releaseLock = lock.release;
     try {
       this.#watcher = new TeamWatcher(this.#layout, {
         ...(this.#options.quietMs === undefined ? {} : { quietMs: this.#options.quietMs }),
         ...(this.#options.maxWaitMs === undefined ? {} : { maxWaitMs: this.#options.maxWaitMs }),
+        ...(this.#options.emptySettleMs === undefined ? {} : { emptySettleMs: this.#options.emptySettleMs }),
         onBatch: (prefixes) => {
           for (const p of prefixes) this.#work.prefixes.add(p);
           if (prefixes.has("") && !this.#rootReplaced) {
@@ -167,14 +196,17 @@ export class Watch {
     }
     this.#cursor = (await loadSyncState(this.#layout)).cursor;
     this.#log({ type: "started", folder: this.#layout.root, server: this.#config.server, namespace: this.#config.namespace, cursor: this.#cursor });
+    if (lock.tookOverPid !== undefined) this.#log({ type: "warning", message: tookOverWatchMessage(lock.tookOverPid) });
     this.#scheduleRescans(this.#options.rescanIntervalMs ?? 300_000);
+    this.#scheduleBypassChecks(this.#options.bypassCheckMs ?? BYPASS_CHECK_MS);
     this.#work.full = true;
     this.#kick();
   }
 
   /**
    * Stops: no new work, the stream closed, every team file changed and not sent yet pushed (for
-   * at most `stopTimeoutMs`; what is not sent by then stays queued), the lock released.
+   * at most `stopTimeoutMs`; what is not sent by then stays queued), then every request still in
+   * flight cut off whatever the server does (try20 F3), the locks released.
    */
   stop(): Promise<WatchEnd> {
     return this.#finish({ exitCode: 0 });
@@ -194,20 +226,22 @@ export class Watch {
       if (this.#streamTimer) clearTimeout(this.#streamTimer);
       if (this.#rescanTimer) clearInterval(this.#rescanTimer);
       if (this.#polling) clearInterval(this.#polling);
+      if (this.#bypassTimer) clearInterval(this.#bypassTimer);
       this.#retryTimer = this.#streamTimer = this.#rescanTimer = undefined;
       this.#stream?.close();
       await this.#watcher?.stop();
       // Everything saved before the stop is sent, even a file whose event has not arrived yet.
       if (end.exitCode === 0) this.#work.prefixes.add("");
       let note: string | undefined;
+      let flushed: Promise<void> | undefined;
       if (end.exitCode === 0) {
-        const flushed = this.#flushForStop();
+        flushed = this.#flushForStop().catch((err: unknown) => void (note = `pending changes not sent (${err instanceof Error ? err.message : String(err)})`));
         const timeoutMs = this.#options.stopTimeoutMs ?? 10_000;
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = await Promise.race([flushed.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
-        clearTimeout(timer);
-        if (timedOut) note = `pending changes not sent within ${timeoutMs / 1000} s`;
+        if (!(await settledWithin(flushed, timeoutMs))) note = `pending changes not sent within ${timeoutMs / 1000} s`;
       }
+      // What still runs (a run, the flush) has its requests cut off, ends, and releases the command lock.
+      this.#halt.abort();
+      await settledWithin(Promise.all([this.#busy, flushed]), STOP_SETTLE_MS);
       const pending = (await listOutbox(this.#layout)).length;
       await this.#releaseLock?.().catch(() => undefined);
       const message = end.message ?? note;
@@ -236,6 +270,26 @@ export class Watch {
       this.#kick();
     }, intervalMs);
     this.#rescanTimer.unref();
+  }
+
+  /**
+   * While a bypass request of this folder waits for an admin, its file is sent again every
+   * `intervalMs`: the run asks the server for the decision, and an approval sends the held file
+   * then, not at the file's next save (try18 F7). Nothing runs while no request is pending.
+   */
+  #scheduleBypassChecks(intervalMs: number): void {
+    this.#bypassTimer = setInterval(() => {
+      if (this.#stopping || this.#busy) return;
+      loadBypasses(this.#layout)
+        .then((all) => {
+          const pending = all.filter((b) => b.status === "pending");
+          if (pending.length === 0 || this.#stopping) return;
+          for (const b of pending) this.#work.prefixes.add(b.path);
+          this.#kick();
+        })
+        .catch(() => undefined); // a damaged file: the next sync says so
+    }, intervalMs);
+    this.#bypassTimer.unref();
   }
 
   /** Starts a sync run when there is work and none is running or waiting to retry. */
@@ -275,7 +329,7 @@ export class Watch {
         config: this.#config,
         token: this.#options.token,
         // A client per run: one that found the server unreachable gives up for its run only (http/api.ts), the next run tries again.
-        api: this.#feed.wrap(createApi({ server: this.#config.server, namespace: this.#config.namespace, token: this.#options.token })),
+        api: this.#feed.wrap(createApi({ server: this.#config.server, namespace: this.#config.namespace, token: this.#options.token, signal: this.#halt.signal })),
         warn: (line) => warned.push(line),
         pull: pull && !stopping,
         ...(full ? {} : { onlyUnder: prefixes }),
@@ -298,6 +352,7 @@ export class Watch {
       }
       throw err;
     }
+    // A bypass decision is an event of the summary (`bypass-decided`), logged with the others by #report.
     for (const line of warned) if (!line.startsWith("held back ")) this.#log({ type: "warning", message: line });
     this.#report(summary);
     this.#cursor = summary.cursor;
@@ -308,7 +363,7 @@ export class Watch {
       return;
     }
     putBack();
-    if (stopping) return;
+    if (stopping || this.#stopping) return;
     const err = summary.error;
     if (err instanceof ServerError && !err.retry) {
       void this.#fail(`${err.message}; ${PERMANENT.has(err.code) ? permanentHint(err.code) : "not retrying"}`, err.code);

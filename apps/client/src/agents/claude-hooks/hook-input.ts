@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { UsageError } from "../../errors.js";
 import type { Io } from "../../commands/common.js";
+import { realish } from "../../local/team-path.js";
 
 const Edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() });
 
@@ -53,11 +54,16 @@ export async function readHookInput(io: Io): Promise<HookInput> {
   return parsed.data;
 }
 
-/** The absolute path of the file a Write/Edit/MultiEdit names, or undefined. */
+/**
+ * The absolute path the file a Write/Edit/MultiEdit names lands on, through symlinks ({@link realish}):
+ * a write to `notes/x.md` where `notes` links to the memory folder's `team/` is a write to
+ * `team/x.md`, and a team file that is a symlink to a file elsewhere is written elsewhere (the sync
+ * does not follow it). Undefined when the input names none.
+ */
 export function toolFilePath(input: HookInput): string | undefined {
   const path = input.tool_input?.file_path;
   if (!path) return undefined;
-  return isAbsolute(path) ? resolve(path) : resolve(input.cwd ?? ".", path);
+  return realish(isAbsolute(path) ? resolve(path) : resolve(input.cwd ?? ".", path));
 }
 
 /**
