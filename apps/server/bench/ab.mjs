@@ -10,9 +10,11 @@
 // `--kinds write,floor`), round by round. Short rounds, many
 // of them (the default 20 x 250 requests) interleave the builds finely.
 //   node apps/server/bench/ab.mjs --build old=/path/to/old/apps/server/dist --build new=apps/server/dist
-//        [--kinds write,floor] [--concurrency 16] [--ops 250] [--warmup 2000] [--rounds 20]
+//        [--kinds write,floor] [--concurrency 16] [--ops 250] [--warmup 2000] [--rounds 20] [--database-per-build]
 // Each folder must be a build (`npm run build`) of a checkout with its own node_modules; the
-// scratch database is migrated by the first build.
+// scratch database is migrated by the first build. With --database-per-build each build gets a
+// scratch database of its own, migrated by that build (its checkout's /migrations): to compare
+// schema changes (e.g. migration 0016, no foreign key on versions.author_id).
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     ops: { type: "string" },
     warmup: { type: "string" },
     rounds: { type: "string" },
+    "database-per-build": { type: "boolean" },
   },
 });
 const builds = (values.build ?? [`current=${new URL("../dist", import.meta.url).pathname}`]).map((b) => {
@@ -42,7 +45,8 @@ const ops = Number(values.ops ?? 250);
 const warmup = Number(values.warmup ?? 2000);
 const rounds = Number(values.rounds ?? 20);
 
-const scratch = await scratchDatabase(localBenchUrl(), "teammem_bench");
+const perBuild = values["database-per-build"] ?? false;
+const scratches = [];
 const load = fork(new URL("./profile.mjs", import.meta.url), ["--load"], { execArgv: [] });
 const apps = [];
 try {
@@ -50,26 +54,28 @@ try {
   let token;
   for (const [i, build] of builds.entries()) {
     const { buildApp, issueToken, openDatabase } = await import(pathToFileURL(path.join(build.dir, "index.js")).href);
-    if (i === 0) {
-      const setup = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: 1 });
+    const fresh = i === 0 || perBuild;
+    if (fresh) {
+      scratches.push(await scratchDatabase(localBenchUrl(), "teammem_bench"));
+      const setup = await openDatabase({ kind: "postgres", url: scratches.at(-1).url, poolSize: 1 });
       await setup.migrate();
       await setup.close();
-      await adminQuery(scratch.url, FLOOR_TABLE_SQL);
+      await adminQuery(scratches.at(-1).url, FLOOR_TABLE_SQL);
     }
-    const database = await openDatabase({ kind: "postgres", url: scratch.url, poolSize: Math.min(concurrency, 16) });
-    if (i === 0) ({ token } = await issueToken(database.db, secret, { teamName: "bench", userName: "bench", role: "member" }));
+    const database = await openDatabase({ kind: "postgres", url: scratches.at(-1).url, poolSize: Math.min(concurrency, 16) });
+    if (fresh) ({ token } = await issueToken(database.db, secret, { teamName: "bench", userName: "bench", role: "member" }));
     const app = await buildApp({ db: database.db, jwtSecret: secret, limits: { rateLimitMax: 1_000_000_000 } });
     addFloorRoute(app, database.db.$client);
     const base = await app.listen({ host: "127.0.0.1", port: 0 });
-    apps.push({ ...build, app, database, base });
+    apps.push({ ...build, app, database, base, token });
   }
-  const runLoad = (base, kind, n) =>
+  const runLoad = (a, kind, n) =>
     new Promise((resolve, reject) => {
       load.once("message", resolve);
       load.once("exit", (code) => reject(new Error(`load process exited (${code})`)));
-      load.send({ base, token, concurrency, ops: n, kind });
+      load.send({ base: a.base, token: a.token, concurrency, ops: n, kind });
     }).finally(() => load.removeAllListeners("exit"));
-  for (const kind of kinds) for (const a of apps) await runLoad(a.base, kind, warmup);
+  for (const kind of kinds) for (const a of apps) await runLoad(a, kind, warmup);
   const cpu = new Map(); // `${kind}/${name}` -> µs per request, one per round
   const latency = new Map(); // `${kind}/${name}` -> the round's p50 latency (ms, the load process's clock)
   const loads = [];
@@ -80,7 +86,7 @@ try {
     for (const kind of kinds) {
       for (const a of order) {
         const t0 = process.cpuUsage();
-        const { p50 } = await runLoad(a.base, kind, ops);
+        const { p50 } = await runLoad(a, kind, ops);
         const t = process.cpuUsage(t0);
         const key = `${kind}/${a.name}`;
         cpu.set(key, [...(cpu.get(key) ?? []), (t.user + t.system) / ops]);
@@ -88,7 +94,7 @@ try {
       }
     }
   }
-  const pgVersion = (await adminQuery(scratch.url, "SHOW server_version")).rows[0].server_version;
+  const pgVersion = (await adminQuery(scratches[0].url, "SHOW server_version")).rows[0].server_version;
   console.log(machineLine(pgVersion));
   console.log(`server CPU µs/request, ${ops} requests per round at concurrency ${concurrency}, ${rounds} rounds (load average at each round's start: ${loads.map((l) => l.toFixed(1)).join(" ")})`);
   const mean = (xs) => xs.reduce((p, q) => p + q, 0) / xs.length;
@@ -120,5 +126,5 @@ try {
     await a.database.close();
   }
   load.kill();
-  await scratch.drop();
+  for (const scratch of scratches) await scratch.drop();
 }

@@ -43,7 +43,7 @@ const content = (n) => `# Note ${n}\n\n${PARAGRAPH.repeat(12)}\nrevision ${n} ${
 
 if (values.load) {
   // Load process: { base, token, concurrency, ops, kind } → runs them, answers { done }.
-  /** Each worker's entry's last version (the warm-up and the measured run write the same entries). */
+  /** Each worker's entry's last version per database, by token (the warm-up and the measured run write the same entries). */
   const versions = new Map();
   process.on("message", async ({ base, token, concurrency, ops, kind }) => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
@@ -84,22 +84,22 @@ if (values.load) {
             const ns = `batch-w${w}`;
             const operations = Array.from({ length: 100 }, (_, k) => {
               const path = `bench/b${k}.md`;
-              return { opId: randomUUID(), path, baseVersion: versions.get(`${ns}/${path}`) ?? 0, content: content(i * 100 + k) };
+              return { opId: randomUUID(), path, baseVersion: versions.get(`${token} ${ns}/${path}`) ?? 0, content: content(i * 100 + k) };
             });
             const res = await post(`${base}/v1/namespaces/${ns}/batch`, { operations });
             const results = res.status === 200 ? JSON.parse(res.body).results : [];
             for (const r of results) {
               if (r.status !== "applied") throw new Error(`batch: ${JSON.stringify(r).slice(0, 300)}`);
-              versions.set(`${ns}/${r.path}`, r.version);
+              versions.set(`${token} ${ns}/${r.path}`, r.version);
             }
             if (results.length !== 100) throw new Error(`batch: ${res.status} ${res.body.slice(0, 300)}`);
             continue;
           }
           const path = `bench/w${w}.md`;
-          const res = await post(`${base}/v1/namespaces/own-w${w}/batch`, { operations: [{ opId: randomUUID(), path, baseVersion: versions.get(w) ?? 0, content: content(i) }] });
+          const res = await post(`${base}/v1/namespaces/own-w${w}/batch`, { operations: [{ opId: randomUUID(), path, baseVersion: versions.get(`${token} ${w}`) ?? 0, content: content(i) }] });
           const r = res.status === 200 ? JSON.parse(res.body).results?.[0] : undefined;
           if (r?.status !== "applied") throw new Error(`write: ${res.status} ${res.body.slice(0, 300)}`);
-          versions.set(w, r.version);
+          versions.set(`${token} ${w}`, r.version);
         }
       }),
     );

@@ -121,6 +121,19 @@ async function flush(tx: Tx, pending: Pending): Promise<void> {
   pending.bytes = 0;
 }
 
+/**
+ * Nulls the author of every version and conflict naming a principal the backup does not hold: the
+ * author is gone, as when a principal is deleted (`author_id` has no foreign key, schema.ts), and
+ * `author_name` keeps the name. A backup holds such an id when a write raced its author's deletion.
+ */
+async function forgetMissingAuthors(tx: Tx): Promise<void> {
+  for (const table of ["versions", "conflicts"]) {
+    await tx.execute(
+      sql.raw(`UPDATE "${table}" SET "author_id" = NULL WHERE "author_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "principals" p WHERE p."id" = "${table}"."author_id")`),
+    );
+  }
+}
+
 /** Tables (other than server_settings) that hold rows already. */
 async function nonEmptyTables(tx: Tx): Promise<string[]> {
   const found: string[] = [];
@@ -284,6 +297,7 @@ export async function importBackup(db: Db, lines: AsyncIterable<Line>, options: 
       await flush(tx, pending);
       const differ = backupTables.filter((t) => end.rows[t.name] !== rows[t.name]).map((t) => `${t.name}: ${end.rows[t.name] ?? "none"} listed, ${rows[t.name]} read`);
       if (differ.length > 0) throw new BackupError("backup_truncated", `the end line's counts differ from the rows read (${differ.join("; ")}): lines are missing`, end.line);
+      await forgetMissingAuthors(tx);
       await checkConsistency(tx);
       for (const table of backupTables) {
         for (const column of table.serialColumns) {

@@ -241,7 +241,17 @@ export const versions = pgTable(
     parentVersion: integer("parent_version"),
     /** For merges: the common ancestor the client's edit started from. */
     baseVersion: integer("base_version"),
-    authorId: uuid("author_id").references(() => principals.id, { onDelete: "set null" }),
+    /**
+     * The principal who wrote this version, or null: none, or one since deleted. Deliberately no
+     * foreign key (migration 0016 dropped `ON DELETE SET NULL`): its check took a KEY SHARE lock on
+     * the author's principal row for every version inserted, and all writers of one user share
+     * that row, so concurrent writes turned the lock into MultiXacts (backend CPU per single write
+     * -12%, wall -13% at concurrency 16 without it: apps/server/bench/README.md). What SET NULL
+     * did, trigger `principals_forget_authored` (0016) does: deleting a principal nulls the column
+     * in its versions and conflicts in the same statement; an import nulls an id naming no
+     * principal of the backup (backup/import-backup.ts). `author_name` keeps the name either way.
+     */
+    authorId: uuid("author_id"),
     authorName: text("author_name").notNull(),
     clientId: text("client_id"),
     opId: text("op_id"),
@@ -298,7 +308,8 @@ export const conflicts = pgTable(
     deleted: boolean("deleted").notNull().default(false),
     content: text("content"),
     sha256: text("sha256"),
-    authorId: uuid("author_id").references(() => principals.id, { onDelete: "set null" }),
+    /** As `versions.author_id`: no foreign key, nulled when the principal is deleted. */
+    authorId: uuid("author_id"),
     authorName: text("author_name").notNull(),
     clientId: text("client_id"),
     opId: text("op_id").notNull(),
