@@ -116,7 +116,9 @@ describe("a command stopped while its request hangs", () => {
     const end = await exitWithin(watch.exited, 60_000);
     expect(end, watch.stdout() + watch.stderr()).not.toBe("still running");
     if (end === "still running") return;
-    expect({ code: end.code, signal: end.signal, stderr: watch.stderr() }).toEqual({ code: 0, signal: null, stderr: "" });
+    // Ctrl-C is a person at a terminal: they are told what the wait is and how to skip it.
+    const hint = signal === "SIGINT" ? "teammem: stopping: sending pending changes (at most 10 s); Ctrl-C again to stop without sending\n" : "";
+    expect({ code: end.code, signal: end.signal, stderr: watch.stderr() }).toEqual({ code: 0, signal: null, stderr: hint });
     expect(end.at - signalled).toBeLessThan(EXIT_BOUND_MS);
     const events = watch
       .stdout()
@@ -127,6 +129,28 @@ describe("a command stopped while its request hangs", () => {
     expect(await leftLocks(dir)).toEqual([]);
     await until("the server to see the connection closed", () => server.open() === 0, 5_000);
   }, 90_000);
+
+  it("teammem watch on a second signal during the stop's push: stops without waiting for it, exit 0, the change queued, no lock left", async () => {
+    expect(existsSync(CLI), `${CLI} is missing: run \`npx tsc -b\` first`).toBe(true);
+    const server = await hangingServer("body trickles");
+    const dir = await folderFor(server.url);
+    const watch = cliProcess(["watch", "--json", "--dir", dir]);
+    await until("the watch's first request to reach the server", () => server.requests() > 0 && watch.stdout().includes('"type":"started"'));
+    watch.child.kill("SIGTERM"); // the stop pushes what is pending for up to 10 s: the server never answers
+    await sleep(1000);
+    const second = performance.now();
+    watch.child.kill("SIGINT");
+    const end = await exitWithin(watch.exited, 30_000);
+    expect(end, watch.stdout() + watch.stderr()).not.toBe("still running");
+    if (end === "still running") return;
+    expect({ code: end.code, signal: end.signal }).toEqual({ code: 0, signal: null });
+    expect(watch.stderr()).toBe("teammem: stopping without sending: pending changes stay queued for the next sync\n");
+    // Before: the stop waited out its 10 s push, 9 s after the second signal.
+    expect(end.at - second).toBeLessThan(6_000);
+    const last = JSON.parse(watch.stdout().trim().split("\n").at(-1)!) as object;
+    expect(last).toMatchObject({ type: "stopped", exitCode: 0, pending: 1, message: "stopped at once: pending changes not sent" });
+    expect(await leftLocks(dir)).toEqual([]);
+  }, 60_000);
 
   it.each(["SIGTERM", "SIGINT"] as const)("teammem sync on %s while the server's body trickles: ends by the signal at once, its command lock removed", async (signal) => {
     expect(existsSync(CLI), `${CLI} is missing: run \`npx tsc -b\` first`).toBe(true);

@@ -152,6 +152,8 @@ export class Watch {
   #stopping: Promise<WatchEnd> | undefined;
   /** Aborted when the watch ends: every request of its runs still in flight is cut off (http/api.ts `signal`). */
   readonly #halt = new AbortController();
+  /** Aborted by {@link stopNow}: the stop sends nothing more. */
+  readonly #stopNowRequested = new AbortController();
   #resolveEnded!: (end: WatchEnd) => void;
   /** Resolves when the watch has ended (after {@link stop} or a permanent error), lock released. */
   readonly ended: Promise<WatchEnd> = new Promise((resolve) => (this.#resolveEnded = resolve));
@@ -212,6 +214,16 @@ export class Watch {
     return this.#finish({ exitCode: 0 });
   }
 
+  /**
+   * Stops without waiting for the pending changes to be sent (a second Ctrl-C): as {@link stop},
+   * but the push of what is pending is cut off at once (it stays queued in the outbox, sent by the
+   * next `sync` or `watch`). Called during a {@link stop}, it ends that stop's wait.
+   */
+  stopNow(): Promise<WatchEnd> {
+    this.#stopNowRequested.abort();
+    return this.#finish({ exitCode: 0 });
+  }
+
   #log(event: LiveEvent): void {
     this.#options.log(event);
   }
@@ -237,7 +249,10 @@ export class Watch {
       if (end.exitCode === 0) {
         flushed = this.#flushForStop().catch((err: unknown) => void (note = `pending changes not sent (${err instanceof Error ? err.message : String(err)})`));
         const timeoutMs = this.#options.stopTimeoutMs ?? 10_000;
-        if (!(await settledWithin(flushed, timeoutMs))) note = `pending changes not sent within ${timeoutMs / 1000} s`;
+        const now = this.#stopNowRequested.signal;
+        const cutOff = new Promise<void>((resolve) => (now.aborted ? resolve() : now.addEventListener("abort", () => resolve(), { once: true })));
+        if (!(await settledWithin(Promise.race([flushed, cutOff]), timeoutMs))) note = `pending changes not sent within ${timeoutMs / 1000} s`;
+        else if (now.aborted) note ??= "stopped at once: pending changes not sent";
       }
       // What still runs (a run, the flush) has its requests cut off, ends, and releases the command lock.
       this.#halt.abort();
