@@ -6,15 +6,20 @@
  *   "customRules": [{ "id": "acme-api-key", "label": "ACME API key", "prefixes": ["acme_"],
  *                     "pattern": "acme_[A-Za-z0-9]{32}", "flags": "i" }] }
  * ```
- * Both fields are optional; unknown fields are refused. A custom rule needs kebab-case `id`, at least
- * one literal prefix, every prefix at least 3 characters, a `pattern` that compiles and passes
- * {@link checkPatternSafety} without problems or warnings, and `flags` among `i`, `m`, `s`, `u`. Errors name the bad field
+ * Both fields are optional; unknown fields are refused. A custom rule needs a kebab-case `id` that
+ * is neither a catalog rule's nor another custom rule's, at least one literal prefix, every prefix
+ * at least 3 characters, a `pattern` that compiles and passes {@link checkPatternSafety} without
+ * problems or warnings, and `flags` among `i`, `m`, `s`, `u`. With `i` the prefixes are found in
+ * any case: each stands for its case variants (`acme_` … `ACME_`, see case-variants.ts), at most
+ * {@link MAX_CASE_VARIANTS} for a rule's prefixes together. Errors name the bad field
  * (e.g. `customRules[0].prefixes[1]: ...`) and never quote file contents beyond the field path.
  * Every error carries a stable {@link ConfigErrorCode}.
  */
 import { z } from "zod";
 import type { Rule } from "./rule.js";
 import { checkPatternSafety } from "./engine/safety.js";
+import { caseVariantCount, caseVariants, MAX_CASE_VARIANTS } from "./case-variants.js";
+import { RULES } from "./rules/index.js";
 import { NOT_REGULAR, readSmallFile } from "./small-file.js";
 
 /** A config file is read up to this size; a larger one is refused (`config_too_large`). */
@@ -65,6 +70,17 @@ const customRuleSchema = z
     }
     const safety = checkPatternSafety(re);
     for (const p of [...safety.problems, ...safety.warnings]) ctx.addIssue({ code: "custom", path: ["pattern"], message: `unsafe (${p.kind}): ${p.message}` });
+    const flags = rule.flags ?? "";
+    const variants = rule.prefixes.reduce((n, p) => n + caseVariantCount(p, flags), 0);
+    if (variants > MAX_CASE_VARIANTS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["prefixes"],
+        message:
+          `with flag i the prefixes are found in any case and stand for ${variants} case variants, more than ${MAX_CASE_VARIANTS}: ` +
+          "give shorter prefixes (the pattern still checks the rest of the token), or drop the flag i and list the cases that occur",
+      });
+    }
   });
 
 const configSchema = z.strictObject({
@@ -83,6 +99,9 @@ function formatPath(path: readonly PropertyKey[]): string {
   return s || "(root)";
 }
 
+let catalogById: Map<string, Rule> | undefined;
+const catalogIds = (): Map<string, Rule> => (catalogById ??= new Map(RULES.map((r) => [r.id, r])));
+
 /**
  * Validates a parsed config object and turns custom rules into {@link Rule}s.
  * Throws ConfigError listing every problem as `<field path>: <message>`, one per line.
@@ -93,18 +112,26 @@ export function parseConfig(data: unknown, source = "config"): ScanConfig {
     const lines = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
     throw new ConfigError(`${source}: invalid scanner config (config_invalid)\n  ${lines.join("\n  ")}`);
   }
-  const ids = new Set<string>();
+  // A finding names its rule by id (text, JSON, SARIF's rule table): two rules with one id would
+  // report different formats under one name.
+  const idProblems: string[] = [];
+  const seen = new Map<string, number>();
   for (const [k, r] of parsed.data.customRules.entries()) {
-    if (ids.has(r.id)) throw new ConfigError(`${source}: invalid scanner config (config_invalid)\n  customRules[${k}].id: duplicate id ${r.id}`);
-    ids.add(r.id);
+    const catalog = catalogIds().get(r.id);
+    const earlier = seen.get(r.id);
+    if (catalog !== undefined) idProblems.push(`customRules[${k}].id: ${r.id} is the id of the catalog rule "${catalog.label}": give the custom rule an id of its own`);
+    else if (earlier !== undefined) idProblems.push(`customRules[${k}].id: ${r.id} is also the id of customRules[${earlier}]: give each custom rule an id of its own`);
+    else seen.set(r.id, k);
   }
+  if (idProblems.length > 0) throw new ConfigError(`${source}: invalid scanner config (config_invalid)\n  ${idProblems.join("\n  ")}`);
   return {
     allowFingerprints: parsed.data.allowFingerprints.map((f) => f.toLowerCase()),
     customRules: parsed.data.customRules.map(
       (r): Rule => ({
         id: r.id,
         label: r.label,
-        prefixes: r.prefixes,
+        // The engine compares prefixes exactly: with `i`, every case variant is a prefix (bounded above).
+        prefixes: [...new Set(r.prefixes.flatMap((p) => caseVariants(p, r.flags ?? "", Infinity)!))],
         pattern: new RegExp(r.pattern, (r.flags ?? "") + "y"),
         examples: () => ({ positive: [], negative: [] }),
       }),

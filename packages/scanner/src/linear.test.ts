@@ -394,11 +394,16 @@ describe("custom rules that checkPatternSafety accepts stay linear (try20 F7)", 
     customRules: [
       { id: "acme-group", label: "ACME", prefixes: ["acme_"], pattern: "acme_(?:a{1,4}){1,4}[a-z]{1,40}b" },
       { id: "acme-runs", label: "ACME", prefixes: ["acmr_"], pattern: "acmr_[a-z]{1,120}[a-z0-9]{1,120}!" },
+      // The flag i at the case-variant limit: 256 prefixes in the automaton (try21 F2).
+      { id: "acme-case", label: "ACME", prefixes: ["acmecase"], pattern: "acmecase[a-z]{1,40}[a-z0-9]{1,40}!", flags: "i" },
     ],
   });
+  /** Every case variant of `acmecase` in turn, each followed by a run the pattern reads to its end. */
+  const caseVariantRuns = Array.from({ length: 256 }, (_, v) => [..."acmecase"].map((c, i) => ((v >> i) & 1 ? c.toUpperCase() : c)).join("") + "a".repeat(80) + " ").join("");
   it.each([
     ["acme_ and 61 a's, repeated", (n: number) => repeatTo(`acme_${"a".repeat(61)} `, n)],
     ["acmr_ and 240 a's, repeated", (n: number) => repeatTo(`acmr_${"a".repeat(240)} `, n)],
+    ["the 256 case variants of acmecase, each with 80 a's, repeated", (n: number) => repeatTo(caseVariantRuns, n)],
   ])(`%s: one scan of 8x the input costs at most ${GROWTH}x eight scans of the input`, (_name, make) => {
     const g = settled(() => growth(make, GROWTH_SIZE / 64, customRules, 3), GROWTH);
     expect(g, `time(8n)/(8 × time(n)) = ${g.toFixed(2)}`).toBeLessThan(GROWTH);

@@ -110,4 +110,44 @@ describe("teammem-scan config file", () => {
       /^teammem-scan: .*\.teammem-scan\.json: invalid scanner config \(config_invalid\)\n {2}customRules\[0\]\.pattern: unsafe \(ambiguous-split\): `\(\?:a\{1,4\}\)\{1,4\}` follows or repeats other variable-width parts: a match attempt may take ~1\.1e\+8 steps/,
     );
   });
+
+  it("finds the prefix of a custom rule with the flag i in any case, as the README's example says (try21 F2)", async () => {
+    // Before: the prefix automaton compared `acme_` exactly, so `i` changed only the pattern's body
+    // and `ACME_<32>` was silently missed (exit 0).
+    const repo = join(dir, "case");
+    mkdirSync(repo, { recursive: true });
+    const rule = { id: "acme-api-key", label: "ACME API key", prefixes: ["acme_"], pattern: "acme_[A-Za-z0-9]{32}", flags: "i" };
+    writeFileSync(join(repo, ".teammem-scan.json"), JSON.stringify({ customRules: [rule] }));
+    const body = "Ab3".repeat(10) + "Zz";
+    writeFileSync(join(repo, "keys.txt"), `k=acme_${body}
+k=ACME_${body}
+k=Acme_${body}
+k=aCmE_${body}
+`);
+    const r = await cli(["--format", "json", "keys.txt"], repo);
+    expect(r.code).toBe(1);
+    const rows = JSON.parse(r.stdout) as { ruleId: string; line: number; column: number; preview: string }[];
+    expect(rows.map(({ ruleId, line, column, preview }) => ({ ruleId, line, column, preview }))).toEqual([
+      { ruleId: "acme-api-key", line: 1, column: 3, preview: "acme_****" },
+      { ruleId: "acme-api-key", line: 2, column: 3, preview: "ACME_****" },
+      { ruleId: "acme-api-key", line: 3, column: 3, preview: "Acme_****" },
+      { ruleId: "acme-api-key", line: 4, column: 3, preview: "aCmE_****" },
+    ]);
+  });
+
+  it("refuses a custom rule whose id is a catalog rule's or another custom rule's, naming both (try21 F2)", async () => {
+    // Before: `github-pat` was accepted, and findings of two different rules printed the same id.
+    const repo = join(dir, "dup-id");
+    mkdirSync(repo, { recursive: true });
+    const rule = (id: string) => ({ id, label: "mine", prefixes: ["acme_"], pattern: "acme_[a-z]{24}" });
+    writeFileSync(join(repo, ".teammem-scan.json"), JSON.stringify({ customRules: [rule("github-pat"), rule("acme-key"), rule("acme-key")] }));
+    expect(await cli(["notes.md"], repo)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `teammem-scan: ${join(repo, ".teammem-scan.json")}: invalid scanner config (config_invalid)\n` +
+        `  customRules[0].id: github-pat is the id of the catalog rule "GitHub personal access token (classic)": give the custom rule an id of its own\n` +
+        `  customRules[2].id: acme-key is also the id of customRules[1]: give each custom rule an id of its own\n`,
+    });
+  });
 });
