@@ -109,10 +109,17 @@ export async function checkFolder(root: string, label: string): Promise<void> {
   if (!isFolder) throw new UsageError(`${label}${displayRelative(root)} is a file, not a folder; give the memory folder`);
 }
 
-/** Checks a token's shape without ever echoing it. */
+/**
+ * Checks a token's shape without ever echoing it, and returns the token. `Bearer <token>` (the
+ * scheme in any case: an `Authorization` header's value pasted whole, try21 F1) is taken as the
+ * token after the scheme, by every command alike.
+ * @throws UsageError (exit 2, `usage_error`) for an empty token or one holding whitespace.
+ */
 export function checkToken(token: string, source: string): string {
-  if (token.trim() === "" || /\s/.test(token)) throw new UsageError(`the token from ${source} is empty or contains whitespace`);
-  return token;
+  const bare = /^bearer[ \t]+(\S+)$/i.exec(token)?.[1] ?? token;
+  if (bare.trim() === "") throw new UsageError(`the token from ${source} is empty`);
+  if (/\s/.test(bare)) throw new UsageError(`the token from ${source} contains whitespace (a teammem token has none: was a space or line break pasted with it?)`);
+  return bare;
 }
 
 /** The token to use: `--token`, then TEAMMEM_TOKEN, then the stored one; `undefined` if none. */

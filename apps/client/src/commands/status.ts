@@ -39,6 +39,11 @@ export function register(command: CommonCommand, ctx: CommandContext, exit: (cod
     const io = redactingIo(ctx.io);
     io.stdout(options.json ? JSON.stringify(report, null, 2) + "\n" : formatStatus(report));
     const { code, error } = report.serverCheck;
+    // A token refused here (empty, whitespace) is the usage error `sync` exits 2 with (try21 F1).
+    if (code === "usage_error") {
+      io.stderr(`teammem: ${error}; the status above is local state only [${code}]\n`);
+      return exit(2);
+    }
     if (!isTokenRefusalCode(code)) return exit(0);
     // The local state above still holds; the exit code says the server refused this token.
     io.stderr(`teammem: ${error ?? "the server refused the token"}; the status above is local state only [${code}]\n`);
@@ -60,7 +65,8 @@ export interface StatusReport {
   /**
    * What the server said when status asked it (`probe`): `reconcilePending` true when it is not the
    * one this folder synced with (another identity or epoch, a cursor below ours, the namespace gone).
-   * `checked` false with --offline or without a token; `reachable` false when it did not answer.
+   * `checked` false with --offline, without a token, or with a token refused here (empty, holding
+   * whitespace: `code` `usage_error`, and status exits 2 as sync does); `reachable` false when it did not answer.
    */
   serverCheck: ServerCheck;
   /**
@@ -251,7 +257,7 @@ async function askServer(options: CommonOptions, ctx: CommandContext, config: Co
     token = findToken(options, ctx, config);
   } catch (err) {
     if (!(err instanceof ClientError)) throw err;
-    return notChecked(err.message);
+    return { ...notChecked(err.message), code: err.code };
   }
   if (!token) return notChecked("no token (--token, TEAMMEM_TOKEN or teammem init --token)");
   const api = createApi({
@@ -317,7 +323,11 @@ function formatStatus(s: StatusReport): string {
   const asOf = s.lastSyncAt ? `as of the last sync at ${s.lastSyncAt}` : "never synced";
   const unknown = s.serverCheck.checked && s.serverCheck.reconcilePending === null;
   const refused = isTokenRefusalCode(s.serverCheck.code);
-  if (unknown)
+  // Lines before the server check's (team/ missing, a reconciliation due): "everything synced" would contradict them.
+  const preamble = out.length;
+  // Whenever the server did not tell, the line saying so (and why) heads what is known locally, whatever follows (try21 F1).
+  if (!s.serverCheck.checked) out.push(`not checked with the server: ${s.serverCheck.error ?? "--offline"}; ${asOf}:`);
+  else if (unknown)
     out.push(
       `${s.serverCheck.reachable === false ? "server not reached" : refused ? "server refused the token" : "server could not tell"}: ${s.serverCheck.error}; ${asOf}:`,
     );
@@ -364,9 +374,9 @@ function formatStatus(s: StatusReport): string {
   );
   section("skipped (not synced)", s.skipped.map((k) => `${k.path}: ${k.reason}`));
   // "never synced: everything synced" would claim a sync that never happened.
-  if (out.length === header && unknown && !refused) out[header - 1] += s.lastSyncAt ? " everything synced" : " nothing pending here";
-  else if (out.length === header && refused) out[header - 1] += " nothing pending here";
-  else if (out.length === 1) out.push(s.serverCheck.checked ? "everything synced" : `${s.lastSyncAt ? `everything synced ${asOf}` : asOf} (not checked with the server${s.serverCheck.error ? `: ${s.serverCheck.error}` : ": --offline"})`);
+  if (out.length === header && header > preamble)
+    out[header - 1] += s.lastSyncAt && !refused && preamble === 1 ? " everything synced" : " nothing pending here";
+  else if (out.length === 1) out.push("everything synced");
   section(
     "bypass requests (as of the last sync)",
     s.bypasses.map(
