@@ -5,7 +5,7 @@
  * had been asked). A token refused here is the usage error `sync` exits 2 with, in `status` too
  * (it exited 0); a pasted `Bearer <token>` is taken as the token by every command.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeGithubPat } from "@teammem/scanner/testing";
@@ -89,5 +89,22 @@ describe("a pasted `Bearer <token>` is the token, for every command", () => {
     expect(JSON.parse(await readFile(join(c, ".teammem", "config.json"), "utf8")).token).toBe(tokenC);
     expect((await sync(c, {})).code).toBe(0);
     await root.remove();
+  }, 300_000);
+});
+
+describe("the agent hooks say why a token cannot be used", () => {
+  it("a TEAMMEM_TOKEN with whitespace is named as such, not as 'no token'; a Bearer one pushes", async () => {
+    const { a, envA } = await setup("pglite");
+    const memory = await realpath(a);
+    await writeFile(join(memory, "team", "build.md"), "Run make check.\n");
+    const stdin = JSON.stringify({ session_id: "s", cwd: memory, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(memory, "team", "build.md") } });
+    const push = (env: Record<string, string>) => teammem(["push", "--hook", "claude-code"], env, { stdin, cwd: memory });
+    expect(await push({ TEAMMEM_TOKEN: `${envA.TEAMMEM_TOKEN} x` })).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `teammem hook: ${memory}: the token from TEAMMEM_TOKEN ${WHITESPACE}; the next sync sends the file\n`,
+    });
+    expect(await push({})).toMatchObject({ code: 0, stderr: `teammem hook: no token for ${memory} (set TEAMMEM_TOKEN or run teammem init --token); the next sync sends the file\n` });
+    expect(await push({ TEAMMEM_TOKEN: `Bearer ${envA.TEAMMEM_TOKEN}` })).toMatchObject({ code: 0, stdout: "teammem: pushed team/build.md\n", stderr: "" });
   }, 300_000);
 });

@@ -28,13 +28,20 @@ export function hookApi(config: Config, token: string, budgetMs: number): Api {
   return createApi({ server: config.server, namespace: config.namespace, token, timeoutMs: REQUEST_TIMEOUT_MS, retry: { limit: 0 }, budgetMs });
 }
 
-/** The token for a hook run (TEAMMEM_TOKEN, then the stored one), or undefined. */
-export function hookToken(ctx: CommandContext, config: Config): string | undefined {
+/**
+ * The token for a hook run (TEAMMEM_TOKEN, then the stored one), or why there is none to use for
+ * the memory folder `root`: no token, or a TEAMMEM_TOKEN refused here (empty, whitespace), said as
+ * such rather than as "no token" (try21 F1).
+ */
+export function hookToken(ctx: CommandContext, config: Config, root: string): { token: string } | { problem: string } {
   try {
-    return findToken({}, ctx, config);
-  } catch {
-    return undefined; // a malformed TEAMMEM_TOKEN: reported as "no token"
+    const token = findToken({}, ctx, config);
+    if (token) return { token };
+  } catch (err) {
+    if (!(err instanceof ClientError)) throw err;
+    return { problem: `${root}: ${err.message}` };
   }
+  return { problem: `no token for ${root} (set TEAMMEM_TOKEN or run teammem init --token)` };
 }
 
 /** Runs `work`, retrying while another command holds the folder's lock, for up to {@link LOCK_WAIT_MS}. */

@@ -29,11 +29,12 @@ export function postWriteHook(ctx: CommandContext): Promise<number> {
     if (where.scope !== "team" || where.entryPath === "") return 0;
     const config = await loadConfig(layout);
     if (!config) return 0;
-    const token = hookToken(ctx, config);
-    if (!token) {
-      ctx.io.stderr(`teammem hook: no token for ${layout.root} (set TEAMMEM_TOKEN or run teammem init --token); the next sync sends the file\n`);
+    const found = hookToken(ctx, config, layout.root);
+    if (!("token" in found)) {
+      ctx.io.stderr(`teammem hook: ${found.problem}; the next sync sends the file\n`);
       return 0;
     }
+    const { token } = found;
     const entry = where.entryPath;
     const warnings: string[] = [];
     await recoverDamagedState(layout, (l) => warnings.push(l));

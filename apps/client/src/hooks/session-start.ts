@@ -26,11 +26,12 @@ export function sessionStartHook(ctx: CommandContext): Promise<number> {
     const layout = layoutOf(located.root);
     const config = await loadConfig(layout);
     if (!config) return 0; // this project's memory is not synced with teammem
-    const token = hookToken(ctx, config);
-    if (!token) {
-      ctx.io.stderr(`teammem hook: no token for ${layout.root} (set TEAMMEM_TOKEN or run teammem init --token); not synced\n`);
+    const found = hookToken(ctx, config, layout.root);
+    if (!("token" in found)) {
+      ctx.io.stderr(`teammem hook: ${found.problem}; not synced\n`);
       return 0;
     }
+    const { token } = found;
     const warnings: string[] = [];
     await recoverDamagedState(layout, (l) => warnings.push(l));
     const summary = await withLockWait(() =>
