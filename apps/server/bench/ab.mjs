@@ -14,9 +14,12 @@
 // Each folder must be a build (`npm run build`) of a checkout with its own node_modules; the
 // scratch database is migrated by the first build. With --database-per-build each build gets a
 // scratch database of its own, migrated by that build (its checkout's /migrations): to compare
-// schema changes (e.g. migration 0016, no foreign key on versions.author_id).
+// schema changes (e.g. migration 0016, no foreign key on versions.author_id); it also prints each
+// build's PostgreSQL backend CPU per request (/proc/<pid>/stat of the backends connected to the
+// build's database, before and after each round: PostgreSQL must run on this host).
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -47,6 +50,20 @@ const rounds = Number(values.rounds ?? 20);
 
 const perBuild = values["database-per-build"] ?? false;
 const scratches = [];
+/** CPU time (user + system, µs) of each backend connected to database `name`, by pid (/proc/<pid>/stat fields 14 and 15, 10 ms ticks). */
+const backendCpu = async (name) => {
+  const { rows } = await adminQuery(localBenchUrl(), `SELECT pid FROM pg_stat_activity WHERE datname = '${name}'`);
+  const cpu = new Map();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
+};
 const load = fork(new URL("./profile.mjs", import.meta.url), ["--load"], { execArgv: [] });
 const apps = [];
 try {
@@ -67,7 +84,7 @@ try {
     const app = await buildApp({ db: database.db, jwtSecret: secret, limits: { rateLimitMax: 1_000_000_000 } });
     addFloorRoute(app, database.db.$client);
     const base = await app.listen({ host: "127.0.0.1", port: 0 });
-    apps.push({ ...build, app, database, base, token });
+    apps.push({ ...build, app, database, base, token, dbName: scratches.at(-1).name });
   }
   const runLoad = (a, kind, n) =>
     new Promise((resolve, reject) => {
@@ -78,6 +95,7 @@ try {
   for (const kind of kinds) for (const a of apps) await runLoad(a, kind, warmup);
   const cpu = new Map(); // `${kind}/${name}` -> µs per request, one per round
   const latency = new Map(); // `${kind}/${name}` -> the round's p50 latency (ms, the load process's clock)
+  const backend = new Map(); // `${kind}/${name}` -> backend CPU µs of the rounds (sum), with --database-per-build
   const loads = [];
   for (let round = 0; round < rounds; round++) {
     loads.push(os.loadavg()[0]);
@@ -85,10 +103,17 @@ try {
     const order = round % 2 === 0 ? apps : [...apps].reverse();
     for (const kind of kinds) {
       for (const a of order) {
+        const b0 = perBuild ? await backendCpu(a.dbName) : null;
         const t0 = process.cpuUsage();
         const { p50 } = await runLoad(a, kind, ops);
         const t = process.cpuUsage(t0);
         const key = `${kind}/${a.name}`;
+        if (b0) {
+          // A backend that ended during the round loses its share (the pools keep theirs: idle < 10 s).
+          let spent = 0;
+          for (const [pid, us] of await backendCpu(a.dbName)) spent += us - (b0.get(pid) ?? 0);
+          backend.set(key, (backend.get(key) ?? 0) + spent);
+        }
         cpu.set(key, [...(cpu.get(key) ?? []), (t.user + t.system) / ops]);
         latency.set(key, [...(latency.get(key) ?? []), p50]);
       }
@@ -109,6 +134,16 @@ try {
         `  ${kind.padEnd(6)} ${a.name.padEnd(10)} mean ${mean(xs).toFixed(0).padStart(5)}  median ${median(xs).toFixed(0).padStart(5)}  min ${Math.min(...xs).toFixed(0).padStart(5)}` +
           (a === apps[0] ? "" : `  | / ${apps[0].name}: mean ${(mean(xs) / mean(first)).toFixed(3)}, per round median ${q(0.5)} (quartiles ${q(0.25)}-${q(0.75)})`),
       );
+    }
+  }
+  if (perBuild) {
+    console.log(`PostgreSQL backend CPU µs/request (all rounds; ticks of 10 ms per backend)`);
+    for (const kind of kinds) {
+      const first = backend.get(`${kind}/${apps[0].name}`);
+      for (const a of apps) {
+        const us = backend.get(`${kind}/${a.name}`);
+        console.log(`  ${kind.padEnd(6)} ${a.name.padEnd(10)} ${(us / (ops * rounds)).toFixed(0).padStart(5)}` + (a === apps[0] ? "" : `  | / ${apps[0].name}: ${(us / first).toFixed(3)}`));
+      }
     }
   }
   console.log(`p50 latency ms per round (request sent to reply read, load process), median of the rounds; ratios per round to ${kinds.at(-1)} of the same build`);

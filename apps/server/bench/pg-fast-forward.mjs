@@ -9,13 +9,16 @@
 //   ff_notify_in_tx teammem_fast_forward as migration 0011 made it (pg_notify inside the write's
 //                   transaction: how the server wrote before migration 0012);
 //   ff              teammem_fast_forward as migrated (0012: no NOTIFY; nothing is notified);
+//   ff_no_author    ff with a null author: on a database before migration 0016 it skips the
+//                   versions.author_id foreign key's check (its KEY SHARE lock on the one principal
+//                   row of every connection); from 0016 on, the same work as ff (a control);
 //   ff_notifier     ff, then the server's ChangeNotifier (store/change-notifier.ts) is handed the
 //                   cursor: what the server does now (the notifier's own connection is counted too);
 //   floor           BEGIN; INSERT one row of the same size; COMMIT (bench.mjs's floor, without HTTP).
 // Why: PostgreSQL serializes the commits of transactions that NOTIFY (a database-wide lock taken in
 // PreCommit_Notify and held until after the commit record is flushed), so concurrent fast-forward
 // writes cannot share a WAL flush (group commit) the way the floor's INSERTs do.
-//   node apps/server/bench/pg-fast-forward.mjs [--concurrency 16] [--ops 3000] [--rounds 3]
+//   node apps/server/bench/pg-fast-forward.mjs [--concurrency 16] [--ops 3000] [--rounds 3] [--kinds ff,ff_no_author,floor]
 // Needs a build (imports ../dist); creates and drops a scratch database on BENCH_DATABASE_URL.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -27,11 +30,11 @@ import { buildApp, issueToken, openDatabase } from "../dist/index.js";
 import { ChangeNotifier } from "../dist/store/change-notifier.js";
 import { FLOOR_TABLE_SQL } from "./floor-route.mjs";
 
-const { values } = parseArgs({ options: { concurrency: { type: "string" }, ops: { type: "string" }, rounds: { type: "string" } } });
+const { values } = parseArgs({ options: { concurrency: { type: "string" }, ops: { type: "string" }, rounds: { type: "string" }, kinds: { type: "string" } } });
 const C = Number(values.concurrency ?? 16);
 const OPS = Number(values.ops ?? 3000);
 const ROUNDS = Number(values.rounds ?? 3);
-const KINDS = ["ff_notify_in_tx", "ff", "ff_notifier", "floor"];
+const KINDS = values.kinds?.split(",") ?? ["ff_notify_in_tx", "ff", "ff_no_author", "ff_notifier", "floor"];
 
 const PARAGRAPH = "## Build\n\nRun `npm run build` before `npm test`; the CI uses Node 20 and PostgreSQL 15.\n";
 /** ~1 KB of Markdown, different every call (as load.mjs). */
@@ -86,7 +89,7 @@ try {
   }
   const author = (await clients[0].query("SELECT author_id, author_name FROM versions LIMIT 1")).rows[0];
   // The notifier's pool: one connection, whose backend is counted with the others.
-  const notifierPool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+  const notifierPool = new pg.Pool({ connectionString: scratch.url, max: 1, idleTimeoutMillis: 0 }); // never closed while idle: its backend is counted
   const notifierPid = (await notifierPool.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
   const notifier = new ChangeNotifier(notifierPool, null);
   const pgVersion = (await clients[0].query("SHOW server_version")).rows[0].server_version;
@@ -107,7 +110,7 @@ try {
     const { rows } = await client.query({
       name: fn,
       text: `SELECT written_cursor FROM ${fn}($1::uuid, $2::text, $3::text, $4::integer, $5::text, $6::text, $7::integer, $8::text, $9::jsonb, $10::uuid, $11::text, $12::text)`,
-      values: [worker.namespaceId, opId, worker.path, worker.version, text, hash, Buffer.byteLength(text), sha256(opId + text), JSON.stringify(applied), author.author_id, author.author_name, null],
+      values: [worker.namespaceId, opId, worker.path, worker.version, text, hash, Buffer.byteLength(text), sha256(opId + text), JSON.stringify(applied), kind === "ff_no_author" ? null : author.author_id, author.author_name, null],
     });
     if (rows[0]?.written_cursor == null) throw new Error(`${fn} wrote nothing`);
     worker.version += 1;
