@@ -72,6 +72,23 @@ async function folderFor(server: string): Promise<string> {
   return dir;
 }
 
+/**
+ * Queues `dir`'s change in its outbox without reaching any server: a sync against a port nothing
+ * listens on queues it and stops (exit 1); the folder is then pointed back at `server`.
+ */
+async function queueOffline(dir: string, server: string): Promise<void> {
+  const closed = createTcpServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const { port } = closed.address() as { port: number };
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const configPath = join(dir, ".teammem", "config.json");
+  const config = JSON.parse(await readFile(configPath, "utf8")) as { server: string };
+  await writeFile(configPath, JSON.stringify({ ...config, server: `http://127.0.0.1:${port}` }));
+  const sync = await teammem(["sync", "--dir", dir]);
+  expect({ code: sync.code, queued: (await readdir(join(dir, ".teammem", "outbox"))).length }).toEqual({ code: 1, queued: 1 });
+  await writeFile(configPath, JSON.stringify({ ...config, server }));
+}
+
 /** `teammem ...args` as a child process: its exit (code or signal, and when), its output. */
 function cliProcess(args: string[]) {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, TEAMMEM_TOKEN: "" }, stdio: ["ignore", "pipe", "pipe"] });
@@ -152,17 +169,28 @@ describe("a command stopped while its request hangs", () => {
     expect(await leftLocks(dir)).toEqual([]);
   }, 60_000);
 
-  it.each(["SIGTERM", "SIGINT"] as const)("teammem sync on %s while the server's body trickles: ends by the signal at once, its command lock removed", async (signal) => {
+  // try21 F6: the signal still ends the command by itself, at once, and one line says what stays queued (before: nothing at all).
+  it.each([
+    ["sync", "SIGTERM", 0, "teammem: interrupted (SIGTERM): nothing stays queued; the next sync finds your local changes again\n"],
+    ["sync", "SIGINT", 1, "teammem: interrupted (SIGINT): 1 change(s) stay queued; the next sync sends them\n"],
+    ["push", "SIGTERM", 1, "teammem: interrupted (SIGTERM): 1 change(s) stay queued; the next sync or push sends them\n"],
+  ] as const)("teammem %s on %s while the server's body trickles (%i change queued before): ends by the signal at once, says what stays queued, its command lock removed", async (command, signal, queuedBefore, said) => {
     expect(existsSync(CLI), `${CLI} is missing: run \`npx tsc -b\` first`).toBe(true);
     const server = await hangingServer("body trickles");
     const dir = await folderFor(server.url);
-    const sync = cliProcess(["sync", "--dir", dir]);
-    await until("the sync's request to reach the server", () => server.requests() > 0);
-    await until("the sync to hold the command lock", async () => (await leftLocks(dir)).includes("command.lock"));
+    if (queuedBefore) await queueOffline(dir, server.url);
+    const sync = cliProcess(command === "sync" ? ["sync", "--dir", dir] : ["push", "team/a.md", "--dir", dir]);
+    await until("the command's request to reach the server", () => server.requests() > 0);
+    await until("the command to hold the command lock", async () => (await leftLocks(dir)).includes("command.lock"));
+    const signalled = performance.now();
     sync.child.kill(signal);
     const end = await exitWithin(sync.exited, 30_000);
-    expect(end).toMatchObject({ code: null, signal });
+    expect(end).toMatchObject({ code: null, signal }); // a shell reports 130 (SIGINT) or 143 (SIGTERM); a script running it stops too
+    if (end === "still running") return;
+    expect(end.at - signalled).toBeLessThan(5_000);
+    expect({ stdout: sync.stdout(), stderr: sync.stderr() }).toEqual({ stdout: "", stderr: said });
     expect(await leftLocks(dir)).toEqual([]);
     expect(await readFile(join(dir, "team", "a.md"), "utf8")).toBe("an edit to push\n"); // found again by the next sync
+    expect((await readdir(join(dir, ".teammem", "outbox")).catch(() => [])).length).toBe(queuedBefore);
   }, 60_000);
 });

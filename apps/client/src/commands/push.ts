@@ -8,6 +8,8 @@
  * that does not exist, `no_such_file`, unless it is a synced file whose deletion is sent; a FIFO,
  * socket or device, `not_regular_file`; a symlink or a path under a symlinked folder, `symlink_path`). Reports
  * (and warnings) name only the paths named: another file held back by the same send is not mentioned.
+ * SIGINT/SIGTERM: one line on stderr says how many changes stay queued, then the process ends by
+ * the signal at once (commands/interrupted.ts).
  */
 import { isTokenRefusal, tokenRefusalFix, UsageError } from "../errors.js";
 import { namedPathKind } from "../local/team-files.js";
@@ -22,6 +24,7 @@ import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import { notNfcReason, skippedLine } from "../scope.js";
 import { postWriteHook } from "../hooks/post-write.js";
+import { sayWhatStaysQueuedOnSignal } from "./interrupted.js";
 import { checkSpelling } from "./entry-args.js";
 import { openFolder, hookAgent, layoutFor, requireToken, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
@@ -105,6 +108,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
   const token = requireToken(options, ctx, config);
   /** Every diagnostic line of the run (also on stderr), so --json carries them too. */
   const warnings: string[] = [];
+  const stopSaying = sayWhatStaysQueuedOnSignal(layout, ctx.io, "sync or push");
   const summary = await syncFolder(layout, {
     config,
     token,
@@ -117,7 +121,7 @@ async function run(paths: string[], options: OptionsOf<typeof define>, ctx: Comm
     lockWaitMs: COMMAND_LOCK_WAIT_MS,
     onlyUnder: prefixes,
     pull: false,
-  });
+  }).finally(stopSaying);
   const outcome = pushOutcome(summary, prefixes);
   // A named file whose edit the server refuses to this read-only token (now, or by an earlier
   // sync: the unchanged edit is not sent again) is not "nothing to push": it is said, and exits 1 (try18 F4).

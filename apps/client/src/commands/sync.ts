@@ -6,7 +6,8 @@
  * (`team/x.md:3 rule`), conflicts, rejections. Exit 1 when the server could not be reached or
  * refused the run (local changes stay queued), else 0. `--dry-run`: what the sync would do
  * (sync/dry-run.ts), nothing sent, written or changed; exit 1 when the sync would be refused or the
- * server could not be read.
+ * server could not be read. SIGINT/SIGTERM: one line on stderr says how many changes stay queued,
+ * then the process ends by the signal at once (commands/interrupted.ts).
  */
 import { BypassReason, FindingFingerprint, FreeText } from "@teammem/protocol";
 import { scan } from "@teammem/scanner";
@@ -22,6 +23,7 @@ import { COMMAND_LOCK_WAIT_MS } from "../state/lock.js";
 import { syncFolder } from "../sync/sync-folder.js";
 import type { SyncSummary } from "../sync/sync.js";
 import { sessionStartHook } from "../hooks/session-start.js";
+import { sayWhatStaysQueuedOnSignal } from "./interrupted.js";
 import { openFolder, hookAgent, layoutFor, requireToken, redactingIo, type CommandContext, type CommonCommand, type OptionsOf } from "./common.js";
 
 export const name = "sync";
@@ -54,6 +56,7 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
   if (options.dryRun) return dryRun(layout, config, token, options, ctx);
   /** Every diagnostic line of the run (also on stderr), so --json carries them too. */
   const warnings: string[] = [];
+  const stopSaying = sayWhatStaysQueuedOnSignal(layout, ctx.io, "sync");
   const summary = await syncFolder(layout, {
     ...(allow ? { allow } : {}),
     config,
@@ -64,7 +67,7 @@ async function run(options: OptionsOf<typeof define>, rawCtx: CommandContext): P
     },
     lockWaitMs: COMMAND_LOCK_WAIT_MS,
     allowMassDelete: options.allowMassDelete === true,
-  });
+  }).finally(stopSaying);
   if (isTokenRefusal(summary.error)) {
     // Refused as a whole (bad, expired, revoked or foreign token): no summary of work that never happened.
     if (options.json) ctx.io.stdout(JSON.stringify({ ok: false, error: errorJson(summary.error), pending: summary.pending }, null, 2) + "\n");

@@ -10,6 +10,7 @@
  * use it: a crash in between leaves a gap, never a number used twice. Files named by earlier
  * versions (`<ms, 15 digits>-<index, 6 digits>-<opId>.json`) are listed first, in name order.
  */
+import { readdirSync } from "node:fs";
 import { mkdir, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -82,8 +83,23 @@ async function operationFiles(layout: Layout): Promise<string[]> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
   }
-  const ops = names.filter((n) => n.endsWith(".json") && !n.startsWith(TEMP_PREFIX));
+  const ops = names.filter(isOperationFile);
   return [...ops.filter((n) => LEGACY_NAME.test(n)).sort(), ...ops.filter((n) => !LEGACY_NAME.test(n)).sort()];
+}
+
+/** Whether `name` in the outbox folder is an operation's file (not a temporary file of an atomic write). */
+function isOperationFile(name: string): boolean {
+  return name.endsWith(".json") && !name.startsWith(TEMP_PREFIX);
+}
+
+/** {@link outboxSize}, synchronously: for a signal handler that must not let the process run on. */
+export function outboxSizeSync(layout: Layout): number {
+  try {
+    return readdirSync(layout.outbox).filter(isOperationFile).length;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw err;
+  }
 }
 
 /** How many operations are queued (their files are not read). */
