@@ -79,4 +79,35 @@ describe.each(DATABASE_KINDS)("mass-delete guard on %s", (kind) => {
     expect((await teammem(["sync", "--dir", a, "--allow-mass-delete"], envA)).code).toBe(0);
     expect(await tombstones(server)).toBe(15);
   });
+
+  // try21 F5: status listed every refused delete as "changed locally, not queued yet (run teammem sync)", 3000 lines, and sync refused again.
+  it("status after a refused mass delete names the deletes as refused and how to proceed, lists at most 50 of them (--json all), a rename apart", async () => {
+    const { a, envA } = await setup(kind);
+    await writeFiles(a, 62);
+    expect((await sync(a, envA)).code).toBe(0);
+    const deleted = Array.from({ length: 60 }, (_, i) => (i % 2 ? `team/sub/f${i}.md` : `team/f${i}.md`)).sort();
+    for (const path of deleted) await rm(join(a, path));
+    await writeFile(join(a, "team", "f60.md"), "file 60, edited\n");
+    await rename(join(a, "team", "sub", "f61.md"), join(a, "team", "renamed.md")); // a rename, which the sync does not count as a delete
+    expect((await sync(a, envA)).code).toBe(1);
+
+    const shown = await teammem(["status", "--dir", a, "--offline"]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.split("\n").slice(2)).toEqual([
+      "deleted here: 60 of the 62 tracked entries, which sync refuses as a mass delete (nothing is sent; restore the files, " +
+        "or run `teammem sync --allow-mass-delete` if you really mean to delete them for the whole team):",
+      ...deleted.slice(0, 50).map((p) => `  ${p}`),
+      "  ... and 10 more (teammem status --json lists them all)",
+      "changed locally, not queued yet (sent by the first sync not refused as a mass delete):",
+      "  team/f60.md",
+      "  team/renamed.md",
+      "  team/sub/f61.md",
+      "",
+    ]);
+    const json = await status(a);
+    expect({ refusedDeletes: json.refusedDeletes, modified: json.modified.length }).toEqual({ refusedDeletes: deleted, modified: 63 });
+
+    expect((await teammem(["sync", "--dir", a, "--allow-mass-delete"], envA)).code).toBe(0);
+    expect(await status(a)).toMatchObject({ refusedDeletes: [], modified: [], pending: [] });
+  });
 });

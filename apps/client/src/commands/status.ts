@@ -15,7 +15,8 @@ import { loadReports, type Reports } from "../state/reports.js";
 import { loadBypasses } from "../state/bypasses.js";
 import { loadSyncState, type SyncState } from "../state/sync-state.js";
 import { loadLastSync } from "../state/last-sync.js";
-import { liveEntryCount } from "../sync/mass-delete.js";
+import { isMassDelete, liveEntryCount } from "../sync/mass-delete.js";
+import { pairedRenames } from "../sync/dry-run.js";
 import { localChanges } from "../sync/queue-changes.js";
 import { contentsOf, memoryFormat } from "./check.js";
 import { markersLeftIn } from "../sync/settle-conflicts.js";
@@ -81,7 +82,15 @@ export interface StatusReport {
   trackedEntries: number;
   /** `from`: the old path of a rename. */
   pending: { opId: string; path: string; kind: "put" | "delete" | "rename"; from?: string; baseVersion: number; queuedAt: string }[];
+  /** Files changed here (created, edited, deleted) and not queued yet, every one (also those in `refusedDeletes`). */
   modified: string[];
+  /**
+   * Files deleted here whose deletes a sync refuses as a mass delete (`team/` missing or not a
+   * folder while entries are tracked, or more than 10 deletes that are also more than half of the
+   * tracked entries; renames excluded, as the sync pairs them): nothing is sent until the files are
+   * restored or `teammem sync --allow-mass-delete` runs. Empty when a sync would not refuse.
+   */
+  refusedDeletes: string[];
   /**
    * `pathFindings`: credentials in the file's path (the path shown is redacted). `fingerprint`: the
    * team-keyed fingerprint of the value, for `teammem sync --allow <fingerprint> --reason ...`.
@@ -181,6 +190,7 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
     ...reports.rejected.map((r) => r.path),
     ...[...markersAt].flatMap(([path, line]) => (line === null ? [] : [path])),
   ]);
+  const changes = localChanges(state.bases, scope).filter((c) => !known.has(c.path));
   return {
     server: config.server,
     namespace: config.namespace,
@@ -199,9 +209,8 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
       baseVersion: op.baseVersion,
       queuedAt,
     })),
-    modified: localChanges(state.bases, scope)
-      .filter((c) => !known.has(c.path))
-      .map((c) => displayPath(c.path)),
+    modified: changes.map((c) => displayPath(c.path)),
+    refusedDeletes: (await refusedDeletes(layout, state, scope, changes)).map(displayPath),
     heldBack: reports.heldBack.map((h) => ({
       path: displayPath(h.path),
       findings: h.findings.map((f) => ({ ruleId: f.ruleId, label: f.label, line: f.line, column: f.column, fingerprint: f.fingerprint })),
@@ -248,6 +257,23 @@ export async function collectStatus(options: CommonOptions & { probe?: boolean }
       .map((n) => ({ path: displayPath(n.path), version: n.version, reason: whyNotApplied(n.path, reports, outbox, state, scope) })),
     warnings: checkTeamMemory(contentsOf(scope), memoryFormat(config, options.agent)),
   };
+}
+
+/**
+ * The deletes among `changes` (not queued, not held back or rejected) that a sync would refuse as a
+ * mass delete, as sync/mass-delete.ts decides (after pairing renames, as the sync does); [] when it
+ * would not refuse.
+ */
+async function refusedDeletes(layout: Layout, state: SyncState, scope: TeamScope, changes: ReturnType<typeof localChanges>): Promise<string[]> {
+  const deletes = changes.filter((c) => c.content === null).map((c) => c.path);
+  if (scope.root !== "folder" && liveEntryCount(state) > 0) return deletes;
+  if (!isMassDelete(deletes.length, state)) return [];
+  const creates = changes.flatMap((c) =>
+    c.content !== null && c.sha256 !== null && (state.bases[c.path]?.sha256 ?? null) === null ? [{ path: c.path, sha256: c.sha256, text: c.content }] : [],
+  );
+  const renamed = new Set((await pairedRenames(layout, state, deletes, creates)).values());
+  const left = deletes.filter((path) => !renamed.has(path));
+  return isMassDelete(left.length, state) ? left : [];
 }
 
 /** The server asked once, shortly (no retry); not asked without a token. */
@@ -306,6 +332,9 @@ function waitingChanges({ changes, more }: { changes: number; more: boolean }): 
   return `${changes} change${changes === 1 ? "" : "s"}`;
 }
 
+/** Lines of one section of the human output before the rest are counted (`--json` lists them all): try21 F5 printed 3000. */
+const MAX_SECTION_LINES = 50;
+
 function formatStatus(s: StatusReport): string {
   const out = [`namespace ${s.namespace} at ${s.server}; cursor ${s.cursor}`];
   if (s.teamFolder !== "folder" && s.trackedEntries > 0)
@@ -333,13 +362,24 @@ function formatStatus(s: StatusReport): string {
     );
   const header = out.length;
   const section = (title: string, lines: string[]) => {
-    if (lines.length) out.push(`${title}:`, ...lines.map((l) => `  ${l}`));
+    if (lines.length === 0) return;
+    out.push(`${title}:`, ...lines.slice(0, MAX_SECTION_LINES).map((l) => `  ${l}`));
+    if (lines.length > MAX_SECTION_LINES) out.push(`  ... and ${lines.length - MAX_SECTION_LINES} more (teammem status --json lists them all)`);
   };
   section(
     `pending (${s.pending.length} in outbox)`,
     s.pending.map((p) => (p.from ? `rename ${p.from} → ${p.path}` : `${p.kind} ${p.path} (base v${p.baseVersion})`)),
   );
-  section("changed locally, not queued yet (run teammem sync)", s.modified);
+  const massDeleted = new Set(s.refusedDeletes);
+  section(
+    `deleted here: ${s.refusedDeletes.length} of the ${s.trackedEntries} tracked entries, which sync refuses as a mass delete (nothing is sent; ` +
+      "restore the files, or run `teammem sync --allow-mass-delete` if you really mean to delete them for the whole team)",
+    s.refusedDeletes,
+  );
+  section(
+    massDeleted.size > 0 ? "changed locally, not queued yet (sent by the first sync not refused as a mass delete)" : "changed locally, not queued yet (run teammem sync)",
+    s.modified.filter((p) => !massDeleted.has(p)),
+  );
   section(
     "held back (secret found; remove it and sync again, or if it is no secret: teammem sync --allow <fingerprint> --reason false_positive|test_value|will_fix \"why\")",
     s.heldBack.flatMap((h) => [

@@ -312,7 +312,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
  * files), paired as `combineRenames` pairs them (the deleted file's text from the base store).
  * @returns created path → deleted path.
  */
-async function pairedRenames(layout: Layout, state: SyncState, deletes: readonly string[], creates: readonly RenameCandidate[]): Promise<Map<string, string>> {
+export async function pairedRenames(layout: Layout, state: SyncState, deletes: readonly string[], creates: readonly RenameCandidate[]): Promise<Map<string, string>> {
   if (deletes.length === 0 || creates.length === 0) return new Map();
   const deleted: RenameCandidate[] = [];
   for (const path of deletes) {

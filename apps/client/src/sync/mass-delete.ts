@@ -43,11 +43,15 @@ export function checkTeamRoot(layout: Layout, root: TeamRoot, state: SyncState, 
   );
 }
 
+/** Whether queuing `deleteCount` deletes exceeds the thresholds: a sync without `--allow-mass-delete` refuses them. */
+export function isMassDelete(deleteCount: number, state: SyncState): boolean {
+  return deleteCount > MASS_DELETE_MIN_COUNT && deleteCount > liveEntryCount(state) * MASS_DELETE_MIN_SHARE;
+}
+
 /** @throws MassDeleteRefused when `deletes` (entry paths) exceed the thresholds (and deleting is not allowed). */
 export function checkMassDelete(deletes: readonly string[], state: SyncState, allow: boolean): void {
-  if (allow || deletes.length <= MASS_DELETE_MIN_COUNT) return;
+  if (allow || !isMassDelete(deletes.length, state)) return;
   const live = liveEntryCount(state);
-  if (deletes.length <= live * MASS_DELETE_MIN_SHARE) return;
   const sample = deletes.slice(0, 3).map(displayPath).join(", ");
   throw new MassDeleteRefused(
     `this sync would delete ${deletes.length} of the ${live} team entries (${sample}${deletes.length > 3 ? ", ..." : ""}) ` +
