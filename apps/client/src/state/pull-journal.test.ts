@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { sha256Hex } from "@teammem/protocol";
 import { layoutOf, type Layout } from "./layout.js";
-import { journalPulled } from "./pull-journal.js";
+import { journalPulled, markPulledGiven } from "./pull-journal.js";
 import { loadSyncState, saveSyncState } from "./sync-state.js";
 
 async function freshLayout(): Promise<Layout> {
@@ -52,5 +52,32 @@ describe("pull journal (try19 F5)", () => {
     await saveSyncState(layout, { version: 1, cursor: 5, bases: { "a.md": { version: 4, sha256: sha256Hex("a4\n") } } });
     await journalPulled(layout, [{ path: "a.md", version: 1, sha256: sha256Hex("a1\n") }]);
     expect((await loadSyncState(layout)).bases["a.md"]).toEqual({ version: 4, sha256: sha256Hex("a4\n") });
+  });
+
+  it("gives a path the pull marked given its journaled base whatever its file holds now; an unmarked one only by content (try21 F8)", async () => {
+    const layout = await freshLayout();
+    await saveSyncState(layout, { version: 1, cursor: 3, bases: { "old.md": { version: 1, sha256: sha256Hex("o1\n") } } });
+    await journalPulled(layout, [
+      { path: "new.md", version: 1, sha256: sha256Hex("n1\n") },
+      { path: "old.md", version: 2, sha256: sha256Hex("o2\n") },
+      { path: "removed.md", version: 1, sha256: sha256Hex("r1\n") },
+      { path: "unreached.md", version: 1, sha256: sha256Hex("u1\n") },
+    ]);
+    await markPulledGiven(layout, "new.md", 1);
+    await markPulledGiven(layout, "old.md", 2);
+    await markPulledGiven(layout, "removed.md", 1);
+    await markPulledGiven(layout, "stray.md", 4); // a mark of no journaled base: ignored
+    await appendFile(layout.pullJournal, '\n{"w":[["unreached.md",'); // a mark cut off: missing
+    // Edited (new.md, old.md) or deleted (removed.md) here after the pull wrote them; unreached.md
+    // was created here before the pull reached it.
+    await writeFile(join(layout.team, "new.md"), "n1 edited\n");
+    await writeFile(join(layout.team, "old.md"), "o2 edited\n");
+    await writeFile(join(layout.team, "unreached.md"), "made here\n");
+
+    expect((await loadSyncState(layout)).bases).toEqual({
+      "new.md": { version: 1, sha256: sha256Hex("n1\n") },
+      "old.md": { version: 2, sha256: sha256Hex("o2\n"), earlier: [sha256Hex("o1\n").slice(0, 16)] },
+      "removed.md": { version: 1, sha256: sha256Hex("r1\n") },
+    });
   });
 });

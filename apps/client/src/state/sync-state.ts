@@ -8,7 +8,7 @@ import { equalFileStats, FileStat } from "../local/file-stat.js";
 import { readTeamFile } from "../local/team-files.js";
 import { readJson, saveJsonIfChanged } from "./atomic.js";
 import type { Layout } from "./layout.js";
-import { clearPullJournal, readPullJournal } from "./pull-journal.js";
+import { clearPullJournal, readPullJournal, type ReadJournaledBase } from "./pull-journal.js";
 
 /** Earlier contents a path's base held, kept for a reconciliation (see {@link advanceBase}). */
 export const MAX_EARLIER = 4;
@@ -78,14 +78,16 @@ export async function saveSyncState(layout: Layout, state: SyncState): Promise<v
 }
 
 /**
- * Gives each path of the pull journal whose local file holds a journaled content (absent, for a
- * tombstone) that version as its base, the newest such one, unless its base is as new (bases never
- * move backwards), as the pull does for a file already equal to the server's version. A file
- * holding none of them (not written, or edited since) keeps its base. Changes `state` in memory.
+ * Gives each path of the pull journal the newest journaled version that the pull marked given
+ * (whatever its file holds now: it was written, deleted or found at that content, then maybe edited
+ * here) or whose content its local file holds (absent, for a tombstone), unless its base is as new
+ * (bases never move backwards), as the pull does for a file already equal to the server's version.
+ * A path with neither (the pull did not reach it: its file is what this folder had) keeps its base.
+ * Changes `state` in memory.
  * @returns how many bases moved.
  */
 export async function applyPullJournal(layout: Layout, state: SyncState): Promise<number> {
-  const byPath = new Map<string, { version: number; sha256: string | null }[]>();
+  const byPath = new Map<string, ReadJournaledBase[]>();
   for (const b of await readPullJournal(layout)) byPath.set(b.path, [...(byPath.get(b.path) ?? []), b]);
   let moved = 0;
   for (const [path, versions] of byPath) {
@@ -94,8 +96,10 @@ export async function applyPullJournal(layout: Layout, state: SyncState): Promis
     const local = await readTeamFile(layout, path);
     if (local.kind === "unsafe") continue;
     const localSha = local.kind === "file" ? local.sha256 : null;
-    const match = versions.filter((v) => v.sha256 === localSha && v.version > current).sort((a, b) => b.version - a.version)[0];
-    if (match && advanceBase(state, path, match)) moved++;
+    const match = versions
+      .filter((v) => (v.given || v.sha256 === localSha) && v.version > current)
+      .sort((a, b) => b.version - a.version)[0];
+    if (match && advanceBase(state, path, { version: match.version, sha256: match.sha256 })) moved++;
   }
   return moved;
 }

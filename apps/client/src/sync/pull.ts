@@ -6,8 +6,9 @@
  * operation still queued for that path is dropped (its content is in the file now). Every outcome
  * is an event of the summary. The cursor and bases are stored only after the files of a page are
  * on disk, so a crash replays the page harmlessly; before writing a page's files, the bases they
- * will have are appended to the pull journal (`state/pull-journal.ts`), so a pull stopped before the
- * state was saved (a full disk, a crash) leaves no file that looks like a local create.
+ * will have are appended to the pull journal (`state/pull-journal.ts`), and each file written (or
+ * found) at its version is marked there, so a pull stopped before the state was saved (a full disk,
+ * a crash) leaves no file that looks like a local create, even once edited.
  * A base whose content was purged from the server's history cannot be merged from: the two texts
  * are merged whole (`mergeWithoutBase`: every difference between conflict markers).
  * A teammate's rename moves the file here and, when it was edited here, the edit with it; a
@@ -28,7 +29,7 @@ import type { ReadTeamFile, TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
 import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
-import { journalPulled } from "../state/pull-journal.js";
+import { journalPulled, markPulledGiven } from "../state/pull-journal.js";
 import { saveSyncState } from "../state/sync-state.js";
 import { mergeBaseOf, moveBase } from "./bases.js";
 import { replaceGuard, type SyncContext } from "./context.js";
@@ -377,6 +378,7 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun, att
     // Deleted here too: a teammate's rename says where the file went.
     if (change.renamedTo && base?.sha256) announceRename(ctx, change, await removedHere(ctx, path, run.scope));
     await moveBase(ctx, path, next, incoming);
+    await markPulledGiven(ctx.layout, path, change.version);
     return;
   }
   if (localSha !== (base?.sha256 ?? null)) {
@@ -402,6 +404,8 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun, att
     throw err;
   }
   await moveBase(ctx, path, next, incoming);
+  // The file holds this version now: a stopped pull's path keeps this base even once edited (try21 F8).
+  await markPulledGiven(ctx.layout, path, change.version);
   if (incoming === null && change.renamedTo) announceRename(ctx, change);
   else if (!announcedAsRename(ctx, change)) {
     const type = incoming === null ? "deleted" : localSha === null ? "created" : "updated";
