@@ -50,13 +50,19 @@ interface DeleteOverridden {
   readonly version: number;
 }
 
-/** A teammate deleted the file while you edited it: your edit keeps it (sent as a new version; `heldBack`: not sent, a credential is in it). */
+/**
+ * A teammate deleted the file while you edited it: your edit keeps it, sent as a new version by this
+ * sync's push. Set once the push ran (try21 F4: the line agrees with the push result): `heldBack`,
+ * not sent, a credential is in it; `notSent`, not sent for another reason (rejected by the server
+ * and its code, refused here, conflict markers in it, still queued).
+ */
 interface EditKept {
   readonly type: "edit-kept";
   readonly path: string;
   readonly author: string;
   readonly version: number;
   heldBack?: boolean;
+  notSent?: string;
 }
 
 /** A teammate renamed a file; `followed`: your edit of the old path moved with it (merged there). */
@@ -264,7 +270,11 @@ export function describeEvent(e: SyncEvent): string {
     case "edit-kept":
       return (
         `${who(e.author)} deleted ${e.path} (v${e.version}); your edit keeps it ` +
-        (e.heldBack ? "here (held back: not sent until the credential is removed)" : "(sent as a new version)")
+        (e.heldBack
+          ? "here (held back: not sent until the credential is removed)"
+          : e.notSent !== undefined
+          ? `here, not sent: ${e.notSent} (see teammem status)`
+          : "(sent as a new version)")
       );
     case "renamed":
       return (

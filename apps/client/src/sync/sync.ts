@@ -234,10 +234,19 @@ function notSentReason(summary: SyncSummary, path: string): string {
   return "not sent";
 }
 
-/** After the push: an edit kept over a teammate's delete whose file is held back was not sent; its line says so. */
+/**
+ * After the push: an edit kept over a teammate's delete (an event of the pull, before anything was
+ * sent) says "sent as a new version" only when the server took it; otherwise its line says why not
+ * (held back, rejected by the server, refused here, markers, still queued: try21 F4).
+ */
 function settleEditsKept(summary: SyncSummary): void {
   const held = new Set(summary.heldBack.map((h) => displayPath(h.path)));
-  for (const e of summary.events) if (e.type === "edit-kept" && held.has(e.path)) e.heldBack = true;
+  const taken = new Set([...summary.pushed.applied, ...summary.pushed.merged, ...summary.pushed.conflicts]);
+  for (const e of summary.events) {
+    if (e.type !== "edit-kept" || taken.has(e.path)) continue;
+    if (held.has(e.path)) e.heldBack = true;
+    else e.notSent = notSentReason(summary, e.path);
+  }
 }
 
 /**
