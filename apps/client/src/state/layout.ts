@@ -11,6 +11,7 @@
  *   state.json                    cursor and per-path base {version, sha256}
  *   outbox/<seq>-<opId>.json      durable queue: one operation per file, named in enqueue order
  *   outbox-seq.json               last outbox sequence number handed out
+ *   outbox-sent.log               opIds of queued operations that may have reached the server (never rewritten)
  *   held-back.json                team files held back by the scanner (findings, never values)
  *   rejected.json                 operations the server refused
  *   conflicts.json                conflicts the server recorded, with the local copy's location
@@ -46,6 +47,8 @@ export interface Layout {
   readonly lastSync: string;
   readonly outbox: string;
   readonly outboxSeq: string;
+  /** `outbox-sent.log`: the opIds of queued operations whose request may have left (`state/outbox.ts` `markSent`). */
+  readonly outboxSent: string;
   readonly heldBack: string;
   readonly rejected: string;
   readonly conflicts: string;
@@ -74,6 +77,7 @@ export function layoutOf(root: string): Layout {
     lastSync: join(state, "last-sync.json"),
     outbox: join(state, "outbox"),
     outboxSeq: join(state, "outbox-seq.json"),
+    outboxSent: join(state, "outbox-sent.log"),
     heldBack: join(state, "held-back.json"),
     rejected: join(state, "rejected.json"),
     conflicts: join(state, "conflicts.json"),

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { layoutOf, type Layout } from "./layout.js";
-import { dequeue, enqueue, listOutbox, type OutboxEntry } from "./outbox.js";
+import { compactSent, dequeue, enqueue, listOutbox, markSent, sentOpIds, type OutboxEntry } from "./outbox.js";
 
 const put = (opId: string, path: string): OutboxEntry => ({
   operation: { opId, path, baseVersion: 0, content: path },
@@ -83,6 +83,31 @@ describe("outbox", () => {
     await writeFile(layout.outboxSeq, "{ not json");
     await expect(enqueue(layout, [put("op-00000001", "a.md")])).rejects.toThrow(`state file ${layout.outboxSeq} is unreadable: not JSON`);
     expect(await listOutbox(layout)).toEqual([]);
+  });
+
+  it("marks operations queued by this client as logging their sends, and keeps the mark when one is rewritten", async () => {
+    const layout = await freshLayout();
+    const [q] = await enqueue(layout, [put("op-00000001", "a.md")]);
+    expect(q!.entry.sendsLogged).toBe(true);
+    expect((await listOutbox(layout))[0]!.entry.sendsLogged).toBe(true);
+  });
+
+  it("logs sent opIds durably, ignores a line cut off by a crash, and compacts the log to what is still queued (try21 F3)", async () => {
+    const layout = await freshLayout();
+    expect(await sentOpIds(layout)).toEqual(new Set());
+    const queued = await enqueue(layout, [put("op-00000001", "a.md"), put("op-00000002", "b.md"), put("op-00000003", "c.md")]);
+    await markSent(layout, ["op-00000001", "op-00000002"]);
+    await appendFile(layout.outboxSent, "op-0000"); // an append cut off: that batch never left
+    await markSent(layout, ["op-00000003"]);
+    expect(await sentOpIds(layout)).toEqual(new Set(["op-00000001", "op-00000002", "op-00000003"]));
+
+    await dequeue(queued[0]!);
+    const left = await listOutbox(layout);
+    expect(await compactSent(layout, left)).toEqual(new Set(["op-00000002", "op-00000003"]));
+    expect(await readFile(layout.outboxSent, "utf8")).toBe("op-00000002\nop-00000003\n");
+    for (const q of left) await dequeue(q);
+    expect(await compactSent(layout, [])).toEqual(new Set());
+    await expect(readFile(layout.outboxSent, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("lists nothing when the outbox folder does not exist yet", async () => {

@@ -9,9 +9,18 @@
  * number handed out is kept in `.teammem/outbox-seq.json` and written before the operations that
  * use it: a crash in between leaves a gap, never a number used twice. Files named by earlier
  * versions (`<ms, 15 digits>-<index, 6 digits>-<opId>.json`) are listed first, in name order.
+ *
+ * An operation that may have reached the server is immutable (try21 F3): before a batch request
+ * leaves, the opIds it carries are appended to `.teammem/outbox-sent.log` and fsynced (one fsync
+ * per batch, {@link markSent}). An operation never sent may still be rewritten in place at send
+ * time (same opId: the server never saw it); one in the log is replayed exactly as queued, and a
+ * newer content of its file (or its deletion) becomes a new operation with a new opId. A line cut
+ * off by a crash during the append is ignored: that batch was not sent, since the append had not
+ * returned. Lines of operations no longer queued are dropped when the log is compacted
+ * ({@link compactSent}), and the log is removed once the outbox is empty.
  */
 import { readdirSync } from "node:fs";
-import { mkdir, readdir, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { Operation, Sha256 } from "@teammem/protocol";
@@ -40,6 +49,13 @@ export const OutboxEntry = z.object({
    * operation queued under another rule set (or by an older client, absent) is scanned again before it is sent.
    */
   ruleSet: z.string().optional(),
+  /**
+   * Set (by {@link enqueue}) on operations queued by a client that marks each send in
+   * `outbox-sent.log` before it happens. Absent: queued by an older client, which did not, and
+   * rewrote a queued operation under the same opId at send time even after sending it (try21 F3):
+   * such an operation may have reached the server in an earlier form.
+   */
+  sendsLogged: z.literal(true).optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
@@ -66,8 +82,9 @@ export async function enqueue(layout: Layout, entries: readonly OutboxEntry[]): 
     const seq = String(last + 1 + i).padStart(SEQ_DIGITS, "0");
     const file = join(layout.outbox, `${seq}-${entry.operation.opId}.json`);
     // Each file's content is fsynced; the folder once for all of them, below.
-    await writeFileAtomic(file, JSON.stringify(entry, null, 2) + "\n", 0o644, false);
-    queued.push({ file, entry });
+    const logged: OutboxEntry = { ...entry, sendsLogged: true };
+    await writeFileAtomic(file, JSON.stringify(logged, null, 2) + "\n", 0o644, false);
+    queued.push({ file, entry: logged });
   }
   await fsyncDir(layout.outbox);
   await fsyncDir(layout.state);
@@ -123,8 +140,9 @@ export async function listOutbox(layout: Layout): Promise<QueuedOperation[]> {
  * time; its place in the queue stays. Returns the queued operation as it now is.
  */
 export async function replaceQueued(op: QueuedOperation, entry: OutboxEntry): Promise<QueuedOperation> {
-  await writeJsonAtomic(op.file, entry);
-  return { file: op.file, entry };
+  const kept: OutboxEntry = { ...entry, ...(op.entry.sendsLogged ? { sendsLogged: true } : {}) };
+  await writeJsonAtomic(op.file, kept);
+  return { file: op.file, entry: kept };
 }
 
 /** Removes a queued operation once its result is stored. */
@@ -147,4 +165,53 @@ export async function dequeueAll(layout: Layout, ops: readonly QueuedOperation[]
     }
   }
   await fsyncDir(layout.outbox);
+}
+
+/** The opIds of queued operations that may have reached the server (see the module comment); empty without a log. */
+export async function sentOpIds(layout: Layout): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(layout.outboxSent, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Set();
+    throw err;
+  }
+  return new Set(text.split("\n").filter((line) => SENT_LINE.test(line)));
+}
+
+/** One opId per line (the protocol's opId alphabet); anything else (a line cut off) is not a mark. */
+const SENT_LINE = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * Marks `opIds` as possibly sent, durably (appended, then one fsync; the folder fsynced when the
+ * log is new): call before the request carrying them leaves.
+ * @throws the file system's error (ENOSPC...): then do not send them.
+ */
+export async function markSent(layout: Layout, opIds: readonly string[]): Promise<void> {
+  if (opIds.length === 0) return;
+  // Led by a newline too: a line cut off earlier never swallows the first opId of this one.
+  const handle = await open(layout.outboxSent, "a", 0o644);
+  let created: boolean;
+  try {
+    created = (await handle.stat()).size === 0;
+    await handle.writeFile(`\n${opIds.join("\n")}\n`, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (created) await fsyncDir(layout.state);
+}
+
+/**
+ * Keeps in the log only the opIds of operations still `queued` (removes it when none is): call
+ * when no request is in flight. Rewritten atomically, and only when it holds lines to drop.
+ * @returns the opIds of `queued` that may have been sent.
+ */
+export async function compactSent(layout: Layout, queued: readonly QueuedOperation[]): Promise<Set<string>> {
+  const sent = await sentOpIds(layout);
+  const live = new Set(queued.map((q) => q.entry.operation.opId));
+  const keep = new Set([...sent].filter((id) => live.has(id)));
+  if (keep.size === 0) await unlinkDurable(layout.outboxSent);
+  else if (keep.size < sent.size) await writeFileAtomic(layout.outboxSent, `${[...keep].join("\n")}\n`);
+  return keep;
 }

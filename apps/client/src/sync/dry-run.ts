@@ -14,7 +14,7 @@ import { firstMarkerLine } from "../merge/markers.js";
 import { walkTeamScope } from "../scope.js";
 import type { Config } from "../state/config.js";
 import { displayPath, type Layout } from "../state/layout.js";
-import { listOutbox } from "../state/outbox.js";
+import { listOutbox, sentOpIds } from "../state/outbox.js";
 import { loadReports } from "../state/reports.js";
 import { loadScanPolicy, scanKeyOf, type ScanKey } from "../state/scan-policy.js";
 import { advanceBase, loadSyncState, type SyncState } from "../state/sync-state.js";
@@ -187,6 +187,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
   const notResent: (DryRunPlan["notResent"][number] & Pick<PlannedSend, "action" | "baseVersion">)[] = [];
   const dropped: DryRunPlan["dropped"] = [];
   const withMarkers = new Set(reports.conflicts.filter((c) => c.markers === true).map((c) => c.path));
+  const sent = await sentOpIds(layout);
   for (const { entry } of outbox) {
     const queuedOp = entry.operation;
     queuedPaths.add(queuedOp.path);
@@ -194,7 +195,7 @@ export async function planSync(layout: Layout, config: Config, api: Api, allowMa
     if (queuedFrom !== null) queuedPaths.add(queuedFrom);
     // As the send path will find it: the file re-read now (gone, changed, unchanged), rescanned when it changed.
     const file = "content" in queuedOp ? await readTeamFile(layout, queuedOp.path) : null;
-    const now = queuedAtSendTime(entry, file, withMarkers.has(queuedOp.path));
+    const now = queuedAtSendTime(entry, file, withMarkers.has(queuedOp.path), sent.has(queuedOp.opId));
     if (now.kind === "unreadable") {
       dropped.push({ path: displayPath(queuedOp.path), reason: "unreadable" });
       continue;

@@ -1,18 +1,20 @@
 /**
  * Push, second half: sends the outbox in batches (deletes first) and stores each result before
- * removing its operation. An operation whose result was never stored (crash, lost reply) stays queued and is
+ * removing its operation. Before each request its opIds are marked as possibly sent (durably, once
+ * per batch): from then on those operations are never rewritten (`state/outbox.ts`). An operation whose result was never stored (crash, lost reply) stays queued and is
  * sent again with the same opId; the server answers with the stored result. The cursor moves over
  * this folder's own changes when they directly follow it, so the next pull does not fetch them back.
  */
 import type { OperationResult } from "@teammem/protocol";
 import { NetworkError, ProtocolError, ServerError } from "../errors.js";
-import { dequeue, dequeueAll, listOutbox, type QueuedOperation } from "../state/outbox.js";
+import { compactSent, dequeue, dequeueAll, listOutbox, markSent, type QueuedOperation } from "../state/outbox.js";
 import { displayPath } from "../state/layout.js";
 import { saveConflicts, saveRejected } from "../state/reports.js";
 import { saveSyncState } from "../state/sync-state.js";
 import { applyResult } from "./apply-result.js";
 import type { SyncContext } from "./context.js";
 import { envelopeBytes, prepareForSend, sendBatch } from "./send-path.js";
+import { healReusedOpId, isOpIdReused } from "./sent-operations.js";
 
 export interface FlushOutcome {
   /** Results received (and stored), in order: also those of the batches before a failure. */
@@ -49,6 +51,8 @@ function namedLimit(err: ServerError): number | undefined {
 export async function flushOutbox(ctx: SyncContext, outbox?: readonly QueuedOperation[]): Promise<FlushOutcome> {
   const outcome: FlushOutcome = { results: [] };
   const queued = deletesFirst(outbox ?? (await listOutbox(ctx.layout)));
+  // No request is in flight: the marks of operations no longer queued are dropped here.
+  const sent = await compactSent(ctx.layout, queued);
   /** Cursors of changes this folder already holds (see `ownChangeCursor`): the cursor moves over them. */
   const own = new Set<number>();
   /** Answered operations whose results are applied in memory but not saved yet (see {@link saveEvery}). */
@@ -64,7 +68,7 @@ export async function flushOutbox(ctx: SyncContext, outbox?: readonly QueuedOper
     unsaved = [];
   };
   try {
-    return await flushQueued(ctx, queued, outcome, own, (answered) => {
+    return await flushQueued(ctx, queued, sent, outcome, own, (answered) => {
       unsaved.push(...answered);
       return unsaved.length >= every ? save() : Promise.resolve();
     });
@@ -87,18 +91,23 @@ function saveEvery(ctx: SyncContext): number {
 async function flushQueued(
   ctx: SyncContext,
   queued: QueuedOperation[],
+  sent: Set<string>,
   outcome: FlushOutcome,
   own: Set<number>,
   answeredBatch: (answered: QueuedOperation[]) => Promise<void>,
 ): Promise<FlushOutcome> {
   let i = 0;
   while (i < queued.length) {
-    const { chunk, consumed, refused } = await nextChunk(ctx, queued, i);
+    const { chunk, consumed, refused } = await nextChunk(ctx, queued, i, sent);
     outcome.results.push(...refused);
     if (chunk.length === 0) {
       i += consumed;
       continue;
     }
+    // Durably marked before the request leaves: from here on these operations may be on the server.
+    const unmarked = chunk.map((q) => q.entry.operation.opId).filter((id) => !sent.has(id));
+    await markSent(ctx.layout, unmarked);
+    for (const id of unmarked) sent.add(id);
     let results: OperationResult[];
     try {
       ({ results } = await sendBatch(ctx, chunk.map((q) => q.entry.operation)));
@@ -134,6 +143,12 @@ async function flushQueued(
     for (const q of chunk) {
       const result = byOpId.get(q.entry.operation.opId);
       if (!result) continue; // unanswered: stays queued, sent again next time
+      if (isOpIdReused(result) && (await healReusedOpId(ctx, q.entry.operation.path, result.opId))) {
+        // An older client's rewrite of an operation the server had applied (try21 F3): the base
+        // moved to what that opId wrote; the file is queued again as a new operation.
+        answered.push(q);
+        continue;
+      }
       await applyResult(ctx, q, result);
       const ownCursor = ownChangeCursor(ctx, result);
       if (ownCursor !== undefined) own.add(ownCursor);
@@ -162,6 +177,7 @@ async function nextChunk(
   ctx: SyncContext,
   queued: QueuedOperation[],
   start: number,
+  sent: ReadonlySet<string>,
 ): Promise<{ chunk: QueuedOperation[]; consumed: number; refused: OperationResult[] }> {
   const chunk: QueuedOperation[] = [];
   const refused: OperationResult[] = [];
@@ -169,7 +185,7 @@ async function nextChunk(
   let bytes = envelopeBytes(ctx);
   let j = start;
   while (j < queued.length && chunk.length < ctx.batchSize) {
-    const prepared = await prepareForSend(ctx, queued[j]!);
+    const prepared = await prepareForSend(ctx, queued[j]!, sent);
     if (prepared.kind === "send") {
       // Separator commas between operations count too.
       const size = prepared.bytes + (chunk.length > 0 ? 1 : 0);

@@ -27,7 +27,7 @@ import { caseVariantOnDisk } from "../local/path-case.js";
 import { firstMarkerLine } from "../merge/markers.js";
 import type { ReadTeamFile, TeamScope } from "../scope.js";
 import { displayPath } from "../state/layout.js";
-import { dequeue, listOutbox, type QueuedOperation } from "../state/outbox.js";
+import { dequeue, listOutbox, sentOpIds, type QueuedOperation } from "../state/outbox.js";
 import { saveConflicts, saveNewerOnServer, saveNotWritten } from "../state/reports.js";
 import { journalPulled, markPulledGiven } from "../state/pull-journal.js";
 import { saveSyncState } from "../state/sync-state.js";
@@ -37,6 +37,7 @@ import { dropPurgedContent } from "./drop-purged.js";
 import { mergeIntoWorkingFile } from "./merge-local.js";
 import { announceRename, announcedAsRename, followLocalRename, followTeammateRenames, lazyScope, removedHere, type Follow } from "./pull-renames.js";
 import { renameSource } from "./renames.js";
+import { ownQueuedChange } from "./sent-operations.js";
 
 export interface PullOutcome {
   /** Changes received from the server. */
@@ -65,6 +66,8 @@ interface PullRun {
   /** Teammates' renames of files edited here, finished once the pull has written their new paths. */
   readonly follows: (Follow & { readonly event: number })[];
   readonly scope: () => Promise<TeamScope<ReadTeamFile>>;
+  /** The opIds of queued operations that may have been sent (`outbox-sent.log`), read on first use. */
+  readonly sent: () => Promise<Set<string>>;
 }
 
 /** Drops the queued operations touching `path`: the working file supersedes what they hold. */
@@ -88,7 +91,8 @@ function newRun(ctx: SyncContext): PullRun {
       for (const q of ops) for (const path of [q.entry.operation.path, renameSource(q.entry.operation)]) if (path) byPath.set(path, q);
       return byPath;
     }));
-  return { outcome: emptyPullOutcome(), queued, follows: [], scope: lazyScope(ctx) };
+  let sent: Promise<Set<string>> | undefined;
+  return { outcome: emptyPullOutcome(), queued, follows: [], scope: lazyScope(ctx), sent: () => (sent ??= sentOpIds(ctx.layout)) };
 }
 
 /**
@@ -382,6 +386,14 @@ async function applyChange(ctx: SyncContext, change: Incoming, run: PullRun, att
     return;
   }
   if (localSha !== (base?.sha256 ?? null)) {
+    // Our own operation, applied by the server but never acknowledged (try21 F3): the base moves,
+    // the file (edited since) stays; a later edit is ours, not a conflict with a teammate.
+    const own = await ownQueuedChange(ctx, (await run.queued()).get(path), await run.sent(), change);
+    if (own !== null) {
+      if (own === "spent") await dropQueued(run, path);
+      await moveBase(ctx, path, next, incoming);
+      return;
+    }
     await mergeChange(ctx, run, change, { content: localContent, sha256: localSha });
     return;
   }

@@ -2,9 +2,15 @@
  * The one send path: everything the sync engine sends from this machine (operations' content,
  * paths and opIds, the namespace, the client id, block reports' fields) passes through here
  * immediately before its request, so what leaves is what is on disk now, scanned now:
- * - a queued put or rename re-reads its file: gone → a delete (nothing at all when the server never
- *   had the path), changed → the current content, unchanged → as queued; the rewritten operation
- *   replaces the queued one in the outbox (same opId and place, so a replay stays idempotent);
+ * - a queued put or rename that was never sent re-reads its file: gone → a delete (nothing at all
+ *   when the server never had the path), changed → the current content, unchanged → as queued; the
+ *   rewritten operation replaces the queued one in the outbox (same opId and place: the server never
+ *   saw that opId);
+ * - an operation that may have been sent already (its opId is in `outbox-sent.log`, see
+ *   `state/outbox.ts`) is immutable: it is replayed exactly as queued (the server answers its
+ *   stored result, or applies it if the request never arrived), and the file's newer content or its
+ *   deletion is queued after it as a new operation with a new opId, in the same sync (the next
+ *   round of `sync.ts`, on the base the replay's result gave) (try21 F3);
  * - content is scanned again when it changed since it was queued or was queued under another rule
  *   set ({@link RULE_SET}); paths, opIds, the namespace and the client id are scanned every time;
  * - content over the server's limits (GET /v1/server) is refused here with the server's message.
@@ -83,10 +89,11 @@ function batchBody(ctx: SyncContext, operations: Operation[]): BatchRequest {
  * operation rewritten in the outbox when the file changed, content and names scanned, limits
  * checked. Held-back and refused files are recorded (and saved) as `queueChanges` records them.
  */
-export async function prepareForSend(ctx: SyncContext, q: QueuedOperation): Promise<Prepared> {
+export async function prepareForSend(ctx: SyncContext, q: QueuedOperation, sent: ReadonlySet<string>): Promise<Prepared> {
   const op = q.entry.operation;
+  const wasSent = sent.has(op.opId);
   const markersRecorded = ctx.reports.conflicts.some((c) => c.path === op.path && c.markers === true);
-  const now = queuedAtSendTime(q.entry, "content" in op ? await readTeamFile(ctx.layout, op.path) : null, markersRecorded);
+  const now = queuedAtSendTime(q.entry, "content" in op && !wasSent ? await readTeamFile(ctx.layout, op.path) : null, markersRecorded, wasSent);
   if (now.kind === "unreadable") return { kind: "kept" };
   if (now.kind === "gone") {
     await dequeue(q);
@@ -142,11 +149,15 @@ export type AtSendTime =
  * rename re-reads its file: gone → a delete (nothing when the server never had the path), changed →
  * the current content, unchanged → as queued; content changed since, or queued under another rule
  * set, must be scanned again.
- * @param file the operation's file now (`readTeamFile`); null for a delete (nothing to read).
+ * An operation that may have been sent is never rewritten (its opId is spent): it is sent as queued,
+ * scanned again only when queued under another rule set.
+ * @param file the operation's file now (`readTeamFile`); null for a delete or a sent operation (nothing to read).
  * @param markersRecorded a conflict with markers is recorded for the path.
+ * @param sent the operation may have reached the server already (`outbox-sent.log`).
  */
-export function queuedAtSendTime(entry: OutboxEntry, file: Awaited<ReturnType<typeof readTeamFile>> | null, markersRecorded: boolean): AtSendTime {
+export function queuedAtSendTime(entry: OutboxEntry, file: Awaited<ReturnType<typeof readTeamFile>> | null, markersRecorded: boolean, sent: boolean): AtSendTime {
   const op = entry.operation;
+  if (sent) return { kind: "send", entry, rescan: "content" in op && entry.ruleSet !== RULE_SET };
   if (!("content" in op) || file === null) return { kind: "send", entry, rescan: false };
   if (file.kind === "unsafe") return { kind: "unreadable" };
   if (file.kind === "absent") {
@@ -159,7 +170,7 @@ export function queuedAtSendTime(entry: OutboxEntry, file: Awaited<ReturnType<ty
   return { kind: "send", entry: { operation: { ...op, content: file.content }, sha256: file.sha256, queuedAt: entry.queuedAt, ruleSet: RULE_SET }, rescan: true };
 }
 
-/** What a put or rename becomes when its file is gone at send time; null: nothing to send. */
+/** What a never-sent put or rename becomes when its file is gone at send time (same opId: never seen by the server); null: nothing to send. */
 function goneOperation(op: Operation): Operation | null {
   if ("renameFrom" in op) return { opId: op.opId, path: op.renameFrom, baseVersion: op.renameFromVersion, delete: true };
   if (op.baseVersion === 0) return null;

@@ -26,6 +26,7 @@ import { refreshBypasses, sendBypassRequest } from "./bypasses.js";
 import type { StoredBypass } from "../state/bypasses.js";
 import { checkIdentityFields, sendBlockReport } from "./send-path.js";
 import { readServerInfo } from "./server-info.js";
+import { healReusedOpIdRecords } from "./sent-operations.js";
 import { closeSettledConflicts, dropSettledConflicts, markersLeftIn } from "./settle-conflicts.js";
 
 export interface SyncSummary {
@@ -103,6 +104,8 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
     ctx.state.server = info.server;
     await saveSyncState(ctx.layout, ctx.state);
   }
+  // Rejections `op_id_reused` left by an older client (try21 F3): healed before the pull meets their versions.
+  if (!ctx.state.reconcile) await healReusedOpIdRecords(ctx);
   try {
     if (ctx.state.reconcile) addPulled(summary.pulled, await reconcile(ctx));
     if (ctx.pull !== false) addPulled(summary.pulled, await pullReconciling(ctx));
