@@ -104,6 +104,15 @@ describe("which missed prefix hits read their token run (catalog.joins: a cost, 
     for (const p of URL_PREFIXES) expect(joinsOf(p), p).toMatchObject({ lineBreak: false, literal: "@" });
   });
 
+  it("keeps no seam whose two parts, with the code unit after them, are shorter than the prefix's shortest match; one just long enough joins", () => {
+    expect(joinsOf("ghp_")).toMatchObject({ shortest: 40 }); // ghp_ + 36
+    // 39 code units in two parts (plus the closing quote): no match of 40 fits; 40: the token.
+    const a = TOKEN.slice(0, 20);
+    expect(found(`"${a}" + "${TOKEN.slice(20, 39)}"`)).toEqual([]);
+    expect(found(`"${a}" + "${TOKEN.slice(20)}"`).map((f) => [f[0], f[1]])).toEqual([["github-pat", "string-concatenation"]]);
+    expect(found(`${a}\n${TOKEN.slice(20)}\n`).map((f) => [f[0], f[1]])).toEqual([["github-pat", "line-break"]]);
+  });
+
   it("MAX_SEAM_GAP bounds the code units between the two parts of the longest seam", () => {
     const blanks = " ".repeat(64);
     for (const text of [`"abc"${blanks}..${blanks}\n${blanks}"def"`, `"abc"${blanks}\n${blanks}..${blanks}"def"`]) {

@@ -152,7 +152,9 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
     // A line break is a seam only for a checksum rule (matchJoined).
     if (!join.lineBreak && t.charCodeAt(end) === 10) return;
     const seam = seamAt(t, end);
-    if (seam !== undefined) seams.push({ start, end, prefixId, seam });
+    if (seam === undefined) return;
+    const secondEnd = tokenRunEnd(t, seam.next, seam.next + MAX_PART);
+    if (end - start + (secondEnd - seam.next) + 1 >= join.shortest) seams.push({ start, end, prefixId, seam, secondEnd });
   };
   // Gate hits before `until` (the end of the base64 run of the last gate kept: one hit per run is
   // enough) are not even reported; nor the triggers after the CR's before `mutedUntil` (the end of
@@ -264,12 +266,16 @@ function matchText(text: string, catalog: CompiledCatalog, gateHits?: number[]):
   return out;
 }
 
-/** A seam found after a missed prefix hit: the first part is [start, end) of the text, from the hit of prefix `prefixId`. */
+/**
+ * A seam found after a missed prefix hit: the first part is [start, end) of the text, from the hit
+ * of prefix `prefixId`; the second [seam.next, secondEnd).
+ */
 interface SeamAt {
   readonly start: number;
   readonly end: number;
   readonly prefixId: number;
   readonly seam: Seam;
+  readonly secondEnd: number;
 }
 
 /** Code units before a prefix hit kept in its joined text: the rules' start boundaries read them. */
@@ -289,11 +295,10 @@ const MIN_LINE_JOIN = 24;
  */
 function matchJoined(text: string, catalog: CompiledCatalog, seams: readonly SeamAt[], out: RawMatch[]): void {
   const verdicts = new Verdicts();
-  for (const { start, end, prefixId, seam } of seams) {
+  for (const { start, end, prefixId, seam, secondEnd } of seams) {
     const candidates = catalog.rulesByPrefix[prefixId]!;
     const lineBreak = seam.kind === "line-break";
     if (lineBreak && !candidates.some((r) => catalog.rules[r]!.rule.checksum === true)) continue;
-    const secondEnd = tokenRunEnd(text, seam.next, seam.next + MAX_PART);
     if (lineBreak && end - start + secondEnd - seam.next < MIN_LINE_JOIN) continue;
     const from = Math.max(0, start - JOIN_CONTEXT);
     const joined = text.slice(from, end) + text.slice(seam.next, secondEnd + 1);

@@ -25,6 +25,7 @@
  */
 
 import type { CompiledRule } from "./compile.js";
+import { checkPatternSafety } from "./safety.js";
 
 /** Longest part on either side of a seam read (no credential of the catalog is longer; a PEM is a key block). */
 export const MAX_PART = 512;
@@ -128,6 +129,13 @@ export interface PrefixJoins {
    */
   readonly literal: string | undefined;
   readonly within: number;
+  /**
+   * The shortest match of the rules that may be joined (their patterns' `minWidth`, lookarounds
+   * count none): a match tried at the hit reads at most the two parts and the code unit after the
+   * second, so a seam whose parts are shorter together joins nothing and is not kept (a line of
+   * `"ghp_" +` repeated: a seam every 9 code units, no token of 40 in any two of them).
+   */
+  readonly shortest: number;
 }
 
 /**
@@ -143,5 +151,6 @@ export function prefixJoins(rules: readonly CompiledRule[]): PrefixJoins | undef
     lineBreak: joinable.some((cr) => cr.rule.checksum === true),
     literal: outside ? literal : undefined,
     within: outside ? Math.max(...joinable.map((cr) => cr.containsWithin)) + MAX_SEAM_GAP : 0,
+    shortest: Math.min(...joinable.map((cr) => checkPatternSafety(cr.rule.pattern).minWidth)),
   };
 }
