@@ -84,6 +84,28 @@ describe("PrefixAutomaton on long texts (parallel quarters, chunks)", () => {
     expect(ac.findAll(text).map((h) => `${h.start}:${h.prefixId}`).sort()).toEqual(naive(text, prefixes));
   });
 
+  it("delivers the same hits in the same order through the WebAssembly kernel as through the JavaScript loops", () => {
+    // A pass started from inside a callback finds the kernel busy and takes the JavaScript loops.
+    expect(typeof (globalThis as { WebAssembly?: unknown }).WebAssembly).toBe("object");
+    const next = prng(23);
+    const prefixes = ["ab", "abab", "b_a", "ba-", "a".repeat(40), "-", "\u200B", "é€x", "😀k"];
+    const ac = new PrefixAutomaton(prefixes, Uint8Array.of(1, 0, 1, 0, 1, 0, 0, 0, 0));
+    for (const length of [0, 1, 7, 100, 2047, 2048, 2049, 16_384, 16_384 * 2 + 5, 70_000]) {
+      let text = "";
+      while (text.length < length) {
+        const r = next();
+        text += r < 0.25 ? "a".repeat(Math.floor(next() * 90)) : r < 0.3 ? "é€x 😀k\u200B" : randomChars(Math.floor(next() * 40), text.length, "ab_-x ");
+      }
+      text = text.slice(0, length);
+      const direct = delivered(ac, text);
+      let nested: string[] | undefined;
+      ac.forEachHit("ab", () => void (nested = delivered(ac, text)));
+      expect(nested).toEqual(direct);
+      const all = new Set(naiveOrdered(text, prefixes));
+      expect(direct.filter((h) => !all.has(h))).toEqual([]);
+    }
+  });
+
   it("stops in a later quarter when the callback returns true", () => {
     const ac = new PrefixAutomaton(["zz"]);
     const text = "x".repeat(9000) + "zz" + "x".repeat(100) + "zz";

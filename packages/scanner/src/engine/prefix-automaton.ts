@@ -11,16 +11,18 @@
  * on Markdown (see bench/README.md).
  */
 
+import { dfaKernel, KERNEL_CHUNK, type DfaKernel } from "./dfa-kernel.js";
+
 /** One occurrence: `start` is the UTF-16 offset of the prefix's first code unit. */
 export interface PrefixHit {
   readonly start: number;
   readonly prefixId: number;
 }
 
-/** Texts shorter than this are read by one loop over `charCodeAt` (no copy). */
+/** Without the WebAssembly kernel, texts shorter than this are read by one loop over `charCodeAt` (no copy). */
 const PARALLEL_MIN = 2048;
 /** Code units copied to the UTF-16 buffer at a time (the buffer: 32 KiB). */
-const CHUNK = 1 << 14;
+const CHUNK = KERNEL_CHUNK;
 
 /**
  * Hits the caller does not want (owned and updated by the caller, e.g. from its callback): those of
@@ -53,10 +55,11 @@ const gluesBefore = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && 
  * Could the code units before `at` end an escape sequence (`%XX`, `\xXX`, `\uXXXX`), whose last hex
  * digit touches the hit but which stands for another character (engine/boundaries.ts reads it)? A
  * loose test, only when the code unit before is a word character: a hit it lets through is decided
- * by startsToken. In a chunk buffer, the first 6 code units cannot be read back: true.
+ * by startsToken. In a chunk buffer after the first (`base` > 0), the code units before the chunk
+ * cannot be read back: true in its first 6 (in the first, as in the text: nothing before it).
  */
-const mayFollowEscape = (buf: Uint16Array, at: number): boolean =>
-  at < 6 || buf[at - 3] === 37 || (buf[at - 4] === 92 && buf[at - 3] === 120) || (buf[at - 6] === 92 && buf[at - 5] === 117);
+const mayFollowEscape = (buf: Uint16Array, at: number, base: number): boolean =>
+  (at < 6 && base > 0) || buf[at - 3] === 37 || (buf[at - 4] === 92 && buf[at - 3] === 120) || (buf[at - 6] === 92 && buf[at - 5] === 117);
 const mayFollowEscapeIn = (text: string, at: number): boolean =>
   text.charCodeAt(at - 3) === 37 || (text.charCodeAt(at - 4) === 92 && text.charCodeAt(at - 3) === 120) || (text.charCodeAt(at - 6) === 92 && text.charCodeAt(at - 5) === 117);
 
@@ -85,6 +88,8 @@ export class PrefixAutomaton {
   private readonly overlap: number;
   /** The UTF-16 buffer of the parallel path, kept between calls (allocating it was ~15 % of a scan of a 20 KB note). */
   private scratch: Uint16Array | undefined;
+  /** The DFA loop in WebAssembly (engine/dfa-kernel.ts), made at the first pass; null: unavailable. */
+  private kernel: DfaKernel | null | undefined;
 
   /**
    * Builds the automaton. `prefixes`: non-empty strings (duplicates allowed; each id reported).
@@ -304,27 +309,40 @@ export class PrefixAutomaton {
    * starts {@link PrefixAutomaton.overlap} code units early from the root, so its state is exact
    * where its quarter begins); the hits of quarters 2-4 are buffered and delivered after the first
    * quarter's, so the order above holds. Measured ~1.4x the single loop over `charCodeAt`
-   * (bench/README.md): the loop is bound by reading code units, not by the table.
+   * (bench/README.md): the loop is bound by reading code units, not by the table. The DFA steps
+   * between hits run in WebAssembly where it is available (engine/dfa-kernel.ts; then every text
+   * goes through the buffer, short ones too).
    * `quiet`: hits not to report ({@link QuietRange}), read when a hit is found and again when it is
    * delivered; its `until` and `mutedUntil` may only grow during a call.
    */
   forEachHit(text: string, onHit: (start: number, prefixId: number) => boolean | void, quiet?: QuietRange): boolean {
     const n = text.length;
-    if (n < PARALLEL_MIN) return this.serialHits(text, onHit, quiet);
-    // The buffer is taken while in use, so a call from inside a callback allocates its own.
-    const buf = this.scratch ?? new Uint16Array(CHUNK);
-    this.scratch = undefined;
-    const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    if (this.kernel === undefined) this.kernel = dfaKernel(this.symbolOf, this.table);
+    // The buffers are taken while in use, so a call from inside a callback takes the JavaScript loops and allocates its own.
+    const kernel = this.kernel !== null && !this.kernel.busy ? this.kernel : undefined;
+    if (kernel === undefined && n < PARALLEL_MIN) return this.serialHits(text, onHit, quiet);
+    let buf: Uint16Array;
+    let bytes: Buffer;
+    if (kernel !== undefined) {
+      kernel.busy = true;
+      buf = kernel.units;
+      bytes = kernel.bytes;
+    } else {
+      buf = this.scratch ?? new Uint16Array(CHUNK);
+      this.scratch = undefined;
+      bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
     const carry = { state: 0, dense: false };
     try {
       for (let from = 0; from < n; from += CHUNK) {
         const len = Math.min(CHUNK, n - from);
         bytes.write(from === 0 && len === n ? text : text.slice(from, from + len), 0, "utf16le");
-        if (this.chunkHits(buf, len, from, carry, onHit, quiet)) return true;
+        if (this.chunkHits(buf, len, from, carry, onHit, quiet, kernel)) return true;
       }
       return false;
     } finally {
-      this.scratch = buf;
+      if (kernel !== undefined) kernel.busy = false;
+      else this.scratch = buf;
     }
   }
 
@@ -335,8 +353,11 @@ export class PrefixAutomaton {
     // `s` is a row offset (state × S); a negative table entry ~x marks a state with outputs.
     let s = 0;
     for (let i = 0, n = text.length; i < n; i++) {
-      s = table[s + symbolOf[text.charCodeAt(i)]!]!;
-      if (s < 0) {
+      for (; i < n; i++) {
+        s = table[s + symbolOf[text.charCodeAt(i)]!]!;
+        if (s < 0) break;
+      }
+      if (i < n) {
         s = ~s;
         for (let k = table[s + S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
@@ -353,7 +374,8 @@ export class PrefixAutomaton {
   /**
    * One chunk `buf[0, len)` (text offset `base`), continuing from `carry` (the DFA state at the end
    * of the previous chunk, and whether the text is hit-dense; updated). Four interleaved DFA runs
-   * when the chunk is long enough and the text so far is not hit-dense.
+   * when the chunk is long enough and the text so far is not hit-dense. With `kernel`, `buf` is its
+   * buffer and its functions step the runs between hits.
    */
   private chunkHits(
     buf: Uint16Array,
@@ -362,6 +384,7 @@ export class PrefixAutomaton {
     carry: { state: number; dense: boolean },
     onHit: (start: number, prefixId: number) => boolean | void,
     quiet: QuietRange | undefined,
+    kernel: DfaKernel | undefined,
   ): boolean {
     const { symbolOf, table, outList, lengths, notAfterWord } = this;
     const S = this.symbolCount;
@@ -387,17 +410,34 @@ export class PrefixAutomaton {
       }
       const [l1, l2, l3] = later;
       for (let i = 0; i < q; i++) {
-        s0 = table[s0 + symbolOf[buf[i]!]!]!;
-        s1 = table[s1 + symbolOf[buf[i + q]!]!]!;
-        s2 = table[s2 + symbolOf[buf[i + 2 * q]!]!]!;
-        s3 = table[s3 + symbolOf[buf[i + 3 * q]!]!]!;
-        if ((s0 | s1 | s2 | s3) < 0) {
+        // The four runs alone until one reaches a state with outputs (in a loop without calls).
+        if (kernel !== undefined) {
+          const st = kernel.states;
+          st[0] = s0;
+          st[1] = s1;
+          st[2] = s2;
+          st[3] = s3;
+          i = kernel.run4(i, q);
+          s0 = st[0]!;
+          s1 = st[1]!;
+          s2 = st[2]!;
+          s3 = st[3]!;
+        } else {
+          for (; i < q; i++) {
+            s0 = table[s0 + symbolOf[buf[i]!]!]!;
+            s1 = table[s1 + symbolOf[buf[i + q]!]!]!;
+            s2 = table[s2 + symbolOf[buf[i + 2 * q]!]!]!;
+            s3 = table[s3 + symbolOf[buf[i + 3 * q]!]!]!;
+            if ((s0 | s1 | s2 | s3) < 0) break;
+          }
+        }
+        if (i < q) {
           if (s0 < 0) {
             s0 = ~s0;
             for (let k = table[s0 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 1 - lengths[id]!; // in the chunk
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at, base)) continue;
               if (silenced(quiet, id, base + at)) continue;
               if (onHit(base + at, id) === true) return true;
             }
@@ -407,7 +447,7 @@ export class PrefixAutomaton {
             for (let k = table[s1 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + q + 1 - lengths[id]!;
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at, base)) continue;
               if (silenced(quiet, id, base + at)) continue;
               l1.push(base + at);
               l1.push(id);
@@ -418,7 +458,7 @@ export class PrefixAutomaton {
             for (let k = table[s2 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 2 * q + 1 - lengths[id]!;
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at, base)) continue;
               if (silenced(quiet, id, base + at)) continue;
               l2.push(base + at);
               l2.push(id);
@@ -429,7 +469,7 @@ export class PrefixAutomaton {
             for (let k = table[s3 + S]!; outList[k] !== -1; k++) {
               const id = outList[k]!;
               const at = i + 3 * q + 1 - lengths[id]!;
-              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at)) continue;
+              if (notAfterWord[id] === 1 && at > 0 && gluesBefore(buf[at - 1]!) && !mayFollowEscape(buf, at, base)) continue;
               if (silenced(quiet, id, base + at)) continue;
               l3.push(base + at);
               l3.push(id);
@@ -444,13 +484,22 @@ export class PrefixAutomaton {
     const l3 = later[2];
     const direct = start3 === 0;
     for (let i = start3; i < len; i++) {
-      s3 = table[s3 + symbolOf[buf[i]!]!]!;
-      if (s3 < 0) {
+      if (kernel !== undefined) {
+        kernel.states[3] = s3;
+        i = kernel.run1(i, len);
+        s3 = kernel.states[3]!;
+      } else {
+        for (; i < len; i++) {
+          s3 = table[s3 + symbolOf[buf[i]!]!]!;
+          if (s3 < 0) break;
+        }
+      }
+      if (i < len) {
         s3 = ~s3;
         for (let k = table[s3 + S]!; outList[k] !== -1; k++) {
           const id = outList[k]!;
           const start = i + 1 - lengths[id]!; // in the chunk
-          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!) && !mayFollowEscape(buf, start)) continue;
+          if (notAfterWord[id] === 1 && start > 0 && gluesBefore(buf[start - 1]!) && !mayFollowEscape(buf, start, base)) continue;
           if (silenced(quiet, id, base + start)) continue;
           if (!direct) {
             l3.push(base + start);
