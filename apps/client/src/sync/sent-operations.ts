@@ -66,15 +66,16 @@ export function isOpIdReused(result: Pick<OperationResult, "status"> & { code?: 
  * `opId` (this client's, so its first form was sent by this folder) already wrote a version of
  * `path`: the base moves to that version (unless it is past it already), so the file's content is
  * queued again as a new operation on top of it. Nothing is recorded as rejected. The caller saves.
- * @returns whether the server's history named the version (false: not reachable, or no version:
- *   the opId's first form was answered without a new version, e.g. a conflict record).
+ * @returns whether the server's history named the version or a conflict record of that opId
+ *   (false: no trace of it, or the server refused; null: the server was not reached).
  */
-export async function healReusedOpId(ctx: SyncContext, path: string, opId: string): Promise<boolean> {
+export async function healReusedOpId(ctx: SyncContext, path: string, opId: string): Promise<boolean | null> {
   let history;
   try {
     history = await ctx.api.history(path);
   } catch (err) {
-    if (err instanceof NetworkError || err instanceof ServerError) return false;
+    if (err instanceof NetworkError) return null;
+    if (err instanceof ServerError) return false;
     throw err;
   }
   const written = history.versions.find((v) => v.opId === opId);
@@ -93,7 +94,11 @@ export async function healReusedOpIdRecords(ctx: SyncContext): Promise<void> {
   const due = ctx.reports.rejected.filter((r) => r.local !== true && isOpIdReused({ status: "rejected", code: r.code, ...(r.details ? { details: r.details } : {}) }));
   if (due.length === 0) return;
   const healed = new Set<string>();
-  for (const r of due) if (await healReusedOpId(ctx, r.path, r.opId)) healed.add(r.path);
+  for (const r of due) {
+    const found = await healReusedOpId(ctx, r.path, r.opId);
+    if (found === null) break; // not reached: one deadline, not one per record; the next sync heals
+    if (found) healed.add(r.path);
+  }
   if (healed.size === 0) return;
   ctx.reports.rejected = ctx.reports.rejected.filter((r) => !(healed.has(r.path) && due.includes(r)));
   await saveSyncState(ctx.layout, ctx.state);
