@@ -105,6 +105,29 @@ describe.each(DATABASE_KINDS)("an operation applied by the server but never ackn
     await expect(readFile(join(b, "team", "notes.md"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  it("without a pull, a create whose file was deleted since: the replay, then the delete as a new operation, in the same push (try22 T2)", async () => {
+    const { server, a, b, envA, envB } = await setup(kind);
+    await writeFile(join(a, "team", "a3.md"), "created3\n");
+    expect((await lostReplies(a, envA.TEAMMEM_TOKEN!)).error).toBeInstanceOf(NetworkError);
+    expect((await versionsOf(server.database, "a3.md")).map((v) => v.content)).toEqual(["created3\n"]);
+    await rm(join(a, "team", "a3.md"));
+    const pushed = await teammem(["push", "team/a3.md", "--dir", a], envA);
+    expect(pushed.stderr).not.toContain("rejected");
+    expect(pushed.code).toBe(0);
+    // Both operations reported: the replayed create and the delete.
+    expect(pushed.stdout.match(/pushed team\/a3\.md: applied/g)).toHaveLength(2);
+    const st = await status(a);
+    expect(st.rejected).toEqual([]);
+    expect(st.pending).toEqual([]);
+    expect(await outbox(a)).toEqual([]);
+    expect((await versionsOf(server.database, "a3.md")).map((v) => [v.kind, v.content])).toEqual([
+      ["write", "created3\n"],
+      ["delete", null],
+    ]);
+    expect((await sync(b, envB)).code).toBe(0);
+    await expect(readFile(join(b, "team", "a3.md"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
   it("heals an outbox an older client rewrote under the same opId after the send: the rewrite is sent as a new operation", async () => {
     const { server, a, b, envA, envB } = await setup(kind);
     await writeFile(join(a, "team", "notes.md"), "line r0\n");

@@ -137,6 +137,15 @@ export async function queueChanges(ctx: SyncContext, scope: TeamScope, pending: 
       ruleSet: RULE_SET,
     });
   }
+  // A queued create (or re-create over a tombstone) whose file is gone is no change against the base
+  // yet: when it may have been sent it is replayed as queued, and its result gives the base the
+  // deletion is queued against in the next round (try22 T2; an edit or a delete of a file with a
+  // base is a change above, deferred there).
+  for (const path of pending) {
+    if (only && !only(path)) continue;
+    if (scope.files.has(path) || isSkipped(scope, path) || (ctx.state.bases[path]?.sha256 ?? null) !== null) continue;
+    if (!deferred.includes(path)) deferred.push(path);
+  }
   // A delete and a create of (nearly) the same content travel as one rename.
   const operations = await combineRenames(ctx, queued);
   const deletes = operations.flatMap((q) => ("delete" in q.operation ? [q.operation.path] : []));
