@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { checkEntryPath, isInvisibleCodePoint, windowsDeviceName, WINDOWS_RESERVED_CHARACTERS, type PathCheck } from "@teammem/protocol";
 import { isSettled, nowNs, sameFileStat, type FileStat } from "./local/file-stat.js";
 import { parentChecks, readTeamFile, type ParentChecks, type Unsafe } from "./local/team-files.js";
-import { TEMP_PREFIX } from "./state/atomic.js";
+import { LEFTOVER_TEMP_NAME, TEMP_PREFIX, unlinkDurable } from "./state/atomic.js";
 import { displayPath, type Layout } from "./state/layout.js";
 import type { SyncState } from "./state/sync-state.js";
 
@@ -116,6 +116,8 @@ interface Walk {
   readonly bases: SyncState["bases"] | undefined;
   /** Wall clock at the start (ns): stats of files changed after `startNs - margin` are not kept. */
   readonly startNs: bigint;
+  /** The caller holds the folder's command lock: this client's leftover temporary files are removed, not reported. */
+  readonly removeLeftovers: boolean;
 }
 
 /**
@@ -127,10 +129,14 @@ interface Walk {
  * kept with its base is listed with the base's sha256 and no content, without being read; every
  * other file is read, and listed with its `stat` when that may be kept (see `local/file-stat.ts`).
  * Files are read a few at a time ({@link WALK_CONCURRENCY}); `files` is in walk (path) order.
+ * `removeLeftovers` (only for a caller holding the folder's command lock, under which every write
+ * of a team file runs): a regular file named exactly as `writeFileAtomic`'s temporary files
+ * ({@link LEFTOVER_TEMP_NAME}) is a write killed midway: it is removed instead of reported as
+ * skipped (try22 T3); any other `.teammem-tmp-*` name is skipped and reported as before.
  */
 export async function walkTeamScope(layout: Layout, under?: readonly string[]): Promise<TeamScope<ReadTeamFile>>;
-export async function walkTeamScope(layout: Layout, under: readonly string[] | undefined, bases: SyncState["bases"]): Promise<TeamScope>;
-export async function walkTeamScope(layout: Layout, under?: readonly string[], bases?: SyncState["bases"]): Promise<TeamScope> {
+export async function walkTeamScope(layout: Layout, under: readonly string[] | undefined, bases: SyncState["bases"], removeLeftovers?: boolean): Promise<TeamScope>;
+export async function walkTeamScope(layout: Layout, under?: readonly string[], bases?: SyncState["bases"], removeLeftovers = false): Promise<TeamScope> {
   const startNs = nowNs();
   const root = await teamRootOf(layout);
   const scope: TeamScope = { root, files: new Map(), skipped: [], skippedEntryPaths: new Set() };
@@ -140,7 +146,7 @@ export async function walkTeamScope(layout: Layout, under?: readonly string[], b
     scope.skippedEntryPaths.add(""); // the whole scope: nothing in it counts as deleted
     return scope;
   }
-  const w: Walk = { layout, scope, found: [], checked: parentChecks(), bases, startNs };
+  const w: Walk = { layout, scope, found: [], checked: parentChecks(), bases, startNs, removeLeftovers };
   if (under === undefined || under.includes("")) await walk(w, "");
   else for (const prefix of outermost(under)) await walkUnder(w, prefix);
   const read = await mapLimit(w.found, WALK_CONCURRENCY, ({ rel, st }) => readFound(w, rel, st));
@@ -259,11 +265,22 @@ async function walk(w: Walk, relDir: string): Promise<void> {
 /** One name met by the walk (`st`: its lstat): a folder is walked, a regular file noted to be read, anything else skipped. */
 async function visit(w: Walk, rel: string, st: BigIntStats): Promise<void> {
   if (st.isSymbolicLink()) return skipPath(w.scope, rel, "symlink (not followed)", true);
+  if (w.removeLeftovers && st.isFile() && LEFTOVER_TEMP_NAME.test(rel.slice(rel.lastIndexOf("/") + 1)) && (await removedLeftover(w.layout, rel))) return;
   const check = checkEntryPath(rel);
   if (!check.ok || check.path !== rel) return skipPath(w.scope, rel, invalidReason(rel, check));
   if (st.isDirectory()) return walk(w, rel);
   if (!st.isFile()) return skipPath(w.scope, rel, "not a regular file");
   w.found.push({ rel, st });
+}
+
+/** Removes the leftover temporary file `team/<rel>`; false when it cannot be (then it is reported as skipped). */
+async function removedLeftover(layout: Layout, rel: string): Promise<boolean> {
+  try {
+    await unlinkDurable(join(layout.team, ...rel.split("/")));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** lstat of `team/<rel>`, or undefined when nothing is there. */

@@ -12,6 +12,13 @@ import { StateError } from "../errors.js";
 /** Name prefix of the temporary files; the team-scope walker skips names starting with it. */
 export const TEMP_PREFIX = ".teammem-tmp-";
 
+/**
+ * The exact name {@link writeFileAtomic} gives its temporary files (the prefix and 16 lowercase hex
+ * digits). One left in `team/` by a killed write is removed by the next run holding the folder's
+ * command lock (`walkTeamScope`): every writer of such files there holds that lock (try22 T3).
+ */
+export const LEFTOVER_TEMP_NAME = /^\.teammem-tmp-[0-9a-f]{16}$/;
+
 /** Flushes a folder's entries (a rename or unlink in it) to disk. */
 export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, "r");

@@ -56,6 +56,8 @@ export interface SyncContext {
    * change is then not written or deleted through a file whose name differs only by case.
    */
   readonly caseInsensitive?: boolean;
+  /** This run holds the folder's command lock (`syncFolder`): its walk removes the client's own leftover temporary files in `team/` (try22 T3). */
+  readonly holdsLock?: boolean;
   /**
    * Test seam: runs right before a pull re-checks a team file it is about to replace with pulled
    * content (`ReplaceGuard.beforeCheck`), so a test can write the file there to order the race.

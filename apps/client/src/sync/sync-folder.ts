@@ -100,6 +100,7 @@ export async function syncFolder(layout: Layout, options: SyncFolderOptions): Pr
       events: [],
       heldBackWarned: new Set(),
       caseInsensitive: options.caseInsensitive ?? (await probeCaseInsensitive(layout.team)),
+      holdsLock: true,
       ...(options.beforeReplace ? { beforeReplace: options.beforeReplace } : {}),
     });
   } finally {

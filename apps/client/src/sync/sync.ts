@@ -117,7 +117,7 @@ export async function sync(ctx: SyncContext): Promise<SyncSummary> {
   let walked: TeamScope | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     // Files whose stat is the one kept with their base are not read (the stat cache).
-    walked = await walkTeamScope(ctx.layout, ctx.only ? ctx.onlyUnder : undefined, ctx.state.bases);
+    walked = await walkTeamScope(ctx.layout, ctx.only ? ctx.onlyUnder : undefined, ctx.state.bases, ctx.holdsLock === true);
     summary.skipped = walked.skipped;
     // Allowed to delete everything: a team/ that is a symlink or a file counts as empty, like a missing one.
     const scope: TeamScope = allowMassDelete && walked.root !== "folder" ? { ...walked, skippedEntryPaths: new Set() } : walked;
